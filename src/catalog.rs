@@ -1,0 +1,578 @@
+//! The catalog: everything the editor can do, as validated entries indexed by id and key.
+//!
+//! An entry is an *item* (something to run: an Ex command, a user command, a keymap, a
+//! script…) or a *setting* (an option with a type). A catalog is only ever built through
+//! [`Catalog::new`] or [`Catalog::from_json`], which reject duplicate or empty ids and keys,
+//! unknown types and unknown reaches, naming the bad entry. Look-ups by id, key and
+//! setting alias are hash look-ups.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What a step can reach, from harmless to a shell. Ordered: the reach of a step is the
+/// maximum of every opinion about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reach {
+    /// View, navigation, reversible editor state.
+    Safe,
+    /// Changes buffer text; undoable.
+    Edit,
+    /// Writes, moves or deletes files.
+    Write,
+    /// Evaluates Vimscript/Lua, defines mappings, loads code, or sets an option that names
+    /// a program, an expression or a function.
+    Code,
+    /// Runs a program.
+    Shell,
+}
+
+impl Reach {
+    /// All reaches, weakest first.
+    pub const ALL: [Reach; 5] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Shell];
+
+    /// The word used in JSON and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reach::Safe => "safe",
+            Reach::Edit => "edit",
+            Reach::Write => "write",
+            Reach::Code => "code",
+            Reach::Shell => "shell",
+        }
+    }
+
+    /// Parses the JSON word; `None` for anything else.
+    pub fn parse(s: &str) -> Option<Reach> {
+        Reach::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether a plan holding a step of this reach must always be confirmed.
+    pub fn needs_confirmation(self) -> bool {
+        self >= Reach::Write
+    }
+}
+
+impl fmt::Display for Reach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether an item takes arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Args {
+    None,
+    Optional,
+    Required,
+}
+
+impl Args {
+    fn parse(s: &str) -> Option<Args> {
+        match s {
+            "none" => Some(Args::None),
+            "optional" => Some(Args::Optional),
+            "required" => Some(Args::Required),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Args::None => "none",
+            Args::Optional => "optional",
+            Args::Required => "required",
+        }
+    }
+}
+
+/// The type of a setting's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueType {
+    Boolean,
+    Number,
+    String,
+}
+
+impl ValueType {
+    fn parse(s: &str) -> Option<ValueType> {
+        match s {
+            "boolean" => Some(ValueType::Boolean),
+            "number" => Some(ValueType::Number),
+            "string" => Some(ValueType::String),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValueType::Boolean => "boolean",
+            ValueType::Number => "number",
+            ValueType::String => "string",
+        }
+    }
+}
+
+/// Something to run: an Ex command, a user command, a keymap, a script, a Git action…
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    /// Unique id naming its source: `cmd:vsplit`, `user:Format`, `script:cargo:test`.
+    pub id: String,
+    /// The source's kind word: `command`, `user_command`, `keymap`, `script`…
+    pub kind: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    pub args: Args,
+    /// The reach the frontend declared; the policy may raise it, never lower it.
+    pub reach: Reach,
+    /// Longer searchable text (documentation), weighted below names and titles.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+/// An option with a typed value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    /// The option's full name, exactly: `wrap`, `signcolumn`.
+    pub key: String,
+    pub title: String,
+    #[serde(rename = "type")]
+    pub value_type: ValueType,
+    /// Allowed values, when the option takes one of a fixed set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    /// `global`, `window`, `buffer` or `global-local`, as the frontend says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Short names (`sw`): a step may use one, and the validated step carries the key.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// A reach the frontend declared for this setting; the policy may raise it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reach: Option<Reach>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+/// A setting's value once it has been checked against the setting's type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SettingValue {
+    Boolean(bool),
+    Number(i64),
+    String(String),
+}
+
+impl fmt::Display for SettingValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingValue::Boolean(b) => write!(f, "{b}"),
+            SettingValue::Number(n) => write!(f, "{n}"),
+            SettingValue::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// One catalog entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    Item(Item),
+    Setting(Setting),
+}
+
+impl Entry {
+    /// The id of an item or the key of a setting: what the ranker reports.
+    pub fn name(&self) -> &str {
+        match self {
+            Entry::Item(i) => &i.id,
+            Entry::Setting(s) => &s.key,
+        }
+    }
+
+    pub fn kind(&self) -> &str {
+        match self {
+            Entry::Item(i) => &i.kind,
+            Entry::Setting(_) => "setting",
+        }
+    }
+
+    pub fn title(&self) -> &str {
+        match self {
+            Entry::Item(i) => &i.title,
+            Entry::Setting(s) => &s.title,
+        }
+    }
+
+    pub fn aliases(&self) -> &[String] {
+        match self {
+            Entry::Item(i) => &i.aliases,
+            Entry::Setting(s) => &s.aliases,
+        }
+    }
+
+    pub fn description(&self) -> &str {
+        match self {
+            Entry::Item(i) => &i.description,
+            Entry::Setting(s) => &s.description,
+        }
+    }
+
+    /// The entry as its JSON object (the catalog file's shape).
+    pub fn to_json(&self) -> Value {
+        let mut v = match self {
+            Entry::Item(i) => serde_json::to_value(i),
+            Entry::Setting(s) => serde_json::to_value(s),
+        }
+        .unwrap_or(Value::Null);
+        if let (Entry::Setting(_), Value::Object(m)) = (self, &mut v) {
+            m.insert("kind".into(), Value::String("setting".into()));
+        }
+        v
+    }
+}
+
+/// Why a catalog could not be built. Each message names the entry.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CatalogError {
+    #[error("catalog is not valid JSON: {0}")]
+    Json(String),
+    #[error("catalog file must be an object with an \"entries\" array")]
+    NoEntries,
+    #[error("catalog file has version {0}; this leash reads version 1")]
+    Version(u64),
+    #[error("entry {index}: {message}")]
+    Entry { index: usize, message: String },
+    #[error("duplicate id “{0}”")]
+    DuplicateId(String),
+    #[error("duplicate setting key “{0}”")]
+    DuplicateKey(String),
+    #[error("setting alias “{alias}” of “{key}” is already the key or alias of “{other}”")]
+    AliasClash { alias: String, key: String, other: String },
+}
+
+/// A validated, indexed set of entries.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    editor: String,
+    entries: Vec<Entry>,
+    by_id: HashMap<String, usize>,
+    by_key: HashMap<String, usize>,
+    by_setting_alias: HashMap<String, usize>,
+}
+
+impl Catalog {
+    /// Builds a catalog, checking that ids and keys are unique and setting aliases
+    /// unambiguous.
+    pub fn new(editor: impl Into<String>, entries: Vec<Entry>) -> Result<Catalog, CatalogError> {
+        let mut cat = Catalog {
+            editor: editor.into(),
+            entries: Vec::with_capacity(entries.len()),
+            ..Catalog::default()
+        };
+        for entry in entries {
+            cat.push(entry)?;
+        }
+        for (i, entry) in cat.entries.iter().enumerate() {
+            if let Entry::Setting(s) = entry {
+                for alias in &s.aliases {
+                    if alias == &s.key {
+                        continue;
+                    }
+                    if let Some(&other) = cat.by_key.get(alias).or_else(|| cat.by_setting_alias.get(alias)) {
+                        return Err(CatalogError::AliasClash {
+                            alias: alias.clone(),
+                            key: s.key.clone(),
+                            other: cat.entries[other].name().to_string(),
+                        });
+                    }
+                    cat.by_setting_alias.insert(alias.clone(), i);
+                }
+            }
+        }
+        Ok(cat)
+    }
+
+    fn push(&mut self, entry: Entry) -> Result<(), CatalogError> {
+        let index = self.entries.len();
+        match &entry {
+            Entry::Item(i) => {
+                if self.by_id.insert(i.id.clone(), index).is_some() {
+                    return Err(CatalogError::DuplicateId(i.id.clone()));
+                }
+            }
+            Entry::Setting(s) => {
+                if self.by_key.insert(s.key.clone(), index).is_some() {
+                    return Err(CatalogError::DuplicateKey(s.key.clone()));
+                }
+            }
+        }
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    /// Reads a catalog file: `{"version": 1, "editor": "neovim", "entries": [ … ]}`.
+    pub fn from_json(text: &str) -> Result<Catalog, CatalogError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| CatalogError::Json(e.to_string()))?;
+        Catalog::from_value(&v)
+    }
+
+    /// Builds a catalog from an already parsed catalog file.
+    pub fn from_value(v: &Value) -> Result<Catalog, CatalogError> {
+        let obj = v.as_object().ok_or(CatalogError::NoEntries)?;
+        if let Some(version) = obj.get("version").and_then(Value::as_u64) {
+            if version != 1 {
+                return Err(CatalogError::Version(version));
+            }
+        }
+        let editor = obj.get("editor").and_then(Value::as_str).unwrap_or("");
+        let entries = obj.get("entries").and_then(Value::as_array).ok_or(CatalogError::NoEntries)?;
+        Catalog::from_entry_values(editor, entries)
+    }
+
+    /// Builds a catalog from a list of entry objects (the shape the Lua module passes).
+    pub fn from_entry_values(editor: &str, values: &[Value]) -> Result<Catalog, CatalogError> {
+        let entries = values
+            .iter()
+            .enumerate()
+            .map(|(index, v)| {
+                parse_entry(v).map_err(|message| CatalogError::Entry { index, message })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Catalog::new(editor, entries)
+    }
+
+    /// The catalog file for this catalog.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "version": 1,
+            "editor": self.editor,
+            "entries": self.entries.iter().map(Entry::to_json).collect::<Vec<_>>(),
+        })
+    }
+
+    pub fn editor(&self) -> &str {
+        &self.editor
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The item with exactly this id.
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        match self.by_id.get(id).map(|&i| &self.entries[i]) {
+            Some(Entry::Item(item)) => Some(item),
+            _ => None,
+        }
+    }
+
+    /// The setting with exactly this key, or whose listed alias this is.
+    pub fn setting(&self, key_or_alias: &str) -> Option<&Setting> {
+        let index = self.by_key.get(key_or_alias).or_else(|| self.by_setting_alias.get(key_or_alias));
+        match index.map(|&i| &self.entries[i]) {
+            Some(Entry::Setting(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The entry an id or key names (items first), for the ranker's callers.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.by_id.get(name).or_else(|| self.by_key.get(name)).map(|&i| &self.entries[i])
+    }
+}
+
+/// Parses one entry object; the error says which field is wrong and names the entry.
+fn parse_entry(v: &Value) -> Result<Entry, String> {
+    let obj = v.as_object().ok_or_else(|| "must be an object".to_string())?;
+    let name = obj
+        .get("id")
+        .or_else(|| obj.get("key"))
+        .and_then(Value::as_str)
+        .map(|s| format!("“{s}”"))
+        .unwrap_or_else(|| "(no id)".into());
+    let err = |msg: String| format!("{name}: {msg}");
+    let string = |field: &str| -> Result<Option<String>, String> {
+        match obj.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(err(format!("“{field}” must be a string"))),
+        }
+    };
+    let aliases = match obj.get("aliases") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| err("“aliases” must be a list of strings".into()))?,
+        // An empty Lua table arrives as an empty object.
+        Some(Value::Object(m)) if m.is_empty() => Vec::new(),
+        Some(_) => return Err(err("“aliases” must be a list of strings".into())),
+    };
+    let title = string("title")?.unwrap_or_default();
+    let description = string("description")?.unwrap_or_default();
+    let reach = match string("reach")? {
+        None => None,
+        Some(r) => Some(Reach::parse(&r).ok_or_else(|| {
+            err(format!("unknown reach “{r}” (expected safe, edit, write, code or shell)"))
+        })?),
+    };
+    match (obj.get("id"), obj.get("key")) {
+        (Some(_), Some(_)) => Err(err("has both “id” and “key”: an item has an id, a setting a key".into())),
+        (None, None) => Err("has neither “id” (an item) nor “key” (a setting)".into()),
+        (Some(_), None) => {
+            let id = string("id")?.unwrap_or_default();
+            if id.trim().is_empty() {
+                return Err("empty “id”".into());
+            }
+            let kind = string("kind")?.unwrap_or_else(|| id.split(':').next().unwrap_or("").to_string());
+            let args = match string("args")? {
+                None => Args::None,
+                Some(a) => Args::parse(&a)
+                    .ok_or_else(|| err(format!("unknown args “{a}” (expected none, optional or required)")))?,
+            };
+            Ok(Entry::Item(Item {
+                id,
+                kind,
+                title,
+                aliases,
+                args,
+                // An item whose frontend declared nothing could do anything.
+                reach: reach.unwrap_or(Reach::Shell),
+                description,
+            }))
+        }
+        (None, Some(_)) => {
+            let key = string("key")?.unwrap_or_default();
+            if key.trim().is_empty() {
+                return Err("empty “key”".into());
+            }
+            let ty = string("type")?.ok_or_else(|| err("missing “type” (boolean, number or string)".into()))?;
+            let value_type = ValueType::parse(&ty)
+                .ok_or_else(|| err(format!("unknown type “{ty}” (expected boolean, number or string)")))?;
+            let values = match obj.get("values") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(m)) if m.is_empty() => None,
+                Some(Value::Array(a)) => Some(
+                    a.iter()
+                        .map(|x| x.as_str().map(str::to_string))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| err("“values” must be a list of strings".into()))?,
+                ),
+                Some(_) => return Err(err("“values” must be a list of strings".into())),
+            };
+            if values.is_some() && value_type != ValueType::String {
+                return Err(err("“values” is only allowed for string settings".into()));
+            }
+            Ok(Entry::Setting(Setting {
+                key,
+                title,
+                value_type,
+                values,
+                scope: string("scope")?,
+                aliases,
+                reach,
+                description,
+            }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cat(entries: Value) -> Result<Catalog, CatalogError> {
+        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": entries}))
+    }
+
+    #[test]
+    fn items_and_settings_are_indexed() {
+        let c = cat(json!([
+            {"id": "cmd:vsplit", "kind": "command", "title": "split vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
+            {"key": "shiftwidth", "title": "indent width", "type": "number", "aliases": ["sw"], "scope": "buffer"},
+            {"key": "signcolumn", "title": "sign column", "type": "string", "values": ["yes", "no"]}
+        ]))
+        .unwrap();
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.item("cmd:vsplit").unwrap().args, Args::Optional);
+        assert!(c.item("cmd:vs").is_none(), "item aliases are not ids");
+        assert_eq!(c.setting("sw").unwrap().key, "shiftwidth");
+        assert_eq!(c.setting("signcolumn").unwrap().values.as_deref().unwrap(), ["yes", "no"]);
+        assert!(c.setting("SW").is_none(), "no case folding");
+    }
+
+    #[test]
+    fn duplicates_and_empty_names_are_errors_naming_the_entry() {
+        let dup = cat(json!([{"id": "a:x", "reach": "safe"}, {"id": "a:x", "reach": "safe"}])).unwrap_err();
+        assert_eq!(dup.to_string(), "duplicate id “a:x”");
+        let dupk = cat(json!([{"key": "wrap", "type": "boolean"}, {"key": "wrap", "type": "boolean"}])).unwrap_err();
+        assert_eq!(dupk, CatalogError::DuplicateKey("wrap".into()));
+        let empty = cat(json!([{"id": " "}])).unwrap_err();
+        assert!(empty.to_string().contains("entry 0: empty “id”"), "{empty}");
+        let ty = cat(json!([{"key": "wrap", "type": "bool"}])).unwrap_err();
+        assert!(ty.to_string().contains("“wrap”: unknown type “bool”"), "{ty}");
+        let reach = cat(json!([{"id": "x:y", "reach": "harmless"}])).unwrap_err();
+        assert!(reach.to_string().contains("entry 0: “x:y”: unknown reach “harmless”"), "{reach}");
+        let both = cat(json!([{"id": "x", "key": "y", "type": "boolean"}])).unwrap_err();
+        assert!(both.to_string().contains("both"), "{both}");
+        let clash = cat(json!([
+            {"key": "a", "type": "boolean", "aliases": ["b"]},
+            {"key": "b", "type": "boolean"}
+        ]))
+        .unwrap_err();
+        assert!(matches!(clash, CatalogError::AliasClash { .. }), "{clash}");
+    }
+
+    #[test]
+    fn an_item_without_a_declared_reach_is_shell() {
+        let c = cat(json!([{"id": "user:Thing", "title": "does a thing"}])).unwrap();
+        assert_eq!(c.item("user:Thing").unwrap().reach, Reach::Shell);
+        assert_eq!(c.item("user:Thing").unwrap().kind, "user");
+    }
+
+    #[test]
+    fn round_trips_through_its_json() {
+        let c = cat(json!([
+            {"id": "cmd:vsplit", "kind": "command", "title": "split", "aliases": ["vs"], "args": "optional", "reach": "safe"},
+            {"key": "signcolumn", "title": "sign column", "type": "string", "values": ["yes", "no"], "scope": "window"}
+        ]))
+        .unwrap();
+        let again = Catalog::from_value(&c.to_json()).unwrap();
+        assert_eq!(again.entries(), c.entries());
+        assert_eq!(again.editor(), "neovim");
+    }
+
+    #[test]
+    fn wrong_version_and_shape_are_reported() {
+        assert_eq!(Catalog::from_json("[]").unwrap_err(), CatalogError::NoEntries);
+        assert_eq!(
+            Catalog::from_value(&json!({"version": 2, "entries": []})).unwrap_err(),
+            CatalogError::Version(2)
+        );
+        assert!(matches!(Catalog::from_json("{").unwrap_err(), CatalogError::Json(_)));
+    }
+
+    #[test]
+    fn reach_is_ordered_and_confirmation_starts_at_write() {
+        assert!(Reach::Safe < Reach::Edit && Reach::Edit < Reach::Write);
+        assert!(Reach::Write < Reach::Code && Reach::Code < Reach::Shell);
+        assert!(!Reach::Edit.needs_confirmation());
+        assert!(Reach::Write.needs_confirmation());
+    }
+}

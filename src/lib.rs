@@ -1,0 +1,9 @@
+//! leash: the editor-agnostic core.
+//!
+//! A request is ranked against the editor's [`catalog`] into a shortlist ([`rank`]); the
+//! shortlist becomes a [`prompt`]; the model's answer is parsed into a [`plan`] and checked
+//! step by step by [`validate`] under a risk [`policy`]. Neovim loads this crate as a Lua
+//! module (`lua`, behind the cdylib); other editors use the `leash` program.
+pub mod catalog;
+pub mod plan;
+pub mod policy;

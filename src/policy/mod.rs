@@ -1,0 +1,163 @@
+//! Risk policy: decides each step's reach and refuses arguments and values that could
+//! smuggle more reach than the step shows.
+//!
+//! A step's reach is the maximum of what the frontend declared for the entry, what the
+//! editor profile's tables say, the generic rules below, and the user's raise rules.
+//! Nothing here can lower a reach; an item the profile does not know keeps its declared
+//! reach, and an item whose frontend declared none is `shell` (see `catalog`).
+
+pub mod neovim;
+
+use crate::catalog::{Item, Reach, Setting, SettingValue};
+
+/// The longest argument, value or terminal command accepted, in bytes.
+pub const MAX_TEXT_BYTES: usize = 4096;
+
+/// Why a step was refused by the policy; the text is shown to the user as the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+/// Which editor's tables apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// No editor tables: declared reach and generic rules only.
+    Generic,
+    Neovim,
+}
+
+impl Profile {
+    /// The profile for a catalog's `editor` field or a `--profile` flag.
+    pub fn for_editor(editor: &str) -> Result<Profile, String> {
+        match editor {
+            "neovim" | "nvim" => Ok(Profile::Neovim),
+            "" | "generic" | "helix" => Ok(Profile::Generic),
+            other => Err(format!("unknown profile “{other}” (expected neovim or generic)")),
+        }
+    }
+}
+
+/// A user rule that raises the reach of every id or key it matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RaiseRule {
+    /// An exact id or key, or a prefix ending in `*` (`user:Git*`, `script:*`).
+    pub pattern: String,
+    pub reach: Reach,
+}
+
+impl RaiseRule {
+    fn matches(&self, name: &str) -> bool {
+        match self.pattern.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == self.pattern,
+        }
+    }
+}
+
+/// The policy a validator applies.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    profile: Profile,
+    raise: Vec<RaiseRule>,
+}
+
+impl Policy {
+    pub fn new(profile: Profile) -> Policy {
+        Policy { profile, raise: Vec::new() }
+    }
+
+    /// Adds user rules; they can only raise.
+    pub fn with_raise_rules(mut self, rules: Vec<RaiseRule>) -> Policy {
+        self.raise.extend(rules);
+        self
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    fn raised(&self, name: &str, reach: Reach) -> Reach {
+        self.raise.iter().filter(|r| r.matches(name)).map(|r| r.reach).fold(reach, Reach::max)
+    }
+
+    /// Why an item is never offered, if it is one of those (the command modifiers,
+    /// `:set`, `:execute`, `:normal`…).
+    pub fn withheld(&self, id: &str) -> Option<&'static str> {
+        match self.profile {
+            Profile::Neovim => id.strip_prefix("cmd:").and_then(neovim::withheld),
+            Profile::Generic => None,
+        }
+    }
+
+    /// The reach of running `item` with `args`, or why it must not run.
+    pub fn item(&self, item: &Item, args: &[String]) -> Result<Reach, Refusal> {
+        if let Some(why) = self.withheld(&item.id) {
+            return Err(Refusal(format!("“{}” is not offered: {why}", item.id)));
+        }
+        for arg in args {
+            if arg.len() > MAX_TEXT_BYTES {
+                return Err(Refusal(format!("an argument is longer than {MAX_TEXT_BYTES} bytes")));
+            }
+            if arg.contains('\0') {
+                return Err(Refusal("an argument contains a NUL byte".into()));
+            }
+        }
+        let mut reach = item.reach;
+        if item.id == "term:run" {
+            reach = Reach::Shell;
+        }
+        if self.profile == Profile::Neovim {
+            if let Some(name) = item.id.strip_prefix("cmd:") {
+                // A builtin the tables do not know could be anything.
+                let table = neovim::command_reach(name).unwrap_or(Reach::Shell);
+                reach = reach.max(table);
+                neovim::check_command_args(name, reach, args).map_err(Refusal)?;
+            }
+        }
+        Ok(self.raised(&item.id, reach))
+    }
+
+    /// The reach of setting `setting` to `value` (already type-checked), or why not.
+    pub fn setting(&self, setting: &Setting, value: &SettingValue) -> Result<Reach, Refusal> {
+        if let SettingValue::String(s) = value {
+            check_text("the value", s)?;
+        }
+        let mut reach = setting.reach.unwrap_or(Reach::Safe);
+        if self.profile == Profile::Neovim {
+            // An option the tables do not know is treated like the worst kind.
+            reach = reach.max(neovim::option_reach(&setting.key).unwrap_or(Reach::Code));
+            neovim::check_option_value(&setting.key, value).map_err(Refusal)?;
+        }
+        Ok(self.raised(&setting.key, reach))
+    }
+
+    /// A terminal step is always `shell`; its command must be shown exactly as it runs.
+    pub fn terminal(&self, command: &str) -> Result<Reach, Refusal> {
+        if command.trim().is_empty() {
+            return Err(Refusal("the terminal command is empty".into()));
+        }
+        if command.len() > MAX_TEXT_BYTES {
+            return Err(Refusal(format!("the terminal command is longer than {MAX_TEXT_BYTES} bytes")));
+        }
+        if let Some(c) = command.chars().find(|&c| c.is_control() && c != '\t') {
+            return Err(Refusal(format!(
+                "the terminal command contains the control character {c:?}, which could hide part of it"
+            )));
+        }
+        Ok(Reach::Shell)
+    }
+}
+
+/// Strings that reach an option: bounded, no control characters, no backticks.
+pub fn check_text(what: &str, s: &str) -> Result<(), Refusal> {
+    if s.len() > MAX_TEXT_BYTES {
+        return Err(Refusal(format!("{what} is longer than {MAX_TEXT_BYTES} bytes")));
+    }
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(Refusal(format!("{what} contains the control character {c:?}")));
+    }
+    if s.contains('`') {
+        return Err(Refusal(format!("{what} contains a backtick, which can start a shell command")));
+    }
+    Ok(())
+}

@@ -257,13 +257,15 @@ pub enum CatalogError {
 }
 
 /// A validated, indexed set of entries.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Catalog {
     editor: String,
     entries: Vec<Entry>,
     by_id: HashMap<String, usize>,
     by_key: HashMap<String, usize>,
     by_setting_alias: HashMap<String, usize>,
+    /// The ranker's index, built on first use.
+    rank_index: crate::rank::IndexCell,
 }
 
 impl Catalog {
@@ -387,6 +389,10 @@ impl Catalog {
             Some(Entry::Setting(s)) => Some(s),
             _ => None,
         }
+    }
+
+    pub(crate) fn rank_index(&self) -> &crate::rank::IndexCell {
+        &self.rank_index
     }
 
     /// The entry an id or key names (items first), for the ranker's callers.

@@ -7,3 +7,6 @@
 pub mod catalog;
 pub mod plan;
 pub mod policy;
+pub mod prompt;
+pub mod rank;
+pub mod validate;

@@ -10,3 +10,5 @@ pub mod policy;
 pub mod prompt;
 pub mod rank;
 pub mod validate;
+pub mod llm;
+pub mod runtime;

@@ -1,0 +1,1 @@
+//! Model providers: configuration, keys, retries and deadlines, and the planning glue.

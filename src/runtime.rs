@@ -1,0 +1,1 @@
+//! One tokio runtime on its own thread, jobs, and the completion signal.

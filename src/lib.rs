@@ -12,3 +12,4 @@ pub mod rank;
 pub mod validate;
 pub mod llm;
 pub mod runtime;
+pub mod lua;

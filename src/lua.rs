@@ -1,0 +1,167 @@
+//! The Lua module `leash_native`: the only file that knows Lua.
+//!
+//! Every function converts plain Lua tables to the core's types and back, and runs inside
+//! `catch_unwind`, so a panic becomes a Lua error instead of crossing the FFI boundary.
+//! Nothing here touches Lua off the main thread: long work (the planner) runs on the
+//! runtime thread and hands back plain Rust values, converted here when Lua asks.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
+use serde_json::Value;
+
+use crate::catalog::{Catalog, Reach};
+use crate::policy::{Policy, Profile, RaiseRule};
+use crate::prompt::{self, Context};
+use crate::rank::{self, Mode};
+use crate::validate;
+
+/// A catalog shared with Lua (and, through the `Arc`, with planner jobs).
+pub struct LuaCatalog(pub Arc<Catalog>);
+
+impl UserData for LuaCatalog {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("len", |_, this, ()| Ok(this.0.len()));
+        methods.add_method("to_json", |_, this, ()| guard(|| Ok(this.0.to_json().to_string())));
+        methods.add_method("has", |_, this, name: String| Ok(this.0.get(&name).is_some()));
+    }
+}
+
+/// Runs `f`, turning a panic into a Lua error.
+fn guard<T>(f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(mlua::Error::runtime(format!("leash: internal error (please report it): {what}")))
+        }
+    }
+}
+
+fn err(message: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(message.to_string())
+}
+
+/// Reads an optional field of an options table.
+fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Option<T>> {
+    match opts {
+        Some(t) => t.get::<Option<T>>(key).map_err(|e| err(format!("option “{key}”: {e}"))),
+        None => Ok(None),
+    }
+}
+
+fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
+    let limit = opt::<usize>(opts, "limit")?.unwrap_or(60);
+    let mode = match opt::<String>(opts, "mode")? {
+        None => Mode::Any,
+        Some(m) => Mode::parse(&m).ok_or_else(|| err(format!("option “mode” is any or all, not “{m}”")))?,
+    };
+    Ok((limit, mode))
+}
+
+fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    lua.to_value(v)
+}
+
+/// The policy for a catalog, with the caller's raise rules.
+fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Policy> {
+    let profile = opt::<String>(opts, "profile")?.unwrap_or_else(|| catalog.editor().to_string());
+    let profile = Profile::for_editor(&profile).map_err(err)?;
+    let mut rules = Vec::new();
+    if let Some(raise) = opt::<LuaValue>(opts, "raise")? {
+        let raise: Vec<Value> = lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?;
+        for (i, r) in raise.iter().enumerate() {
+            let pattern = r.get("pattern").and_then(Value::as_str);
+            let reach = r.get("reach").and_then(Value::as_str).and_then(Reach::parse);
+            match (pattern, reach) {
+                (Some(p), Some(reach)) if !p.is_empty() => rules.push(RaiseRule { pattern: p.to_string(), reach }),
+                _ => {
+                    return Err(err(format!(
+                        "option “raise”, rule {}: needs a “pattern” and a “reach” of safe, edit, write, code or shell",
+                        i + 1
+                    )))
+                }
+            }
+        }
+    }
+    Ok(Policy::new(profile).with_raise_rules(rules))
+}
+
+/// The module table.
+#[mlua::lua_module(name = "leash_native")]
+fn leash_native(lua: &Lua) -> mlua::Result<Table> {
+    let m = lua.create_table()?;
+    m.set("version", lua.create_function(|_, ()| Ok(env!("CARGO_PKG_VERSION")))?)?;
+
+    m.set(
+        "catalog_new",
+        lua.create_function(|lua, (entries, editor): (LuaValue, Option<String>)| {
+            guard(|| {
+                let values: Vec<Value> = lua
+                    .from_value(entries)
+                    .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
+                let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?;
+                rank::prepare(&catalog);
+                Ok(LuaCatalog(Arc::new(catalog)))
+            })
+        })?,
+    )?;
+
+    m.set(
+        "rank",
+        lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
+            guard(|| {
+                let (limit, mode) = limit_and_mode(&opts)?;
+                let out = lua.create_table()?;
+                for (i, r) in rank::rank(&catalog.0, &request, limit, mode).iter().enumerate() {
+                    let row = lua.create_table()?;
+                    row.set("id", r.entry.name())?;
+                    row.set("kind", r.entry.kind())?;
+                    row.set("title", r.entry.title())?;
+                    row.set("score", r.score)?;
+                    out.raw_set(i + 1, row)?;
+                }
+                Ok(out)
+            })
+        })?,
+    )?;
+
+    m.set(
+        "prompt",
+        lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
+            guard(|| {
+                let (limit, mode) = limit_and_mode(&opts)?;
+                let context: Context = match opt::<LuaValue>(&opts, "context")? {
+                    Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}")))?,
+                    None => Context::default(),
+                };
+                let shortlist = rank::rank(&catalog.0, &request, limit, mode);
+                let p = prompt::build(&request, &shortlist, &context);
+                let out = lua.create_table()?;
+                out.set("system", p.system)?;
+                out.set("user", p.user)?;
+                out.set("schema", p.schema.to_string())?;
+                out.set("shortlist", p.shortlist)?;
+                Ok(out)
+            })
+        })?,
+    )?;
+
+    m.set(
+        "validate",
+        lua.create_function(|lua, (catalog, text, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
+            guard(|| {
+                let policy = policy(lua, &catalog.0, &opts)?;
+                let plan = validate::validate_text(&text, &catalog.0, &policy).map_err(err)?;
+                to_lua(lua, &plan.to_json())
+            })
+        })?,
+    )?;
+
+    Ok(m)
+}

@@ -1,18 +1,999 @@
-//! The Neovim profile (placeholder until the tables land).
+//! The Neovim profile: how far every builtin Neovim option and Ex command reaches, and
+//! which arguments and values would let a step reach further than its row says.
+//!
+//! The rows live in `neovim-reach.json` beside this file (one row per option and per
+//! command, each with its class from the Neovim reach study and the reason), embedded at
+//! build time and parsed once. A file that fails to parse or breaks an invariant (a reach
+//! lower than its class, an empty reason) makes every look-up answer "unknown" and every
+//! check refuse, so a broken table can only make leash stricter.
+//!
+//! Commands are classed by what they can do *after* the argument filter in
+//! [`check_command_args`] (the recipe of the study's section 4.3): `:edit` is `safe` only
+//! because `+cmd`, `term://`, backticks, `|`, expansion characters and archive files are
+//! refused before it runs.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::MAX_TEXT_BYTES;
 use crate::catalog::{Reach, SettingValue};
 
-pub fn withheld(_name: &str) -> Option<&'static str> {
-    None
+/// The tables, embedded so the profile cannot be swapped or lost at run time.
+const DATA: &str = include_str!("neovim-reach.json");
+
+/// Builtin commands that are never offered as catalog items, with the reason shown.
+///
+/// Modifiers take another command; through `nvim_cmd` they belong in the `mods` field,
+/// which leash fills from the catalog, never from the model. The rest either bypass the
+/// settings allowlist, run text as commands, block on input or persist code.
+const WITHHELD: &[(&str, &str)] = &[
+    ("aboveleft", MODIFIER),
+    ("belowright", MODIFIER),
+    ("botright", MODIFIER),
+    ("browse", MODIFIER),
+    ("confirm", MODIFIER),
+    ("filter", MODIFIER),
+    ("horizontal", MODIFIER),
+    ("keepalt", MODIFIER),
+    ("keepjumps", MODIFIER),
+    ("keepmarks", MODIFIER),
+    ("keeppatterns", MODIFIER),
+    ("leftabove", MODIFIER),
+    ("lockmarks", MODIFIER),
+    ("noautocmd", MODIFIER),
+    ("noswapfile", MODIFIER),
+    ("rightbelow", MODIFIER),
+    ("sandbox", MODIFIER),
+    ("silent", MODIFIER),
+    ("tab", MODIFIER),
+    ("topleft", MODIFIER),
+    ("unsilent", MODIFIER),
+    ("verbose", MODIFIER),
+    ("vertical", MODIFIER),
+    ("set", "a setting step does this, and :set would bypass the settings allowlist"),
+    ("setlocal", "a setting step does this, and :setlocal would bypass the settings allowlist"),
+    ("setglobal", "a setting step does this, and :setglobal would bypass the settings allowlist"),
+    ("execute", "runs other commands given as text"),
+    ("normal", "runs keystrokes, and ':' in them runs any command"),
+    ("@", "runs a register's contents as commands"),
+    ("*", "runs a register's contents as commands"),
+    ("debug", "runs another command in debug mode and waits for input"),
+    ("restart", "starts a new Neovim that runs commands given as text"),
+    ("connect", "sends your keystrokes to another Neovim server"),
+    ("trust", "marks a file trusted so Neovim runs it at every start"),
+];
+
+const MODIFIER: &str = "a command modifier takes another command; leash sets modifiers itself";
+
+/// Commands whose only argument is another command in string form. Through `nvim_cmd`
+/// `:hide` ignores it (verified), but nothing good can come of passing one.
+const NO_ARGS: &[&str] = &["hide"];
+
+/// Name endings that make Neovim's bundled gzip, tar and zip plugins run `gzip`, `bzip2`,
+/// `xz`, `tar`, `unzip`… when the file is read, written or appended to. Matched without
+/// regard to case (stricter than the plugins' patterns).
+const ARCHIVE_SUFFIXES: &[&str] = &[
+    // gzip.vim (read and write)
+    ".gz", ".bz2", ".z", ".lzma", ".xz", ".lz", ".zst", ".br", ".lzo",
+    // tarPlugin.vim
+    ".tar", ".lrp", ".tbz", ".tgz", ".txz", ".tzs", ".tzst",
+    // zipPlugin.vim (g:zipPlugin_ext) plus a few newer package formats
+    ".aar", ".apk", ".celzip", ".crtx", ".docm", ".docx", ".dotm", ".dotx", ".ear", ".epub",
+    ".gcsx", ".glox", ".gqsx", ".ja", ".jar", ".kmz", ".odb", ".odc", ".odf", ".odg", ".odi",
+    ".odm", ".odp", ".ods", ".odt", ".otc", ".otf", ".otg", ".oth", ".oti", ".otp", ".ots",
+    ".ott", ".oxt", ".potm", ".potx", ".ppam", ".ppsm", ".ppsx", ".pptm", ".pptx", ".sldx",
+    ".thmx", ".vdw", ".war", ".wsz", ".xap", ".xlam", ".xlsb", ".xlsm", ".xlsx", ".xltm",
+    ".xltx", ".xpi", ".zip", ".whl", ".vsix", ".nupkg", ".crx",
+];
+
+/// Options whose value is a runtime-file name that Neovim sources (`filetype=x` sources
+/// `ftplugin/x.vim`…). Neovim validates them too; checking here keeps a traversal out even
+/// if it did not.
+const NAME_OPTIONS: &[&str] = &["filetype", "syntax", "keymap"];
+
+/// Why `:name` is never offered as an item, or `None` if it may be.
+pub fn withheld(name: &str) -> Option<&'static str> {
+    WITHHELD.iter().find(|(n, _)| *n == name).map(|(_, why)| *why)
 }
-pub fn command_reach(_name: &str) -> Option<Reach> {
-    None
+
+/// The reach of the builtin Ex command `name` (full name) once its arguments have passed
+/// [`check_command_args`]; `None` if the tables do not know it.
+pub fn command_reach(name: &str) -> Option<Reach> {
+    tables()?.commands.get(name).map(|row| row.reach)
 }
-pub fn option_reach(_key: &str) -> Option<Reach> {
-    None
+
+/// The reach of setting the option `key` (full name); `None` if the tables do not know it.
+pub fn option_reach(key: &str) -> Option<Reach> {
+    tables()?.options.get(key).map(|row| row.class.reach())
 }
-pub fn check_command_args(_name: &str, _reach: Reach, _args: &[String]) -> Result<(), String> {
+
+/// Why `:name` has its reach, for a view of the tables.
+pub fn command_reason(name: &str) -> Option<&'static str> {
+    tables()?.commands.get(name).map(|row| row.reason.as_str())
+}
+
+/// Why setting `key` has its reach, for a view of the tables.
+pub fn option_reason(key: &str) -> Option<&'static str> {
+    tables()?.options.get(key).map(|row| row.reason.as_str())
+}
+
+/// Refuses arguments that would make `:name` reach further than `reach` (the step's reach
+/// so far) or than its row says.
+///
+/// The full filter runs when the step would otherwise run unconfirmed or only as a file
+/// write (reach `safe`, `edit`, `write`), and also whenever the command's row is lower than
+/// what it can do with free arguments (`:edit` raised to `code` by a catalog is still
+/// filtered, or `term://` would run a shell under a `code` label). Whatever the reach,
+/// name arguments must be plain names and the commands that expand backticks on their own
+/// get none.
+pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(), String> {
+    let Some(tables) = tables() else {
+        return Err(TABLES_BROKEN.to_string());
+    };
+    // A command the tables do not know gets the strictest filter unless it already counts
+    // as a shell (which is what mod.rs makes of it).
+    let (flags, raw) = match tables.commands.get(name) {
+        Some(row) => (row.flags, row.raw.reach()),
+        None => (Flags::STRICTEST, Reach::Shell),
+    };
+    let full_filter = reach <= Reach::Write || raw > reach;
+    if NO_ARGS.contains(&name) && !args.is_empty() {
+        return Err(format!(":{name} is offered without arguments (its argument would be another command)"));
+    }
+    for arg in args {
+        if arg.len() > MAX_TEXT_BYTES {
+            return Err(format!("an argument is longer than {MAX_TEXT_BYTES} bytes"));
+        }
+        if flags.backticks && arg.contains('`') {
+            return Err(format!(
+                "argument “{}” contains a backtick, which :{name} hands to the shell even with expansion off",
+                shown(arg)
+            ));
+        }
+        if flags.name_arg {
+            check_name(arg).map_err(|why| format!("argument “{}” for :{name} {why}", shown(arg)))?;
+        }
+        if full_filter {
+            check_arg(arg, flags)?;
+        }
+    }
     Ok(())
 }
-pub fn check_option_value(_key: &str, _value: &SettingValue) -> Result<(), String> {
+
+/// Refuses option values that the option's type, caps or text rules do not allow.
+pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String> {
+    let Some(tables) = tables() else {
+        return Err(TABLES_BROKEN.to_string());
+    };
+    if let Some(row) = tables.options.get(key) {
+        if !row.kind.accepts(value) {
+            return Err(format!("'{key}' takes {}, not {value}", row.kind.described()));
+        }
+    }
+    match value {
+        SettingValue::Boolean(_) => Ok(()),
+        SettingValue::Number(n) => {
+            let cap = tables.caps.get(key).copied().unwrap_or(tables.default_cap);
+            let min = tables.mins.get(key).copied().unwrap_or(0);
+            if *n > cap {
+                Err(format!("'{key}' = {n} is above the limit {cap} leash allows"))
+            } else if *n < min {
+                Err(format!("'{key}' = {n} is below the smallest value {min} leash allows"))
+            } else {
+                Ok(())
+            }
+        }
+        SettingValue::String(s) => {
+            let what = format!("the value of '{key}'");
+            check_plain_text(&what, s)?;
+            if s.contains('`') {
+                return Err(format!("{what} contains a backtick, which can start a shell command"));
+            }
+            if NAME_OPTIONS.contains(&key) && !s.is_empty() {
+                check_name(s).map_err(|why| format!("{what} {why}"))?;
+            }
+            if key == "spelllang" {
+                // A comma list of language names; never a path.
+                for part in s.split(',').filter(|p| !p.is_empty()) {
+                    check_name(part).map_err(|why| format!("{what}: “{}” {why}", shown(part)))?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+const TABLES_BROKEN: &str = "the Neovim profile tables failed to load, so nothing is accepted";
+
+/// The recipe of the reach study (section 4.3) for one argument.
+fn check_arg(arg: &str, flags: Flags) -> Result<(), String> {
+    let what = format!("argument “{}”", shown(arg));
+    check_plain_text(&what, arg)?;
+    if arg.contains('`') {
+        return Err(format!("{what} contains a backtick, which can run a shell command"));
+    }
+    let start = arg.trim_start();
+    if start.starts_with('+') {
+        // Every command gets this rule; the flags only make the message precise.
+        let reading = match (flags.cmdarg, flags.argopt) {
+            (true, _) => "a command to run (+cmd)",
+            (false, true) => "an option (++opt)",
+            (false, false) => "a command (+cmd) or option (++opt)",
+        };
+        return Err(format!("{what} starts with “+”, which Neovim can read as {reading}"));
+    }
+    if start.starts_with('!') {
+        return Err(format!("{what} starts with “!”, which is the form that runs a shell command"));
+    }
+    if arg.contains('|') {
+        return Err(format!("{what} contains “|”, which could start a second command"));
+    }
+    if let Some(scheme) = url_scheme(start) {
+        return Err(format!(
+            "{what} starts with “{scheme}”, a URL-like name that a handler opens (term:// runs a shell, scp:// and https:// run curl or scp)"
+        ));
+    }
+    if flags.xfile {
+        if let Some(c) = arg.chars().find(|c| "%#*?[{$".contains(*c)) {
+            return Err(format!("{what} contains “{c}”, which Neovim may expand into other file names"));
+        }
+        if start.starts_with('~') {
+            return Err(format!("{what} starts with “~”, which Neovim expands to a home directory"));
+        }
+        if let Some(word) = angle_word(arg) {
+            return Err(format!("{what} contains “{word}”, which Neovim replaces with text from the editor"));
+        }
+    }
+    if flags.xfile || flags.loads_files {
+        let name = arg.trim_end().trim_end_matches('/').to_ascii_lowercase();
+        if let Some(suffix) = ARCHIVE_SUFFIXES.iter().find(|s| name.ends_with(**s)) {
+            return Err(format!(
+                "{what} names a “{suffix}” file; reading or writing it runs an external program (gzip, tar, unzip…), so leash refuses it"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// Shared by arguments and option strings: bounded, and nothing that hides part of the text.
+fn check_plain_text(what: &str, s: &str) -> Result<(), String> {
+    if s.len() > MAX_TEXT_BYTES {
+        return Err(format!("{what} is longer than {MAX_TEXT_BYTES} bytes"));
+    }
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(format!("{what} contains the control character {c:?}, which could hide part of it"));
+    }
+    if let Some(c) = s.chars().find(|c| is_invisible(*c)) {
+        return Err(format!(
+            "{what} contains the invisible character U+{:04X}, which could hide part of it",
+            u32::from(c)
+        ));
+    }
+    Ok(())
+}
+
+/// Zero-width and bidirectional formatting characters: they make the text shown in the
+/// confirmation differ from what runs.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// A runtime-file name (`desert`, `gcc`, `c.doxygen`): a path could source any file.
+fn check_name(s: &str) -> Result<(), &'static str> {
+    let plain = s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if s.is_empty() || !plain {
+        return Err("must be a plain name (letters, digits, “_”, “.”, “-”)");
+    }
+    if s.contains("..") {
+        return Err("contains “..”, which could reach outside the runtime directories");
+    }
+    Ok(())
+}
+
+/// `term:`, `https:`, `C:`… at the start: `[A-Za-z][A-Za-z0-9+.-]*:`.
+fn url_scheme(s: &str) -> Option<&str> {
+    let mut chars = s.char_indices();
+    let (_, first) = chars.next()?;
+    if !first.is_ascii_alphabetic() {
+        return None;
+    }
+    for (i, c) in chars {
+        if c == ':' {
+            return Some(&s[..=i]);
+        }
+        if !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')) {
+            return None;
+        }
+    }
+    None
+}
+
+/// The first `<word>` (`<cword>`, `<cfile>`, `<sfile>`…) in `s`.
+fn angle_word(s: &str) -> Option<&str> {
+    let mut rest = s;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let len = after.bytes().take_while(u8::is_ascii_alphabetic).count();
+        if len > 0 && after[len..].starts_with('>') {
+            return Some(&rest[open..open + len + 2]);
+        }
+        rest = after;
+    }
+    None
+}
+
+/// An argument as quoted in a message: control characters made visible, long ones cut.
+fn shown(s: &str) -> String {
+    const MAX_CHARS: usize = 60;
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || is_invisible(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// The tables.
+
+/// The parsed tables, or `None` if the embedded file is broken (then everything fails closed).
+fn tables() -> Option<&'static Tables> {
+    static TABLES: OnceLock<Option<Tables>> = OnceLock::new();
+    TABLES.get_or_init(|| load(DATA).ok()).as_ref()
+}
+
+struct Tables {
+    options: HashMap<String, OptionRow>,
+    commands: HashMap<String, CommandRow>,
+    caps: HashMap<String, i64>,
+    default_cap: i64,
+    mins: HashMap<String, i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[allow(dead_code)] // documentation for people reading the file
+    about: String,
+    number_caps: HashMap<String, i64>,
+    number_min: HashMap<String, i64>,
+    options: HashMap<String, OptionRow>,
+    commands: HashMap<String, CommandRow>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionRow {
+    class: OptionClass,
+    #[serde(rename = "type")]
+    kind: OptionType,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandRow {
+    /// The study's class once the arguments pass the filter.
+    class: CommandClass,
+    /// The study's class when the model controls the arguments freely.
+    raw: CommandClass,
+    /// What leash uses: the class, or higher (buffer-changing commands are `edit`).
+    reach: Reach,
+    #[serde(deserialize_with = "parse_flags")]
+    flags: Flags,
+    reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum OptionClass {
+    Code,
+    Fs,
+    Safe,
+}
+
+impl OptionClass {
+    fn reach(self) -> Reach {
+        match self {
+            OptionClass::Code => Reach::Code,
+            OptionClass::Fs => Reach::Write,
+            OptionClass::Safe => Reach::Safe,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum OptionType {
+    Boolean,
+    Number,
+    String,
+}
+
+impl OptionType {
+    fn accepts(self, value: &SettingValue) -> bool {
+        matches!(
+            (self, value),
+            (OptionType::Boolean, SettingValue::Boolean(_))
+                | (OptionType::Number, SettingValue::Number(_))
+                | (OptionType::String, SettingValue::String(_))
+        )
+    }
+
+    fn described(self) -> &'static str {
+        match self {
+            OptionType::Boolean => "true or false",
+            OptionType::Number => "a number",
+            OptionType::String => "text",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum CommandClass {
+    Shell,
+    Code,
+    /// Runs other commands: as far-reaching as code.
+    Meta,
+    Write,
+    Safe,
+}
+
+impl CommandClass {
+    fn reach(self) -> Reach {
+        match self {
+            CommandClass::Shell => Reach::Shell,
+            CommandClass::Code | CommandClass::Meta => Reach::Code,
+            CommandClass::Write => Reach::Write,
+            CommandClass::Safe => Reach::Safe,
+        }
+    }
+}
+
+/// The Ex parser facts that decide which argument rules apply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Flags {
+    /// Arguments are file names that Neovim expands (`%`, `#`, wildcards, `$VAR`, `~`).
+    xfile: bool,
+    /// `+cmd` is honoured.
+    cmdarg: bool,
+    /// `++opt` is honoured.
+    argopt: bool,
+    /// Backticks are shell-expanded even with `magic.file = false`.
+    backticks: bool,
+    /// Opens a file into a buffer (so archive handlers can run).
+    loads_files: bool,
+    /// The argument is a runtime-file name (`:colorscheme desert`).
+    name_arg: bool,
+}
+
+impl Flags {
+    const STRICTEST: Flags =
+        Flags { xfile: true, cmdarg: true, argopt: true, backticks: true, loads_files: true, name_arg: false };
+}
+
+fn parse_flags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Flags, D::Error> {
+    let words = Vec::<String>::deserialize(d)?;
+    let mut f = Flags::default();
+    for w in &words {
+        let slot = match w.as_str() {
+            "xfile" => &mut f.xfile,
+            "cmdarg" => &mut f.cmdarg,
+            "argopt" => &mut f.argopt,
+            "backticks" => &mut f.backticks,
+            "loads_files" => &mut f.loads_files,
+            "name_arg" => &mut f.name_arg,
+            other => return Err(serde::de::Error::custom(format!("unknown command flag “{other}”"))),
+        };
+        *slot = true;
+    }
+    Ok(f)
+}
+
+/// Parses and checks the tables; any broken row rejects the whole file.
+fn load(text: &str) -> Result<Tables, String> {
+    let file: File = serde_json::from_str(text).map_err(|e| format!("neovim tables: {e}"))?;
+    for (name, row) in &file.options {
+        if row.reason.trim().is_empty() {
+            return Err(format!("option {name} has no reason"));
+        }
+    }
+    for (name, row) in &file.commands {
+        if row.reason.trim().is_empty() {
+            return Err(format!("command {name} has no reason"));
+        }
+        // The one rule: nothing may lower a reach below the study's class.
+        if row.reach < row.class.reach() {
+            return Err(format!("command {name} has reach {} below its class {:?}", row.reach, row.class));
+        }
+        if row.raw.reach() < row.class.reach() {
+            return Err(format!("command {name} is classed higher after the filter than before"));
+        }
+        // `edit` is reserved for commands that change text and run nothing else.
+        if row.reach == Reach::Edit && row.class != CommandClass::Safe {
+            return Err(format!("command {name} is edit but its class is {:?}", row.class));
+        }
+    }
+    let default_cap = *file.number_caps.get("_default").ok_or("number_caps has no _default")?;
+    if file.number_caps.values().any(|&cap| cap < 0) || file.number_min.values().any(|&min| min > 0) {
+        return Err("a number cap is negative or a minimum is positive".into());
+    }
+    Ok(Tables {
+        options: file.options,
+        commands: file.commands,
+        caps: file.number_caps,
+        default_cap,
+        mins: file.number_min,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// `:name args` as a step whose reach is the table's.
+    fn check(name: &str, list: &[&str]) -> Result<(), String> {
+        let reach = command_reach(name).unwrap_or(Reach::Shell);
+        check_command_args(name, reach, &args(list))
+    }
+
+    fn refused(name: &str, arg: &str) -> String {
+        match check(name, &[arg]) {
+            Err(why) => why,
+            Ok(()) => panic!(":{name} {arg:?} was accepted"),
+        }
+    }
+
+    fn accepted(name: &str, arg: &str) {
+        if let Err(why) = check(name, &[arg]) {
+            panic!(":{name} {arg:?} was refused: {why}");
+        }
+    }
+
+    fn table() -> &'static Tables {
+        tables().expect("the embedded tables parse")
+    }
+
+    fn count<T: PartialEq>(items: impl Iterator<Item = T>, want: T) -> usize {
+        items.filter(|x| *x == want).count()
+    }
+
+    // --- the data file ------------------------------------------------------------------
+
+    #[test]
+    fn embedded_tables_parse() {
+        if let Err(e) = load(DATA) {
+            panic!("{e}");
+        }
+        assert!(tables().is_some());
+    }
+
+    #[test]
+    fn broken_tables_fail_closed() {
+        assert!(load("{").is_err());
+        assert!(load("").is_err());
+        // Unknown fields and flags are errors, not ignored.
+        let lowered = DATA.replacen(r#""reach": "shell""#, r#""reach": "safe""#, 1);
+        assert!(load(&lowered).is_err(), "a row below its class must reject the file");
+        let bad_flag = DATA.replacen(r#""xfile""#, r#""xfiles""#, 1);
+        assert!(load(&bad_flag).is_err());
+        let no_reason = DATA.replacen(
+            r#""reason": "removed or hidden in Nvim: setting it does nothing""#,
+            r#""reason": " ""#,
+            1,
+        );
+        assert_ne!(no_reason, DATA);
+        assert!(load(&no_reason).is_err());
+    }
+
+    #[test]
+    fn option_class_counts_match_the_study() {
+        let t = table();
+        assert_eq!(t.options.len(), 375);
+        let classes = || t.options.values().map(|r| r.class);
+        assert_eq!(count(classes(), OptionClass::Code), 61);
+        assert_eq!(count(classes(), OptionClass::Fs), 27);
+        assert_eq!(count(classes(), OptionClass::Safe), 287);
+    }
+
+    #[test]
+    fn command_class_counts_match_the_study() {
+        let t = table();
+        assert_eq!(t.commands.len(), 559);
+        let classes = || t.commands.values().map(|r| r.class);
+        assert_eq!(count(classes(), CommandClass::Shell), 11);
+        assert_eq!(count(classes(), CommandClass::Code), 178);
+        assert_eq!(count(classes(), CommandClass::Meta), 41);
+        assert_eq!(count(classes(), CommandClass::Write), 29);
+        assert_eq!(count(classes(), CommandClass::Safe), 300);
+        let reaches = || t.commands.values().map(|r| r.reach);
+        assert_eq!(count(reaches(), Reach::Shell), 11);
+        assert_eq!(count(reaches(), Reach::Code), 219);
+        assert_eq!(count(reaches(), Reach::Write), 29);
+        assert_eq!(count(reaches(), Reach::Edit), 27);
+        assert_eq!(count(reaches(), Reach::Safe), 273);
+    }
+
+    #[test]
+    fn every_row_has_a_reach_and_a_reason() {
+        let t = table();
+        for (key, row) in &t.options {
+            assert_eq!(option_reach(key), Some(row.class.reach()), "{key}");
+            assert!(option_reason(key).is_some_and(|r| !r.trim().is_empty()), "{key}");
+        }
+        for (name, row) in &t.commands {
+            let reach = command_reach(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(reach >= row.class.reach(), "{name} is below its class");
+            assert!(command_reason(name).is_some_and(|r| !r.trim().is_empty()), "{name}");
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_unknown() {
+        assert_eq!(option_reach("no-such-option"), None);
+        assert_eq!(option_reach("ts"), None, "short names are not keys");
+        assert_eq!(command_reach("vs"), None, "abbreviations are not names");
+        assert_eq!(command_reach("Git"), None);
+        assert_eq!(command_reason("Git"), None);
+        assert_eq!(option_reason("sw"), None);
+    }
+
+    // --- classes by example ---------------------------------------------------------------
+
+    #[test]
+    fn code_options() {
+        for key in [
+            "shell", "shellcmdflag", "shellxquote", "makeprg", "grepprg", "makeef", "statusline",
+            "tabline", "winbar", "statuscolumn", "foldexpr", "indentexpr", "formatexpr", "complete",
+            "completefunc", "runtimepath", "packpath", "path", "filetype", "syntax", "modeline",
+            "modelineexpr", "exrc", "eventignore", "spellsuggest", "keywordprg", "viewdir",
+        ] {
+            assert_eq!(option_reach(key), Some(Reach::Code), "{key}");
+        }
+    }
+
+    #[test]
+    fn fs_options_are_write() {
+        for key in [
+            "backup", "backupdir", "backupext", "backupskip", "directory", "undodir", "undofile",
+            "shada", "shadafile", "spellfile", "verbosefile", "write", "writeany", "autowrite",
+            "swapfile", "tags", "dictionary",
+        ] {
+            assert_eq!(option_reach(key), Some(Reach::Write), "{key}");
+        }
+    }
+
+    #[test]
+    fn safe_options() {
+        for key in [
+            "tabstop", "shiftwidth", "expandtab", "number", "relativenumber", "wrap", "list",
+            "clipboard", "guifont", "fileformat", "mouse", "ignorecase", "hlsearch", "colorcolumn",
+            "cursorline", "spell", "textwidth", "scrolloff", "writedelay", "compatible",
+        ] {
+            assert_eq!(option_reach(key), Some(Reach::Safe), "{key}");
+        }
+    }
+
+    #[test]
+    fn shell_commands() {
+        for name in ["!", "make", "lmake", "grep", "lgrepadd", "terminal", "checkhealth", "diffpatch", "restart"] {
+            assert_eq!(command_reach(name), Some(Reach::Shell), "{name}");
+        }
+    }
+
+    #[test]
+    fn code_commands() {
+        for name in [
+            "lua", "=", "luafile", "python3", "call", "echo", "let", "source", "runtime", "packadd",
+            "substitute", "put", "iput", "cexpr", "colorscheme", "compiler", "setfiletype", "syntax",
+            "autocmd", "command", "nnoremap", "iabbrev", "menu", "doautocmd", "breakadd", "rshada",
+            "loadview", // meta commands count as code
+            "global", "vglobal", "windo", "bufdo", "argdo", "cdo", "emenu", "folddoopen",
+        ] {
+            assert_eq!(command_reach(name), Some(Reach::Code), "{name}");
+        }
+    }
+
+    #[test]
+    fn write_commands() {
+        for name in [
+            "write", "saveas", "update", "wall", "wq", "xit", "file", "mksession", "mkview", "wshada",
+            "wundo", "redir", "profile", "helptags", "spellgood", "preserve",
+        ] {
+            assert_eq!(command_reach(name), Some(Reach::Write), "{name}");
+        }
+    }
+
+    #[test]
+    fn edit_commands() {
+        for name in [
+            "delete", "move", "copy", "t", "join", ">", "<", "&", "~", "sort", "uniq", "retab", "left",
+            "right", "center", "append", "insert", "change", "undo", "redo", "earlier", "later", "read",
+            "diffget", "diffput", "recover", "spellrepall",
+        ] {
+            assert_eq!(command_reach(name), Some(Reach::Edit), "{name}");
+        }
+    }
+
+    #[test]
+    fn safe_commands() {
+        for name in [
+            "vsplit", "edit", "split", "tabedit", "buffer", "bnext", "yank", "mark", "help", "nohlsearch",
+            "cd", "cnext", "copen", "tag", "only", "quit", "redraw", "args", "argadd", "vimgrep", "hide",
+            "undojoin", "ls",
+        ] {
+            assert_eq!(command_reach(name), Some(Reach::Safe), "{name}");
+        }
+    }
+
+    #[test]
+    fn withheld_commands() {
+        for name in [
+            "silent", "vertical", "horizontal", "tab", "keepjumps", "keepmarks", "keepalt",
+            "keeppatterns", "lockmarks", "noautocmd", "noswapfile", "sandbox", "unsilent", "verbose",
+            "topleft", "botright", "aboveleft", "belowright", "leftabove", "rightbelow", "browse",
+            "confirm", "filter", "set", "setlocal", "setglobal", "execute", "normal", "@", "*", "debug",
+            "restart", "connect", "trust",
+        ] {
+            assert!(withheld(name).is_some_and(|r| !r.is_empty()), "{name}");
+        }
+        for name in ["windo", "bufdo", "global", "hide", "vsplit", "lua", "write"] {
+            assert_eq!(withheld(name), None, "{name}");
+        }
+        assert_eq!(withheld("set").map(|r| r.starts_with("a setting step does this")), Some(true));
+        assert_eq!(withheld("execute"), Some("runs other commands given as text"));
+        // Every withheld name is a real command (a typo would withhold nothing).
+        for (name, _) in WITHHELD {
+            assert!(table().commands.contains_key(*name), "{name}");
+        }
+    }
+
+    // --- argument filter ----------------------------------------------------------------
+
+    #[test]
+    fn bar_is_refused() {
+        let why = refused("vsplit", "notes.md | !touch /tmp/x");
+        assert!(why.contains("“|”, which could start a second command"), "{why}");
+        accepted("vsplit", "notes.md");
+        accepted("vsplit", "src/policy/neovim.rs");
+    }
+
+    #[test]
+    fn plus_cmd_and_opt_are_refused() {
+        assert!(refused("edit", "+!touch x").contains("+cmd"));
+        refused("edit", "  +call writefile([], 'x')");
+        refused("write", "++p /tmp/deep/dir/f");
+        refused("buffer", "+call\\ writefile([],'x')");
+        accepted("edit", "notes+draft.md");
+    }
+
+    #[test]
+    fn bang_form_is_refused() {
+        refused("read", "!touch x");
+        refused("write", " !sh");
+        accepted("read", "header.txt");
+        accepted("write", "out.txt");
+    }
+
+    #[test]
+    fn url_schemes_are_refused() {
+        refused("edit", "term://sh");
+        refused("vsplit", "scp://host/file");
+        refused("tabedit", "https://example.com/x");
+        refused("edit", "zipfile:a.zip::b");
+        refused("edit", "C:notes.txt");
+        accepted("edit", "dir/term-notes.md");
+        accepted("help", "options");
+    }
+
+    #[test]
+    fn backticks_are_refused() {
+        refused("args", "`touch x`");
+        refused("edit", "`touch x`");
+        refused("vimgrep", "`touch x`");
+        accepted("args", "a.txt");
+        // The 13 self-expanding commands refuse backticks whatever the step's reach.
+        let shell = Reach::Shell;
+        for name in [
+            "argadd", "argedit", "argglobal", "arglocal", "args", "drop", "next", "snext", "vimgrep",
+            "vimgrepadd", "lvimgrep", "lvimgrepadd", "helptags",
+        ] {
+            assert!(table().commands[name].flags.backticks, "{name}");
+            assert!(check_command_args(name, shell, &args(&["`touch x`"])).is_err(), "{name}");
+            assert!(check_command_args(name, shell, &args(&["x.txt"])).is_ok(), "{name}");
+        }
+        assert_eq!(table().commands.values().filter(|r| r.flags.backticks).count(), 13);
+    }
+
+    #[test]
+    fn control_and_invisible_characters_are_refused() {
+        refused("vsplit", "notes.md\ncall writefile([], 'x')");
+        refused("vsplit", "notes\r.md");
+        refused("vsplit", "notes\u{1b}[2J.md");
+        let why = refused("vsplit", "evil\u{202E}dm.txt");
+        assert!(why.contains("U+202E"), "{why}");
+        accepted("vsplit", "notes with spaces.md");
+    }
+
+    #[test]
+    fn expansion_characters_are_refused_for_file_arguments() {
+        for attack in ["%.bak", "#", "*.rs", "a?.md", "[ab].md", "{a,b}.md", "$HOME/.bashrc", "~/.bashrc", "<cfile>", "x<cword>y"] {
+            refused("edit", attack);
+        }
+        accepted("edit", "a~b.md");
+        accepted("edit", "a<b.md");
+        // Not a file command: a help tag may contain these.
+        accepted("help", "'tabstop'");
+        accepted("help", "*pattern*");
+    }
+
+    #[test]
+    fn archives_are_refused() {
+        for attack in ["a.tar.gz", "A.ZIP", "x.gz", "lib.jar", "pkg.vsix", "data.tgz", "f.zst", "f.tar"] {
+            let why = refused("edit", attack);
+            assert!(why.contains("runs an external program"), "{why}");
+        }
+        refused("write", "backup.gz");
+        refused("read", "notes.bz2");
+        refused("first", "x.zip");
+        accepted("edit", "notes.md");
+        accepted("edit", "gzip.txt");
+    }
+
+    #[test]
+    fn names_must_be_plain() {
+        refused("colorscheme", "../../x");
+        refused("colorscheme", "/tmp/x");
+        refused("compiler", "..");
+        refused("packadd", "a/b");
+        refused("setfiletype", "x y");
+        accepted("colorscheme", "desert");
+        accepted("compiler", "gcc");
+        accepted("packadd", "nvim.undotree");
+        accepted("setfiletype", "c.doxygen");
+        // The name rule holds even when the step is already confirmed as code.
+        assert!(check_command_args("colorscheme", Reach::Shell, &args(&["../../x"])).is_err());
+    }
+
+    #[test]
+    fn long_arguments_are_refused() {
+        let long = "a".repeat(MAX_TEXT_BYTES + 1);
+        assert!(check("vsplit", &[&long]).is_err());
+        assert!(check("lua", &[&long]).is_err());
+        accepted("vsplit", &"a".repeat(200));
+    }
+
+    #[test]
+    fn code_commands_keep_their_text() {
+        // Confirmed as code anyway: the filter would only break them.
+        assert!(check("lua", &["print(vim.fn.line('.')) -- a | b"]).is_ok());
+        assert!(check("global", &["/x/d"]).is_ok());
+        assert!(check("substitute", &["/a/b/g"]).is_ok());
+    }
+
+    #[test]
+    fn filter_follows_the_command_not_the_label() {
+        // :edit raised to code by a catalog still cannot open term:// under a code label.
+        assert!(check_command_args("edit", Reach::Code, &args(&["term://sh"])).is_err());
+        // An unknown command gets the strictest filter unless it already counts as shell.
+        assert!(check_command_args("Frobnicate", Reach::Safe, &args(&["%"])).is_err());
+        assert!(check_command_args("Frobnicate", Reach::Shell, &args(&["%"])).is_ok());
+    }
+
+    #[test]
+    fn hide_takes_no_command() {
+        assert!(check("hide", &["edit term://sh"]).is_err());
+        assert!(check("hide", &[]).is_ok());
+    }
+
+    #[test]
+    fn messages_show_the_argument() {
+        let why = refused("vsplit", "notes.md | !touch x");
+        assert_eq!(why, "argument “notes.md | !touch x” contains “|”, which could start a second command");
+        let why = refused("vsplit", &format!("{}|", "a".repeat(100)));
+        assert!(why.contains('…') && why.len() < 200, "{why}");
+        assert!(refused("vsplit", "a\nb").contains("a\\u{a}b"));
+    }
+
+    #[test]
+    fn url_scheme_and_angle_word_helpers() {
+        assert_eq!(url_scheme("term://sh"), Some("term:"));
+        assert_eq!(url_scheme("svn+ssh://x"), Some("svn+ssh:"));
+        assert_eq!(url_scheme("notes.md"), None);
+        assert_eq!(url_scheme("1x:"), None);
+        assert_eq!(url_scheme("a b:c"), None);
+        assert_eq!(angle_word("a<cfile>"), Some("<cfile>"));
+        assert_eq!(angle_word("a<b <sfile>"), Some("<sfile>"));
+        assert_eq!(angle_word("<>"), None);
+    }
+
+    // --- option values ------------------------------------------------------------------
+
+    fn num(n: i64) -> SettingValue {
+        SettingValue::Number(n)
+    }
+
+    fn text(s: &str) -> SettingValue {
+        SettingValue::String(s.to_string())
+    }
+
+    #[test]
+    fn numbers_are_capped() {
+        assert!(check_option_value("tabstop", &num(99_999_999)).is_err());
+        assert!(check_option_value("shiftwidth", &num(200_000_000)).is_err());
+        assert!(check_option_value("tabstop", &num(4)).is_ok());
+        assert!(check_option_value("tabstop", &num(10_000)).is_ok());
+        assert!(check_option_value("tabstop", &num(10_001)).is_err());
+        assert!(check_option_value("undolevels", &num(100_000)).is_ok());
+        assert!(check_option_value("undolevels", &num(2_147_483_647)).is_err());
+        assert!(check_option_value("verbose", &num(16)).is_err());
+        assert!(check_option_value("writedelay", &num(5)).is_err());
+        assert!(check_option_value("writedelay", &num(0)).is_ok());
+        let why = check_option_value("tabstop", &num(99_999_999)).unwrap_err();
+        assert_eq!(why, "'tabstop' = 99999999 is above the limit 10000 leash allows");
+    }
+
+    #[test]
+    fn negative_numbers_only_where_neovim_takes_them() {
+        assert!(check_option_value("tabstop", &num(-1)).is_err());
+        assert!(check_option_value("shiftwidth", &num(-1)).is_err());
+        assert!(check_option_value("scrolloff", &num(-1)).is_ok());
+        assert!(check_option_value("scrolloff", &num(-2)).is_err());
+        assert!(check_option_value("sidescrolloff", &num(-1)).is_ok());
+        assert!(check_option_value("softtabstop", &num(-1)).is_ok());
+        assert!(check_option_value("undolevels", &num(-1)).is_ok());
+        assert!(check_option_value("scrolljump", &num(-50)).is_ok());
+        assert!(check_option_value("scrolljump", &num(-101)).is_err());
+        // Every minimum belongs to a number option.
+        for key in table().mins.keys() {
+            assert_eq!(table().options[key].kind, OptionType::Number, "{key}");
+        }
+        for key in table().caps.keys().filter(|k| *k != "_default") {
+            assert_eq!(table().options[key].kind, OptionType::Number, "{key}");
+        }
+    }
+
+    #[test]
+    fn strings_are_checked() {
+        assert!(check_option_value("statusline", &text("%f %m")).is_ok());
+        assert!(check_option_value("runtimepath", &text("~/x,`touch M`")).is_err());
+        assert!(check_option_value("titlestring", &text("a\u{1b}]52;c;x\u{7}")).is_err());
+        assert!(check_option_value("titlestring", &text("a\u{200B}b")).is_err());
+        assert!(check_option_value("statusline", &text(&"x".repeat(MAX_TEXT_BYTES + 1))).is_err());
+        assert!(check_option_value("filetype", &text("../../x")).is_err());
+        assert!(check_option_value("filetype", &text("c.doxygen")).is_ok());
+        assert!(check_option_value("filetype", &text("")).is_ok());
+        assert!(check_option_value("syntax", &text("/tmp/x")).is_err());
+        assert!(check_option_value("spelllang", &text("en_us,de")).is_ok());
+        assert!(check_option_value("spelllang", &text("en,../x")).is_err());
+    }
+
+    #[test]
+    fn values_must_have_the_option_type() {
+        assert!(check_option_value("wrap", &text("false")).is_err());
+        assert!(check_option_value("tabstop", &text("4")).is_err());
+        assert!(check_option_value("statusline", &num(1)).is_err());
+        assert!(check_option_value("wrap", &SettingValue::Boolean(false)).is_ok());
+    }
+
+    #[test]
+    fn unknown_options_get_the_default_rules() {
+        assert!(check_option_value("notanoption", &num(20_000)).is_err());
+        assert!(check_option_value("notanoption", &num(3)).is_ok());
+        assert!(check_option_value("notanoption", &text("`x`")).is_err());
+    }
 }

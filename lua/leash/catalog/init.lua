@@ -1,0 +1,175 @@
+--- The catalog: every entry from every enabled source, handed to the core once and
+--- reused until a source changes.
+---
+--- Builtin commands and options depend only on the Neovim build and its runtime files:
+--- they are parsed once per session, and the parsed form is cached on disk keyed by
+--- `$VIMRUNTIME`, the Neovim version and the files' mtimes. User commands and described
+--- mappings are collected on every |M.get()| (cheap), and their ids and titles form the
+--- signature that decides whether the core's catalog must be rebuilt.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- Source names in the order they are listed.
+M.sources = { 'commands', 'options', 'user_commands', 'keymaps' }
+
+---@class leash.CatalogState
+---@field handle leash.Catalog the core's catalog (userdata)
+---@field entries table[] the entries it was built from
+---@field counts table<string, integer> entries per source
+---@field signature string
+
+--- The entries of every enabled source, without the core (no native library needed).
+---@return table[] entries
+---@return table<string, integer> counts per source
+---@return string signature
+function M.entries()
+  local cfg = require('leash.config').get()
+  local enabled = cfg.sources or {}
+  local static = (enabled.commands ~= false or enabled.options ~= false) and M.static() or nil
+  local parts, counts, sig = {}, {}, {}
+  for _, name in ipairs(M.sources) do
+    local list = {}
+    if enabled[name] ~= false then
+      if name == 'commands' then
+        list = static.commands
+      elseif name == 'options' then
+        list = static.options
+      elseif name == 'user_commands' then
+        list = require('leash.catalog.user_commands').entries()
+      elseif name == 'keymaps' then
+        list = require('leash.catalog.keymaps').entries(cfg.keymap_modes or {})
+      end
+      if name == 'user_commands' or name == 'keymaps' then
+        for _, e in ipairs(list) do
+          sig[#sig + 1] = e.id .. '\0' .. e.title .. '\0' .. e.args
+        end
+      end
+    end
+    counts[name] = #list
+    parts[#parts + 1] = list
+    sig[#sig + 1] = name .. '=' .. #list
+  end
+  local entries = {}
+  for _, list in ipairs(parts) do
+    for _, e in ipairs(list) do
+      entries[#entries + 1] = e
+    end
+  end
+  return entries, counts, table.concat(sig, '\1')
+end
+
+--- The core's catalog, built on first use and rebuilt only when a source changed.
+---@return leash.CatalogState? state
+---@return string? err
+function M.get()
+  local entries, counts, sig = M.entries()
+  if H.state and H.state.signature == sig then return H.state end
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local ok, handle = pcall(native.catalog_new, entries, 'neovim')
+  if not ok then return nil, 'leash: the core rejected the catalog: ' .. tostring(handle) end
+  H.state = { handle = handle, entries = entries, counts = counts, signature = sig }
+  return H.state
+end
+
+--- Forget the built catalog (the parsed runtime data stays).
+function M.invalidate() H.state = nil end
+
+--- The catalog file text: `{"version":1,"editor":"neovim","entries":[…]}`.
+---@return string? json
+---@return string? err
+function M.to_json()
+  local state, err = M.get()
+  if not state then return nil, err end
+  if state.handle.to_json then return state.handle:to_json() end
+  return vim.json.encode({ version = 1, editor = 'neovim', entries = state.entries })
+end
+
+--- Write the catalog file to `path`.
+---@param path string
+---@return boolean ok
+---@return string msg
+function M.export(path)
+  local json, err = M.to_json()
+  if not json then return false, err end
+  path = vim.fs.normalize(vim.fn.fnamemodify(path, ':p'))
+  local f, ferr = io.open(path, 'w')
+  if not f then return false, ('leash: cannot write %s: %s'):format(path, ferr) end
+  f:write(json)
+  f:close()
+  return true, path
+end
+
+--- Builtin commands and options, parsed once per session (and cached on disk).
+---@return { commands: table[], options: table[] }
+function M.static()
+  if H.static then return H.static end
+  local file = H.cache_file()
+  local data = file and H.read_cache(file)
+  if not data then
+    data = {
+      commands = require('leash.catalog.commands').static().commands,
+      options = require('leash.catalog.options').static().options,
+    }
+    if file then H.write_cache(file, data) end
+  end
+  H.static = data
+  return data
+end
+
+--- Drop every cache, including the parsed runtime data (tests and benchmarks).
+---@param opts? { disk?: boolean } disk = false skips the disk cache on the next build
+function M.reset(opts)
+  H.state, H.static = nil, nil
+  H.use_disk = not (opts and opts.disk == false)
+end
+
+-- Helper data ================================================================
+
+---@type leash.CatalogState?
+H.state = nil
+H.static = nil
+H.use_disk = true
+
+-- Bump when the parsed shape changes.
+H.cache_version = 1
+
+-- Helper functionality =======================================================
+
+--- Disk cache path keyed by everything the parsed data depends on.
+---@return string?
+function H.cache_file()
+  if not H.use_disk then return nil end
+  local rt = vim.env.VIMRUNTIME
+  local key = { H.cache_version, rt, tostring(vim.version()) }
+  for _, rel in ipairs({ 'doc/index.txt', 'doc/quickref.txt', 'lua/vim/_meta/options.lua' }) do
+    local st = vim.uv.fs_stat(rt .. '/' .. rel)
+    key[#key + 1] = st and (st.mtime.sec .. '.' .. st.size) or 'missing'
+  end
+  return ('%s/leash/runtime-%s.json'):format(vim.fn.stdpath('cache'), vim.fn.sha256(table.concat(key, '\n')):sub(1, 16))
+end
+
+function H.read_cache(file)
+  local f = io.open(file, 'r')
+  if not f then return nil end
+  local text = f:read('*a')
+  f:close()
+  local ok, data = pcall(vim.json.decode, text, { luanil = { object = true, array = true } })
+  if ok and type(data) == 'table' and type(data.commands) == 'table' and type(data.options) == 'table' then
+    return data
+  end
+end
+
+function H.write_cache(file, data)
+  vim.fn.mkdir(vim.fs.dirname(file), 'p')
+  local tmp = ('%s.%d.tmp'):format(file, vim.uv.os_getpid())
+  local f = io.open(tmp, 'w')
+  if not f then return end
+  f:write(vim.json.encode(data))
+  f:close()
+  vim.uv.fs_rename(tmp, file)
+end
+
+return M

@@ -1,0 +1,203 @@
+--- Defaults and validation of `require('leash').setup(opts)`.
+---
+--- The safety rules are not configuration: a step that can reach a shell, run code or
+--- write files is always confirmed, and nothing here can turn that off. Configuration
+--- may raise a reach, never lower it (see design.md, "The one rule").
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.ProviderConfig
+---@field kind? 'anthropic'|'openai'|'ollama' wire protocol of the provider
+---@field model? string model name
+---@field url? string base URL (default: the provider's public API)
+---@field api_key_env? string environment variable holding the key (never the key itself)
+
+---@class leash.SourcesConfig
+---@field commands? boolean builtin Ex commands
+---@field options? boolean every option
+---@field user_commands? boolean user commands (global and buffer-local)
+---@field keymaps? boolean mappings that have a description
+
+---@class leash.Config
+---@field provider? string name of the entry in `providers` to use; nil = offline (no model calls)
+---@field providers? table<string, leash.ProviderConfig> named model providers
+---@field shortlist_limit? integer how many catalog entries the model sees (1..500)
+---@field confirm_before_run? boolean false skips the confirmation only for plans whose steps are all safe or edit
+---@field sources? leash.SourcesConfig which catalog sources are enabled
+---@field keymap_modes? string[] modes whose described mappings enter the catalog
+---@field log? boolean append every exchange to the log file
+---@field timeout_ms? integer deadline of one model call in milliseconds
+
+--- The defaults. Every key is documented in |leash-config|.
+---@type leash.Config
+M.defaults = {
+  provider = nil, -- offline until a provider is chosen
+  providers = {}, -- e.g. { claude = { kind = 'anthropic', model = '…', api_key_env = 'ANTHROPIC_API_KEY' } }
+  shortlist_limit = 60, -- entries ranked into the prompt
+  confirm_before_run = true, -- never skips code/shell/write steps, whatever its value
+  sources = { commands = true, options = true, user_commands = true, keymaps = true },
+  keymap_modes = { 'n', 'x' }, -- modes whose described mappings enter the catalog ('x' includes :vmap)
+  log = true, -- append to stdpath('log')/leash.log
+  timeout_ms = 60000, -- one model call, in milliseconds
+}
+
+--- The active configuration (defaults until |leash.setup()| is called).
+---@type leash.Config
+M.options = vim.deepcopy(M.defaults)
+
+--- Validate `opts` and merge them over the defaults. Raises `leash: …` errors.
+---@param opts? leash.Config
+---@return leash.Config
+function M.setup(opts)
+  opts = opts or {}
+  if type(opts) ~= 'table' then error(('leash: setup() expects a table, not %s'):format(type(opts)), 0) end
+  H.check(opts, H.schema, '')
+  M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
+  if M.options.provider ~= nil and not M.options.providers[M.options.provider] then
+    error(
+      ('leash: provider %q is not defined in providers (known: %s)'):format(
+        M.options.provider,
+        H.known(M.options.providers)
+      ),
+      0
+    )
+  end
+  return M.options
+end
+
+--- The active configuration.
+---@return leash.Config
+function M.get() return M.options end
+
+-- Helper data ================================================================
+
+-- Each leaf is a type name, a list of allowed type names, or a validator function that
+-- returns an error message. A table with `fields` is a nested table with known keys;
+-- `map` is a table with free string keys whose values follow the given schema.
+local function integer_in(lo, hi)
+  return function(v)
+    if type(v) ~= 'number' or v % 1 ~= 0 or v < lo or v > hi then
+      return ('should be an integer from %d to %d, not %s'):format(lo, hi, vim.inspect(v))
+    end
+  end
+end
+
+local function list_of_strings(v)
+  if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of strings, not %s'):format(type(v)) end
+  for i, s in ipairs(v) do
+    if type(s) ~= 'string' then return ('[%d] should be a string, not %s'):format(i, type(s)) end
+  end
+end
+
+H.schema = {
+  fields = {
+    provider = { 'string', 'nil' },
+    providers = {
+      map = {
+        fields = {
+          kind = function(v)
+            if not vim.tbl_contains({ 'anthropic', 'openai', 'ollama' }, v) then
+              return ("should be one of 'anthropic', 'openai', 'ollama', not %s"):format(vim.inspect(v))
+            end
+          end,
+          model = { 'string', 'nil' },
+          url = { 'string', 'nil' },
+          api_key_env = { 'string', 'nil' },
+        },
+      },
+    },
+    shortlist_limit = integer_in(1, 500),
+    confirm_before_run = 'boolean',
+    sources = {
+      fields = { commands = 'boolean', options = 'boolean', user_commands = 'boolean', keymaps = 'boolean' },
+    },
+    keymap_modes = list_of_strings,
+    log = 'boolean',
+    timeout_ms = integer_in(1000, 600000),
+  },
+}
+
+-- Helper functionality =======================================================
+
+---@param value any
+---@param schema any
+---@param path string dotted path for messages
+function H.check(value, schema, path)
+  local name = path == '' and 'opts' or path
+  if type(schema) == 'function' then
+    local err = schema(value)
+    if err then error(('leash: option %s %s'):format(name, err), 0) end
+    return
+  end
+  if type(schema) == 'string' or vim.islist(schema) then
+    local types = type(schema) == 'string' and { schema } or schema
+    if not vim.tbl_contains(types, type(value)) then
+      local want = table.concat(vim.tbl_filter(function(t) return t ~= 'nil' end, types), ' or ')
+      error(('leash: option %s should be a %s, not %s'):format(name, want, type(value)), 0)
+    end
+    return
+  end
+  if value == nil then return end
+  if type(value) ~= 'table' then error(('leash: option %s should be a table, not %s'):format(name, type(value)), 0) end
+  if schema.map then
+    for k, v in pairs(value) do
+      if type(k) ~= 'string' then error(('leash: option %s should have string keys'):format(name), 0) end
+      H.check(v, schema.map, path .. '.' .. k)
+    end
+    return
+  end
+  for k, v in pairs(value) do
+    local sub = schema.fields[k]
+    local full = path == '' and tostring(k) or (path .. '.' .. tostring(k))
+    if sub == nil then
+      local guess = H.closest(tostring(k), vim.tbl_keys(schema.fields))
+      error(
+        ("leash: unknown option '%s'%s"):format(full, guess and (" (did you mean '%s'?)"):format(guess) or ''),
+        0
+      )
+    end
+    H.check(v, sub, full)
+  end
+end
+
+--- The candidate nearest to `word` by edit distance, if it is close enough.
+---@param word string
+---@param candidates string[]
+---@return string?
+function H.closest(word, candidates)
+  local best, best_d
+  for _, c in ipairs(candidates) do
+    local d = H.distance(word, c)
+    if not best_d or d < best_d or (d == best_d and c < best) then
+      best, best_d = c, d
+    end
+  end
+  if best and best_d <= math.max(2, math.floor(#word / 3)) then return best end
+end
+
+--- Levenshtein distance.
+function H.distance(a, b)
+  local prev = {}
+  for j = 0, #b do
+    prev[j] = j
+  end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+function H.known(t)
+  local keys = vim.tbl_keys(t or {})
+  table.sort(keys)
+  return #keys > 0 and table.concat(keys, ', ') or 'none'
+end
+
+return M

@@ -1,0 +1,129 @@
+--- What the model is told about the editor: OS, filetype, selection, project stack.
+--- Everything here is cheap (a few stat calls) and contains no buffer text.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.Selection
+---@field mode string 'v', 'V' or CTRL-V
+---@field lines integer
+---@field chars integer characters in a charwise selection, else 0
+
+---@class leash.Context
+---@field os string 'linux', 'macos', 'windows', 'bsd' or jit.os lowercased
+---@field filetype string filetype of the current buffer ('' when none)
+---@field selection? leash.Selection nil when nothing is selected
+---@field project string[] detected stack, e.g. { 'rust', 'node (pnpm)', 'make' }
+---@field root? string project root the stack was detected in
+
+--- Collect the context for the current window.
+---@param opts? { bufnr?: integer, cwd?: string }
+---@return leash.Context
+function M.get(opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local project, root = M.project(opts.cwd or vim.fn.getcwd())
+  return {
+    os = M.os(),
+    filetype = vim.bo[bufnr].filetype,
+    selection = M.selection(),
+    project = project,
+    root = root,
+  }
+end
+
+--- The operating system.
+---@return string
+function M.os()
+  local os = jit.os:lower()
+  if os == 'osx' then return 'macos' end
+  return os
+end
+
+--- The visual selection, if Visual mode is active (or was just left by a `:` range).
+---@return leash.Selection?
+function M.selection()
+  local mode = vim.fn.mode()
+  if not (mode == 'v' or mode == 'V' or mode == '\22') then return nil end
+  local s, e = vim.fn.getpos('v'), vim.fn.getpos('.')
+  local lines = math.abs(e[2] - s[2]) + 1
+  local chars = 0
+  if mode == 'v' then
+    local ok, region = pcall(vim.fn.getregion, s, e, { type = mode })
+    if ok then
+      for i, l in ipairs(region) do
+        chars = chars + vim.fn.strchars(l) + (i < #region and 1 or 0)
+      end
+    end
+  end
+  return { mode = mode, lines = lines, chars = chars }
+end
+
+--- Detect the project stack by looking upward from `dir` for marker files.
+---@param dir string
+---@return string[] stack
+---@return string? root the directory holding the nearest marker
+function M.project(dir)
+  local names = vim.tbl_map(function(m) return m[1] end, H.markers)
+  local root = vim.fs.root(dir, names)
+  if not root then return {}, nil end
+  local stack, seen = {}, {}
+  for _, m in ipairs(H.markers) do
+    local name, what = m[1], m[2]
+    if not seen[what] and vim.uv.fs_stat(root .. '/' .. name) then
+      seen[what] = true
+      if what == 'node' then
+        stack[#stack + 1] = ('node (%s)'):format(H.node_manager(root))
+      else
+        stack[#stack + 1] = what
+      end
+    end
+  end
+  return stack, root
+end
+
+-- Helper data ================================================================
+
+-- Marker file → stack name, in the order they are reported.
+H.markers = {
+  { 'Cargo.toml', 'rust' },
+  { 'package.json', 'node' },
+  { 'pyproject.toml', 'python' },
+  { 'setup.py', 'python' },
+  { 'requirements.txt', 'python' },
+  { 'go.mod', 'go' },
+  { 'pom.xml', 'java (maven)' },
+  { 'build.gradle', 'java (gradle)' },
+  { 'build.gradle.kts', 'java (gradle)' },
+  { 'Gemfile', 'ruby' },
+  { 'mix.exs', 'elixir' },
+  { 'composer.json', 'php' },
+  { 'CMakeLists.txt', 'cmake' },
+  { 'meson.build', 'meson' },
+  { 'flake.nix', 'nix' },
+  { 'Makefile', 'make' },
+  { 'justfile', 'just' },
+  { 'Justfile', 'just' },
+  { 'Taskfile.yml', 'task' },
+}
+
+-- Lockfile → node package manager.
+H.node_lockfiles = {
+  { 'pnpm-lock.yaml', 'pnpm' },
+  { 'yarn.lock', 'yarn' },
+  { 'bun.lockb', 'bun' },
+  { 'bun.lock', 'bun' },
+  { 'package-lock.json', 'npm' },
+}
+
+-- Helper functionality =======================================================
+
+function H.node_manager(root)
+  for _, l in ipairs(H.node_lockfiles) do
+    if vim.uv.fs_stat(root .. '/' .. l[1]) then return l[2] end
+  end
+  return 'npm'
+end
+
+return M

@@ -1,0 +1,199 @@
+--- leash: let a language model operate Neovim without letting it run whatever it wants.
+---
+--- Public API: |leash.setup()|, |leash.run()|, |leash.plan()|, |leash.rank()|, and the
+--- `:Leash` subcommand table |leash.commands| that other modules extend.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- The Lua side's version; the native library must report the same.
+M.version = require('leash.native').version
+
+--- Configure leash. Optional: everything works with the defaults.
+---@param opts? leash.Config
+function M.setup(opts) require('leash.config').setup(opts) end
+
+--- Rank the catalog against `request`.
+---@param request string
+---@param opts? { limit?: integer, mode?: 'any'|'all' }
+---@return leash.RankHit[]? hits
+---@return string? err
+function M.rank(request, opts)
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local state, cerr = require('leash.catalog').get()
+  if not state then return nil, cerr end
+  opts = vim.tbl_extend('keep', opts or {}, { limit = require('leash.config').get().shortlist_limit, mode = 'any' })
+  local ok, hits = pcall(native.rank, state.handle, request, opts)
+  if not ok then return nil, 'leash: ' .. tostring(hits) end
+  return hits
+end
+
+--- Plan `request` with the model. The planner issue fills this seam; until then it
+--- reports that planning is not available. It must fail closed: no native library,
+--- no plan.
+---@param request string
+---@param on_done fun(plan?: table, err?: string)
+function M.plan(request, on_done)
+  local native, err = require('leash.native').load()
+  if not native then return on_done(nil, err) end
+  local _ = request
+  on_done(nil, 'leash: planning is not available yet; showing the shortlist instead')
+end
+
+--- `:Do {request}`: plan and run a request. Refuses (with the loader's message) when
+--- the native library is missing.
+---@param request string
+function M.run(request)
+  request = vim.trim(request or '')
+  if request == '' then return H.notify('leash: empty request', vim.log.levels.WARN) end
+  local native, err = require('leash.native').load()
+  if not native then return H.notify(err, vim.log.levels.ERROR) end
+  M.plan(request, function(plan, perr)
+    if plan then return end -- the planner/executor take over from here
+    H.notify(perr or 'leash: no plan', vim.log.levels.INFO)
+    M.commands.rank.run({ request })
+  end)
+end
+
+---@class leash.Subcommand
+---@field run fun(args: string[], opts?: table) the handler; `args` are the words after the subcommand
+---@field complete? fun(arglead: string, cmdline: string): string[]
+---@field desc string one line for the docs and completion
+
+--- `:Leash` subcommands. Other modules replace or add entries (log, undo, cancel).
+---@type table<string, leash.Subcommand>
+M.commands = {
+  catalog = {
+    desc = 'export the catalog as JSON to [path], or show counts per source',
+    run = function(args) H.catalog(args[1]) end,
+    complete = function(arglead) return vim.fn.getcompletion(arglead, 'file') end,
+  },
+  rank = {
+    desc = 'show the ranked shortlist for {request} in a scratch buffer',
+    run = function(args) H.show_rank(table.concat(args, ' ')) end,
+  },
+  build = {
+    desc = 'build the native library with cargo and install it',
+    run = function() H.build() end,
+  },
+  log = {
+    desc = 'open the log of requests and plans',
+    run = function() H.notify('leash: :Leash log is not available yet', vim.log.levels.INFO) end,
+  },
+  undo = {
+    desc = 'undo the last plan',
+    run = function() H.notify('leash: :Leash undo is not available yet', vim.log.levels.INFO) end,
+  },
+  cancel = {
+    desc = 'cancel the request in flight',
+    run = function() H.notify('leash: :Leash cancel is not available yet', vim.log.levels.INFO) end,
+  },
+}
+
+--- Dispatch `:Leash {sub} {args}` (called by plugin/leash.lua).
+---@param fargs string[]
+function M.command(fargs)
+  local name = fargs[1]
+  local sub = name and M.commands[name]
+  if not sub then
+    local names = vim.tbl_keys(M.commands)
+    table.sort(names)
+    local msg = name and ('leash: unknown subcommand %q'):format(name) or 'leash: missing subcommand'
+    return H.notify(('%s (expected one of: %s)'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
+  end
+  sub.run(vim.list_slice(fargs, 2))
+end
+
+--- Completion for `:Leash`.
+---@param arglead string
+---@param cmdline string
+---@return string[]
+function M.complete(arglead, cmdline)
+  local words = vim.split(vim.trim(cmdline:gsub('^%S+', '', 1)), '%s+', { trimempty = true })
+  local first = #words == 0 or (#words == 1 and arglead ~= '')
+  if first then
+    local names = vim.tbl_filter(function(n) return vim.startswith(n, arglead) end, vim.tbl_keys(M.commands))
+    table.sort(names)
+    return names
+  end
+  local sub = M.commands[words[1]]
+  if sub and sub.complete then return sub.complete(arglead, cmdline) end
+  return {}
+end
+
+-- Helper functionality =======================================================
+
+--- Notify safely from any context (libuv callbacks included).
+function H.notify(msg, level)
+  if vim.in_fast_event() then return vim.schedule(function() H.notify(msg, level) end) end
+  vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
+end
+
+function H.catalog(path)
+  local catalog = require('leash.catalog')
+  if path and path ~= '' then
+    local ok, msg = catalog.export(path)
+    if not ok then return H.notify(msg, vim.log.levels.ERROR) end
+    return H.notify('leash: catalog written to ' .. msg)
+  end
+  local _, counts = catalog.entries()
+  local lines, total = {}, 0
+  for _, name in ipairs(catalog.sources) do
+    lines[#lines + 1] = ('%-14s %5d'):format(name, counts[name] or 0)
+    total = total + (counts[name] or 0)
+  end
+  lines[#lines + 1] = ('%-14s %5d'):format('total', total)
+  H.notify('leash catalog\n' .. table.concat(lines, '\n'))
+end
+
+function H.show_rank(request)
+  request = vim.trim(request)
+  if request == '' then return H.notify('leash: usage: :Leash rank {request}', vim.log.levels.WARN) end
+  local hits, err = M.rank(request)
+  if not hits then return H.notify(err, vim.log.levels.ERROR) end
+  local state = require('leash.catalog').get()
+  local by_name = {}
+  for _, e in ipairs(state and state.entries or {}) do
+    by_name[e.id or e.key] = e
+  end
+  local lines = { ('# %s'):format(request), ('# %d entries, best first'):format(#hits), '' }
+  for _, h in ipairs(hits) do
+    local e = by_name[h.id] or {}
+    local extra = e.key and (' [' .. e.type .. (e.values and (': ' .. table.concat(e.values, '|')) or '') .. ']') or ''
+    if #extra > 60 then extra = extra:sub(1, 57) .. '...]' end
+    lines[#lines + 1] = ('%8.2f  %-28s %-12s %s%s'):format(h.score or 0, h.id, h.kind or '', h.title or '', extra)
+  end
+  H.scratch('leash://rank', lines)
+  return lines
+end
+
+--- Show `lines` in a reused scratch buffer in a split.
+function H.scratch(name, lines)
+  local buf = vim.fn.bufnr(name)
+  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].bufhidden = 'hide'
+    vim.bo[buf].swapfile = false
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    vim.api.nvim_open_win(buf, true, { split = 'below', win = 0 })
+  else
+    vim.api.nvim_set_current_win(win)
+  end
+end
+
+function H.build()
+  require('leash.build').start({
+    on_progress = function(msg) vim.api.nvim_echo({ { 'leash: ' .. msg } }, false, {}) end,
+    on_done = function(ok, msg) H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.ERROR) end,
+  })
+end
+
+return M

@@ -1,0 +1,118 @@
+//! The `leash` program's JSON interface, as another editor would use it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+fn catalog_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("leash-cli-test-{}.json", std::process::id()));
+    let catalog = json!({"version": 1, "editor": "neovim", "entries": [
+        {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
+        {"id": "cmd:nohlsearch", "kind": "command", "title": "suspend 'hlsearch' highlighting", "args": "none", "reach": "safe"},
+        {"key": "wrap", "title": "long lines wrap", "type": "boolean", "scope": "window"},
+        {"key": "guifont", "title": "GUI: Name(s) of font(s) to be used", "type": "string", "aliases": ["gfn"]},
+        {"key": "makeprg", "title": "program to use for the :make command", "type": "string", "aliases": ["mp"]}
+    ]});
+    std::fs::write(&path, catalog.to_string()).unwrap();
+    path
+}
+
+fn leash(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leash"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_out(o: &Output) -> Value {
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn rank_prints_ids_kinds_and_scores_best_first() {
+    let cat = catalog_file();
+    let out = json_out(&leash(&["rank", "--catalog", cat.to_str().unwrap(), "a", "bigger", "font", "and", "wrap"], ""));
+    let ids: Vec<&str> = out.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(&ids[..2], ["wrap", "guifont"], "{out}");
+    assert_eq!(out[0]["kind"], "setting");
+    assert!(out[0]["score"].as_u64().unwrap() >= out[1]["score"].as_u64().unwrap());
+    let limited = json_out(&leash(&["rank", "--catalog", cat.to_str().unwrap(), "--limit", "1", "wrap", "font"], ""));
+    assert_eq!(limited.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn batch_mode_answers_each_line_with_its_qid() {
+    let cat = catalog_file();
+    let input = "{\"qid\": \"a\", \"query\": \"split the window side by side\", \"k\": 1}\n\n{\"qid\": \"b\", \"query\": \"wrap\", \"k\": 5}\n";
+    let o = leash(&["rank", "--catalog", cat.to_str().unwrap(), "--batch"], input);
+    assert!(o.status.success());
+    let lines: Vec<Value> = String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines, vec![json!({"qid": "a", "ranking": ["cmd:vsplit"]}), json!({"qid": "b", "ranking": ["wrap"]})]);
+}
+
+#[test]
+fn validate_reads_the_raw_answer_and_applies_the_neovim_profile() {
+    let cat = catalog_file();
+    let answer = r#"Here you go:
+```json
+{"reply": "Pre-approved.", "steps": [
+  {"type": "item", "id": "cmd:vsplit", "args": "notes.md | !touch /tmp/x"},
+  {"type": "setting", "key": "wrap", "value": true},
+  {"type": "setting", "key": "mp", "value": "make"},
+  {"type": "setting", "key": "fontsize", "value": 16}
+]}
+```"#;
+    let plan = json_out(&leash(&["validate", "--catalog", cat.to_str().unwrap()], answer));
+    assert_eq!(plan["confirm"], "required", "{plan}");
+    assert_eq!(plan["steps"][0]["key"], "wrap");
+    assert_eq!(plan["steps"][0]["reach"], "safe");
+    assert_eq!(plan["steps"][1]["key"], "makeprg", "the alias resolves to the full key");
+    assert_eq!(plan["steps"][1]["reach"], "code");
+    let dropped: Vec<u64> = plan["dropped"].as_array().unwrap().iter().map(|d| d["index"].as_u64().unwrap()).collect();
+    assert_eq!(dropped, [0, 3]);
+    assert!(plan["dropped"][0]["reason"].as_str().unwrap().contains('|'), "{plan}");
+    assert_eq!(plan["dropped"][1]["reason"], "unknown setting “fontsize”");
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_non_zero_status() {
+    let cat = catalog_file();
+    let bad = leash(&["validate", "--catalog", cat.to_str().unwrap()], "{\"reply\": \"cut off");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cut off"), "{}", String::from_utf8_lossy(&bad.stderr));
+    assert!(bad.stdout.is_empty());
+    let missing = leash(&["rank", "--catalog", "/nonexistent/catalog.json", "wrap"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/catalog.json"));
+    let usage = leash(&["rank", "--limit", "many", "wrap"], "");
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--limit takes a whole number"));
+    assert_eq!(leash(&["frobnicate"], "").status.code(), Some(2));
+}
+
+#[test]
+fn help_documents_every_command() {
+    let o = leash(&["--help"], "");
+    let help = String::from_utf8(o.stdout).unwrap();
+    for cmd in ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode"] {
+        assert!(help.contains(cmd), "help lacks {cmd}");
+    }
+}
+
+#[test]
+fn prompt_prints_messages_schema_and_shortlist() {
+    let cat = catalog_file();
+    let p = json_out(&leash(&["prompt", "--catalog", cat.to_str().unwrap(), "--context", r#"{"os": "linux"}"#, "wrap", "lines"], ""));
+    assert!(p["system"].as_str().unwrap().contains("Neovim"));
+    assert!(p["user"].as_str().unwrap().contains("wrap (boolean)"));
+    assert!(p["user"].as_str().unwrap().contains("OS linux"));
+    assert_eq!(p["shortlist"][0], "wrap");
+    assert!(p["schema"]["properties"]["steps"].is_object());
+}

@@ -154,7 +154,10 @@ function H.check(value, schema, path)
     if sub == nil then
       local guess = H.closest(tostring(k), vim.tbl_keys(schema.fields))
       error(
-        ("leash: unknown option '%s'%s"):format(full, guess and (" (did you mean '%s'?)"):format(guess) or ''),
+        ("leash: unknown option '%s'%s"):format(
+          full,
+          guess and (" (did you mean '%s'?)"):format(path == '' and guess or (path .. '.' .. guess)) or ''
+        ),
         0
       )
     end

@@ -1,0 +1,190 @@
+-- Every catalog source against the real Neovim, caching, and the export format.
+
+local function index(entries)
+  local by = {}
+  for _, e in ipairs(entries) do
+    by[e.id or e.key] = e
+  end
+  return by
+end
+
+describe('catalog sources', function()
+  before_each(function()
+    fresh()
+    require('leash.catalog').reset({ disk = false })
+  end)
+
+  it('lists every option with type, scope, aliases, values and docs', function()
+    local entries, counts = require('leash.catalog').entries()
+    ok(counts.options >= 350, 'options: ' .. counts.options)
+    local by = index(entries)
+    eq('setting', by.wrap.kind)
+    eq('boolean', by.wrap.type)
+    eq('window', by.wrap.scope)
+    matches('long lines wrap', by.wrap.title)
+    matches('lines longer than the width of the window will wrap', by.wrap.description)
+    local scl = by.signcolumn
+    eq('string', scl.type)
+    eq({ 'scl' }, scl.aliases)
+    for _, v in ipairs({ 'yes', 'no', 'auto', 'number' }) do
+      ok(vim.tbl_contains(scl.values, v), 'signcolumn value ' .. v)
+    end
+    eq({ 'sw' }, by.shiftwidth.aliases)
+    eq('number', by.shiftwidth.type)
+    eq('buffer', by.shiftwidth.scope)
+    eq('global-local', by.statusline.scope)
+    eq('global', by.guifont.scope)
+    matches('font', by.guifont.title)
+    eq(nil, by.guifont.values, 'guifont is free text')
+    eq({ 'unix', 'dos', 'mac' }, by.fileformat.values)
+    ok(#by.wrap.description <= 420, 'description trimmed')
+  end)
+
+  it('lists builtin Ex commands with titles, abbreviations and args', function()
+    local entries, counts = require('leash.catalog').entries()
+    ok(counts.commands >= 450, 'commands: ' .. counts.commands)
+    local by = index(entries)
+    local vs = by['cmd:vsplit']
+    eq('command', vs.kind)
+    eq({ 'vs' }, vs.aliases)
+    eq('optional', vs.args)
+    eq('split current window vertically', vs.title)
+    eq('safe', vs.reach) -- the core's Neovim profile raises it where needed
+    eq('none', by['cmd:only'].args)
+    eq('required', by['cmd:wincmd'].args)
+    eq({ 'N' }, by['cmd:Next'].aliases)
+    eq({ 's' }, by['cmd:substitute'].aliases)
+  end)
+
+  it('leaves out withheld commands', function()
+    local by = index((require('leash.catalog').entries()))
+    for _, name in ipairs({ 'silent', 'vertical', 'set', 'setlocal', 'execute', 'normal', 'noautocmd', 'sandbox' }) do
+      eq(nil, by['cmd:' .. name], name)
+    end
+  end)
+
+  it('lists user commands, global and buffer-local', function()
+    vim.api.nvim_create_user_command('LeashSpecCmd', 'echo 1', { nargs = 1, desc = 'a spec command' })
+    vim.api.nvim_buf_create_user_command(0, 'LeashSpecBuf', function() end, { desc = 'buffer only' })
+    local by = index((require('leash.catalog').entries()))
+    local u = by['user:LeashSpecCmd']
+    ok(u, 'user:LeashSpecCmd')
+    eq('user_command', u.kind)
+    eq('required', u.args)
+    eq('shell', u.reach)
+    eq('echo 1', u.title)
+    eq('buffer only', by['user:LeashSpecBuf'].title)
+    eq(nil, by['cmd:LeashSpecCmd'])
+    vim.api.nvim_del_user_command('LeashSpecCmd')
+    vim.api.nvim_buf_del_user_command(0, 'LeashSpecBuf')
+  end)
+
+  it('lists mappings that have a description', function()
+    vim.keymap.set('n', '<leader>zz', '<Nop>', { desc = 'leash spec mapping' })
+    vim.keymap.set('n', '<leader>zy', '<Nop>')
+    vim.keymap.set('x', '<leader>zx', '<Nop>', { desc = 'leash spec visual' })
+    local entries, counts = require('leash.catalog').entries()
+    local by = index(entries)
+    local lhs = vim.api.nvim_replace_termcodes('<leader>zz', true, true, true)
+    local found
+    for id, e in pairs(by) do
+      if e.title == 'leash spec mapping' then found = { id = id, e = e } end
+    end
+    ok(found, 'described mapping listed')
+    matches('^map:n:', found.id)
+    eq('keymap', found.e.kind)
+    eq('shell', found.e.reach)
+    ok(counts.keymaps >= 2, 'keymaps counted')
+    for _, e in pairs(by) do
+      ok(not (e.kind == 'keymap' and e.title == ''), 'no undescribed mapping')
+    end
+    local _ = lhs
+    vim.keymap.del('n', '<leader>zz')
+    vim.keymap.del('n', '<leader>zy')
+    vim.keymap.del('x', '<leader>zx')
+  end)
+
+  it('respects disabled sources', function()
+    require('leash').setup({ sources = { commands = false, keymaps = false } })
+    local _, counts = require('leash.catalog').entries()
+    eq(0, counts.commands)
+    eq(0, counts.keymaps)
+    ok(counts.options > 0, 'options still on')
+  end)
+end)
+
+describe('catalog cache', function()
+  before_each(function()
+    fresh()
+    require('leash.catalog').reset()
+  end)
+
+  it('hands the catalog to the core and reuses it', function()
+    local catalog = require('leash.catalog')
+    local a, err = catalog.get()
+    ok(a, err)
+    eq(#a.entries, a.handle:len())
+    local b = catalog.get()
+    ok(rawequal(a, b), 'same state table')
+    ok(rawequal(a.handle, b.handle), 'same core catalog')
+  end)
+
+  it('rebuilds after a user command or a mapping is added', function()
+    local catalog = require('leash.catalog')
+    local a = catalog.get()
+    vim.api.nvim_create_user_command('LeashSpecNew', 'echo 2', {})
+    local b = catalog.get()
+    ok(not rawequal(a, b), 'rebuilt after a new user command')
+    ok(index(b.entries)['user:LeashSpecNew'], 'new command present')
+    eq(a.handle:len() + 1, b.handle:len())
+    local c = catalog.get()
+    ok(rawequal(b, c), 'reused again')
+    vim.keymap.set('n', '<leader>zw', '<Nop>', { desc = 'leash spec new map' })
+    local d = catalog.get()
+    ok(not rawequal(c, d), 'rebuilt after a new mapping')
+    vim.keymap.del('n', '<leader>zw')
+    vim.api.nvim_del_user_command('LeashSpecNew')
+  end)
+
+  it('caches the parsed runtime files on disk and reads them back', function()
+    local catalog = require('leash.catalog')
+    catalog.reset()
+    local first = catalog.static()
+    catalog.reset()
+    local second = catalog.static()
+    ok(not rawequal(first, second), 'fresh table')
+    eq(#first.options, #second.options)
+    eq(#first.commands, #second.commands)
+    eq(index(first.options).signcolumn, index(second.options).signcolumn)
+    ok(#vim.fn.glob(vim.fn.stdpath('cache') .. '/leash/runtime-*.json', false, true) >= 1, 'cache file written')
+  end)
+end)
+
+describe('catalog export', function()
+  before_each(function()
+    fresh()
+    require('leash.catalog').reset()
+  end)
+
+  it('writes the catalog file format', function()
+    local path = vim.fn.tempname() .. '.json'
+    vim.cmd('Leash catalog ' .. vim.fn.fnameescape(path))
+    local data = vim.json.decode(table.concat(vim.fn.readfile(path), '\n'))
+    eq(1, data.version)
+    eq('neovim', data.editor)
+    local by = index(data.entries)
+    eq('boolean', by.wrap.type)
+    eq('optional', by['cmd:vsplit'].args)
+  end)
+
+  it('loads back through the CLI --catalog', function()
+    local path = vim.fn.tempname() .. '.json'
+    ok(require('leash.catalog').export(path))
+    local cli = root .. '/target/release/leash' .. (jit.os == 'Windows' and '.exe' or '')
+    ok(vim.fn.executable(cli) == 1, 'CLI not built: ' .. cli .. ' (run cargo build --release)')
+    local res = vim.system({ cli, 'rank', '--catalog', path, '--limit', '5', 'wrap' }, { text = true }):wait()
+    eq(0, res.code, 'leash rank exit code; stderr: ' .. (res.stderr or ''))
+    local hits = vim.json.decode(res.stdout)
+    eq('wrap', hits[1].id)
+  end)
+end)

@@ -1,0 +1,40 @@
+-- Editor and project context.
+
+describe('context', function()
+  before_each(function() fresh() end)
+
+  it('reports os and filetype', function()
+    local buf = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(buf)
+    vim.bo[buf].filetype = 'lua'
+    local c = require('leash.context').get()
+    eq('lua', c.filetype)
+    ok(type(c.os) == 'string' and c.os ~= '', 'os')
+    eq(nil, c.selection)
+  end)
+
+  it('detects the project stack upward from a subdirectory', function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir .. '/src/deep', 'p')
+    for _, f in ipairs({ 'Cargo.toml', 'package.json', 'pnpm-lock.yaml', 'Makefile' }) do
+      vim.fn.writefile({}, dir .. '/' .. f)
+    end
+    local stack, found = require('leash.context').project(dir .. '/src/deep')
+    eq({ 'rust', 'node (pnpm)', 'make' }, stack)
+    eq(vim.uv.fs_realpath(dir), vim.uv.fs_realpath(found))
+  end)
+
+  it('reports a charwise selection', function()
+    local buf = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'hello world', 'second line' })
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.cmd('normal! vj')
+    local sel = require('leash.context').selection()
+    vim.cmd('normal! \27')
+    ok(sel, 'selection')
+    eq('v', sel.mode)
+    eq(2, sel.lines)
+    eq(13, sel.chars) -- "hello world" + newline + "s"
+  end)
+end)

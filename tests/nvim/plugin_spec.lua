@@ -1,0 +1,90 @@
+-- plugin/leash.lua, :Leash subcommands and :Do before the planner lands.
+
+local function capture_notify()
+  local seen = {}
+  local orig = vim.notify
+  vim.notify = function(msg, level) seen[#seen + 1] = { msg = msg, level = level } end
+  return seen, function() vim.notify = orig end
+end
+
+describe('plugin/leash.lua', function()
+  before_each(function()
+    fresh()
+    require('leash.native').reset()
+    require('leash.catalog').reset()
+  end)
+
+  it('defines :Do and :Leash', function()
+    local cmds = vim.api.nvim_get_commands({})
+    ok(cmds.Do, ':Do')
+    ok(cmds.Leash, ':Leash')
+    eq('*', cmds.Do.nargs)
+  end)
+
+  it('completes :Leash subcommands', function()
+    eq({ 'build', 'cancel', 'catalog', 'log', 'rank', 'undo' }, vim.fn.getcompletion('Leash ', 'cmdline'))
+    eq({ 'cancel', 'catalog' }, vim.fn.getcompletion('Leash ca', 'cmdline'))
+    eq({ 'rank' }, vim.fn.getcompletion('Leash ra', 'cmdline'))
+  end)
+
+  it(':Leash rank lists guifont and wrap for a font and wrap request', function()
+    vim.cmd('Leash rank make the font bigger and turn on word wrap')
+    local buf = vim.api.nvim_get_current_buf()
+    matches('leash://rank$', vim.api.nvim_buf_get_name(buf))
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    matches('%s guifont%s', text)
+    matches('%s wrap%s', text)
+    vim.cmd('close')
+  end)
+
+  it(':Do shows the shortlist until the planner lands', function()
+    local seen, restore = capture_notify()
+    vim.cmd('Do turn on word wrap')
+    restore()
+    matches('planning is not available yet', seen[1] and seen[1].msg)
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('%s wrap%s', text)
+    vim.cmd('close')
+  end)
+
+  it('log, undo and cancel say they are not available yet', function()
+    for _, sub in ipairs({ 'log', 'undo', 'cancel' }) do
+      local seen, restore = capture_notify()
+      vim.cmd('Leash ' .. sub)
+      restore()
+      matches('not available yet', seen[1] and seen[1].msg, sub)
+    end
+  end)
+
+  it('other modules can plug a subcommand in', function()
+    local called
+    require('leash').commands.log = { desc = 'x', run = function(args) called = args end }
+    vim.cmd('Leash log today')
+    eq({ 'today' }, called)
+  end)
+
+  it('rejects an unknown subcommand', function()
+    local seen, restore = capture_notify()
+    vim.cmd('Leash frobnicate')
+    restore()
+    matches('unknown subcommand "frobnicate"', seen[1].msg)
+    eq(vim.log.levels.ERROR, seen[1].level)
+  end)
+
+  it(':Leash catalog without a path shows counts per source', function()
+    local seen, restore = capture_notify()
+    vim.cmd('Leash catalog')
+    restore()
+    matches('options%s+%d+', seen[1].msg)
+    matches('commands%s+%d+', seen[1].msg)
+    matches('total%s+%d+', seen[1].msg)
+  end)
+
+  it(':checkhealth leash runs', function()
+    vim.cmd('silent checkhealth leash')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('leash_native', text)
+    matches('version 0%.1%.0', text)
+    ok(not text:find('ERROR'), 'no errors in health:\n' .. text)
+  end)
+end)

@@ -1,0 +1,125 @@
+-- Minimal spec runner for headless Neovim:
+--   nvim --headless --clean -l tests/nvim/run.lua [tests/nvim/foo_spec.lua ...]
+-- Run from the repository root. Each spec file gets describe/it/before_each and the
+-- assertions eq/ok/matches/raises as globals (only inside this runner). Prints every
+-- failure with file:line and ends with exactly "N passed, N failed".
+local root = vim.fn.getcwd()
+vim.opt.rtp:prepend(root)
+vim.cmd.runtime('plugin/leash.lua')
+
+-- Notifications would interleave with the report; specs that check them capture them.
+vim.notify = function() end
+
+local files = {}
+for i = 1, #_G.arg do
+  files[#files + 1] = _G.arg[i]
+end
+if #files == 0 then
+  files = vim.fn.glob(root .. '/tests/nvim/*_spec.lua', false, true)
+  table.sort(files)
+end
+
+local passed, failed, failures = 0, 0, {}
+local stack, befores = {}, {}
+
+--- The spec line of an error: the first traceback frame inside a *_spec.lua file.
+local function where(trace)
+  for file, line in trace:gmatch('([^%s:]*_spec%.lua):(%d+)') do
+    return vim.fn.fnamemodify(file, ':.') .. ':' .. line
+  end
+  return '?'
+end
+
+local env = {}
+function env.describe(name, fn)
+  stack[#stack + 1] = name
+  local saved = #befores
+  fn()
+  for i = #befores, saved + 1, -1 do
+    befores[i] = nil
+  end
+  stack[#stack] = nil
+end
+
+function env.before_each(fn) befores[#befores + 1] = fn end
+
+function env.it(name, fn)
+  local full = table.concat(stack, ' ') .. ' ' .. name
+  local trace
+  local ok = xpcall(function()
+    for _, b in ipairs(befores) do
+      b()
+    end
+    fn()
+  end, function(err)
+    trace = debug.traceback(tostring(err), 2)
+    return err
+  end)
+  if ok then
+    passed = passed + 1
+    io.stdout:write('ok   ' .. full .. '\n')
+  else
+    failed = failed + 1
+    local msg = trace:match('^[^\n]*')
+    failures[#failures + 1] = ('%s: %s\n    %s'):format(where(trace), full, msg)
+    io.stdout:write('FAIL ' .. full .. '\n')
+  end
+end
+
+function env.eq(expected, actual, what)
+  if not vim.deep_equal(expected, actual) then
+    error(('%sexpected %s, got %s'):format(what and (what .. ': ') or '', vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+function env.ok(cond, what)
+  if not cond then error('expected true: ' .. (what or '?'), 2) end
+  return cond
+end
+
+function env.matches(pattern, str, what)
+  if type(str) ~= 'string' or not str:find(pattern) then
+    error(('%sexpected %s to match %q'):format(what and (what .. ': ') or '', vim.inspect(str), pattern), 2)
+  end
+end
+
+--- Call fn, expect an error, return its message.
+function env.raises(fn, ...)
+  local ok, err = pcall(fn, ...)
+  if ok then error('expected an error, got none', 2) end
+  return tostring(err)
+end
+
+--- Reload every leash Lua module (the native library stays loaded in the process).
+function env.fresh()
+  for name in pairs(package.loaded) do
+    if name == 'leash' or name:match('^leash%.') then package.loaded[name] = nil end
+  end
+end
+
+env.root = root
+setmetatable(env, { __index = _G })
+
+for _, file in ipairs(files) do
+  env.fresh()
+  local chunk, err = loadfile(file, 't', env)
+  if not chunk then
+    failed = failed + 1
+    failures[#failures + 1] = ('%s: could not load: %s'):format(file, err)
+  else
+    local ok, lerr = xpcall(chunk, debug.traceback)
+    if not ok then
+      failed = failed + 1
+      failures[#failures + 1] = ('%s: %s'):format(where(lerr), lerr:match('^[^\n]*'))
+    end
+  end
+end
+
+if #failures > 0 then
+  io.stdout:write('\nFailures:\n')
+  for _, f in ipairs(failures) do
+    io.stdout:write(f .. '\n')
+  end
+end
+io.stdout:write(('%d passed, %d failed\n'):format(passed, failed))
+os.exit(failed > 0 and 1 or 0)

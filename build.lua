@@ -6,7 +6,7 @@ package.loaded['leash.native'] = package.loaded['leash.native'] or dofile(root .
 local build = dofile(root .. '/lua/leash/build.lua')
 local ok, msg = build.run({ root = root })
 if not ok then error(msg, 0) end
-if coroutine.running() and coroutine.isyieldable() then
+if coroutine.running() and coroutine.isyieldable and coroutine.isyieldable() then
   coroutine.yield(msg)
 else
   print(msg)

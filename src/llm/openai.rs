@@ -1,0 +1,195 @@
+//! OpenAI Chat Completions (`POST {base}/chat/completions`), which also serves Azure
+//! OpenAI v1, OpenRouter, Groq, Mistral, DeepSeek, LM Studio, vLLM, llama.cpp and
+//! Ollama's `/v1`.
+//!
+//! `response_format` is `json_schema` (strict), `json_object` or absent, per the
+//! provider's `structured` setting. A 400 that rejects `json_schema` downgrades to
+//! `json_object` once, remembered for the session.
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use reqwest::Url;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+use super::config::{is_openai_cloud, Resolved, Structured};
+use super::error::LlmError;
+use super::http::{self, KeyInUse};
+use super::{downgraded, join_url, key_for, remember_downgrade, Answer, ModelRequest, Output, Provider, Usage};
+
+/// An OpenAI-compatible endpoint.
+#[derive(Debug, Clone)]
+pub struct OpenAi {
+    pub(crate) r: Resolved,
+}
+
+impl OpenAi {
+    pub(crate) fn new(r: Resolved) -> OpenAi {
+        OpenAi { r }
+    }
+
+    fn url(&self) -> Url {
+        if self.r.base.path().trim_end_matches('/').ends_with("/chat/completions") {
+            self.r.base.clone()
+        } else {
+            join_url(&self.r.base, "chat/completions")
+        }
+    }
+
+    fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {
+        let mut h = self.r.headers.clone();
+        if let Some(k) = key {
+            let (name, value) = match &self.r.key_header {
+                Some(name) => (name.clone(), k.secret.expose().to_string()),
+                None => (HeaderName::from(AUTHORIZATION), format!("Bearer {}", k.secret.expose())),
+            };
+            let mut v = HeaderValue::from_str(&value).map_err(|_| {
+                LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe()))
+            })?;
+            v.set_sensitive(true);
+            h.insert(name, v);
+        }
+        Ok(h)
+    }
+
+    pub(crate) fn body(&self, req: &ModelRequest<'_>, mode: Structured) -> Value {
+        let cloud = is_openai_cloud(&self.r.base);
+        let mut body = json!({
+            "model": self.r.model,
+            "messages": [
+                {"role": "system", "content": req.system},
+                {"role": "user", "content": req.user},
+            ],
+        });
+        // OpenAI's newer models reject `max_tokens`; most other servers only know it.
+        let tokens_field = if cloud { "max_completion_tokens" } else { "max_tokens" };
+        body[tokens_field] = json!(self.r.max_tokens);
+        // Local servers default to a temperature of 1; OpenAI's reasoning models reject
+        // anything but their default.
+        match (self.r.temperature, cloud) {
+            (Some(t), _) => body["temperature"] = json!(t),
+            (None, false) => body["temperature"] = json!(0),
+            (None, true) => {}
+        }
+        match mode {
+            Structured::JsonSchema => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "plan", "schema": req.schema, "strict": true},
+                });
+            }
+            Structured::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+            Structured::Tool | Structured::None => {}
+        }
+        body
+    }
+
+    pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
+        let provider = &self.r.name;
+        let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
+        let choice = body
+            .get("choices")
+            .and_then(Value::as_array)
+            .and_then(|c| c.first())
+            .ok_or_else(|| malformed("it has no “choices”"))?;
+        let message = choice.get("message").ok_or_else(|| malformed("its first choice has no “message”"))?;
+        let usage = Usage {
+            input_tokens: body.pointer("/usage/prompt_tokens").and_then(Value::as_u64),
+            output_tokens: body.pointer("/usage/completion_tokens").and_then(Value::as_u64),
+        };
+        if let Some(refusal) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
+            return Err(LlmError::Refused { provider: provider.clone(), message: refusal.chars().take(300).collect() });
+        }
+        match choice.get("finish_reason").and_then(Value::as_str).unwrap_or("") {
+            "length" => return Err(LlmError::Truncated { provider: provider.clone(), max_tokens: self.r.max_tokens }),
+            "content_filter" => {
+                return Err(LlmError::Refused {
+                    provider: provider.clone(),
+                    message: "the answer was withheld by the content filter".into(),
+                })
+            }
+            _ => {}
+        }
+        let content = match message.get("content") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+            Some(_) => return Err(malformed("its message content is neither text nor null")),
+        };
+        if !content.trim().is_empty() {
+            return Ok((Output::Text(content), usage));
+        }
+        // Some servers answer a schema request with a tool call.
+        let args = message
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .and_then(|c| c.first())
+            .and_then(|c| c.pointer("/function/arguments"))
+            .and_then(Value::as_str);
+        if let Some(a) = args.filter(|a| !a.trim().is_empty()) {
+            return Ok((Output::Text(a.to_string()), usage));
+        }
+        let hint = if content.is_empty() {
+            String::new()
+        } else {
+            format!("; the server sent only white space: try providers.{provider}.structured = 'json_schema' or 'none'")
+        };
+        Err(LlmError::Empty { provider: provider.clone(), hint })
+    }
+
+    fn initial_mode(&self) -> Structured {
+        if self.r.structured == Structured::JsonSchema && downgraded(&self.r) {
+            Structured::JsonObject
+        } else {
+            self.r.structured
+        }
+    }
+}
+
+/// Whether a 400 rejects the `json_schema` response format.
+fn rejects_schema(e: &LlmError) -> bool {
+    match e {
+        LlmError::Http { status: 400, message, .. } => {
+            let m = message.to_ascii_lowercase();
+            ["response_format", "json_schema", "schema", "structured output"].iter().any(|w| m.contains(w))
+        }
+        _ => false,
+    }
+}
+
+impl Provider for OpenAi {
+    fn name(&self) -> &str {
+        &self.r.name
+    }
+
+    fn model(&self) -> &str {
+        &self.r.model
+    }
+
+    async fn complete(&self, req: &ModelRequest<'_>, deadline: Instant) -> Result<Answer, LlmError> {
+        let started = Instant::now();
+        let key = key_for(&self.r, deadline).await?;
+        let headers = self.headers(key.as_ref())?;
+        let url = self.url();
+        let mut mode = self.initial_mode();
+        let mut attempts = 0;
+        let reply = loop {
+            let body = self.body(req, mode);
+            match http::post_json(&self.r, &url, &headers, &body, key.as_ref(), deadline).await {
+                Ok(reply) => break reply,
+                Err(e) if mode == Structured::JsonSchema && rejects_schema(&e) => {
+                    attempts += 1;
+                    remember_downgrade(&self.r);
+                    mode = Structured::JsonObject;
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        let (output, usage) = self.read(&reply.body)?;
+        let model = reply.body.get("model").and_then(Value::as_str).unwrap_or(&self.r.model).to_string();
+        Ok(Answer { output, usage, attempts: attempts + reply.attempts, elapsed: started.elapsed(), structured: mode, model })
+    }
+}

@@ -84,7 +84,7 @@ M.commands = {
   },
   undo = {
     desc = 'undo the last plan',
-    run = function() H.notify('leash: :Leash undo is not available yet', vim.log.levels.INFO) end,
+    run = function() require('leash.execute').undo({ notify = true }) end,
   },
   cancel = {
     desc = 'cancel the request in flight',

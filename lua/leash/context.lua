@@ -18,7 +18,7 @@ local H = {}
 ---@field root? string project root the stack was detected in
 
 --- Collect the context for the current window.
----@param opts? { bufnr?: integer, cwd?: string }
+---@param opts? { bufnr?: integer, cwd?: string, range?: integer, line1?: integer, line2?: integer }
 ---@return leash.Context
 function M.get(opts)
   opts = opts or {}
@@ -27,7 +27,7 @@ function M.get(opts)
   return {
     os = M.os(),
     filetype = vim.bo[bufnr].filetype,
-    selection = M.selection(),
+    selection = M.selection() or M.range_selection(opts),
     project = project,
     root = root,
   }
@@ -58,6 +58,27 @@ function M.selection()
     end
   end
   return { mode = mode, lines = lines, chars = chars }
+end
+
+--- The selection a command was given as a range (`:'<,'>Do …` after Visual mode).
+---@param opts { range?: integer, line1?: integer, line2?: integer }
+---@return leash.Selection?
+function M.range_selection(opts)
+  if not opts.range or opts.range == 0 or not opts.line1 then return nil end
+  local mode = vim.fn.visualmode()
+  local vs, ve = vim.fn.getpos("'<"), vim.fn.getpos("'>")
+  -- A range that is exactly the last Visual area keeps its mode; any other is linewise.
+  if not (vs[2] == opts.line1 and ve[2] == opts.line2 and mode ~= '') then mode = 'V' end
+  local chars = 0
+  if mode == 'v' then
+    local ok, region = pcall(vim.fn.getregion, vs, ve, { type = 'v' })
+    if ok then
+      for i, l in ipairs(region) do
+        chars = chars + vim.fn.strchars(l) + (i < #region and 1 or 0)
+      end
+    end
+  end
+  return { mode = mode, lines = opts.line2 - opts.line1 + 1, chars = chars }
 end
 
 --- Detect the project stack by looking upward from `dir` for marker files.

@@ -35,17 +35,19 @@ end
 --- no plan.
 ---@param request string
 ---@param on_done fun(plan?: table, err?: string)
-function M.plan(request, on_done)
+---@param opts? { range?: integer, line1?: integer, line2?: integer } passed on to |leash.context|
+function M.plan(request, on_done, opts)
   local native, err = require('leash.native').load()
   if not native then return on_done(nil, err) end
-  local _ = request
+  local _ = { request, opts }
   on_done(nil, 'leash: planning is not available yet; showing the shortlist instead')
 end
 
 --- `:Do {request}`: plan and run a request. Refuses (with the loader's message) when
 --- the native library is missing.
 ---@param request string
-function M.run(request)
+---@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range (`:'<,'>Do …`)
+function M.run(request, opts)
   request = vim.trim(request or '')
   if request == '' then return H.notify('leash: empty request', vim.log.levels.WARN) end
   local native, err = require('leash.native').load()
@@ -54,7 +56,7 @@ function M.run(request)
     if plan then return end -- the planner/executor take over from here
     H.notify(perr or 'leash: no plan', vim.log.levels.INFO)
     M.commands.rank.run({ request })
-  end)
+  end, opts)
 end
 
 ---@class leash.Subcommand
@@ -163,7 +165,9 @@ function H.show_rank(request)
     local e = by_name[h.id] or {}
     local extra = e.key and (' [' .. e.type .. (e.values and (': ' .. table.concat(e.values, '|')) or '') .. ']') or ''
     if #extra > 60 then extra = extra:sub(1, 57) .. '...]' end
-    lines[#lines + 1] = ('%8.2f  %-28s %-12s %s%s'):format(h.score or 0, h.id, h.kind or '', h.title or '', extra)
+    local score = h.score or 0
+    score = score % 1 == 0 and ('%7d'):format(score) or ('%7.2f'):format(score)
+    lines[#lines + 1] = ('%s  %-28s %-12s %s%s'):format(score, h.id, h.kind or '', h.title or '', extra)
   end
   H.scratch('leash://rank', lines)
   return lines

@@ -47,8 +47,8 @@ describe('plugin/leash.lua', function()
     vim.cmd('close')
   end)
 
-  it('log, undo and cancel say they are not available yet', function()
-    for _, sub in ipairs({ 'log', 'undo', 'cancel' }) do
+  it('log and cancel say they are not available yet', function()
+    for _, sub in ipairs({ 'log', 'cancel' }) do
       local seen, restore = capture_notify()
       vim.cmd('Leash ' .. sub)
       restore()

@@ -415,7 +415,21 @@ fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
     } else {
         (format!("could not connect ({inner})"), "check the url, the network and any proxy (HTTPS_PROXY)".to_string())
     };
+    let hint = match (r.loopback, proxy_in_env(url)) {
+        (false, Some(var)) => format!("{hint} (requests go through the proxy in {var})"),
+        _ => hint,
+    };
     LlmError::Connect { provider: r.name.clone(), url: origin(url), message, hint }
+}
+
+/// The environment variable naming the proxy a request to `url` goes through, if any.
+fn proxy_in_env(url: &Url) -> Option<&'static str> {
+    let names: &[&'static str] = if url.scheme() == "https" {
+        &["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+    } else {
+        &["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"]
+    };
+    names.iter().copied().find(|n| std::env::var_os(n).is_some_and(|v| !v.is_empty()))
 }
 
 #[cfg(test)]

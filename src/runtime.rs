@@ -4,7 +4,7 @@
 //! A job is a future spawned on the runtime. [`spawn_job`] returns a [`JobHandle`] at
 //! once; [`JobHandle::try_take`] hands the result over exactly once; [`JobHandle::cancel`]
 //! drops the future and makes the result [`JobResult::Cancelled`]. Each finished job
-//! writes one byte to a pipe whose read end [`notify_fd`] gives, so Neovim can watch it
+//! writes one byte to a pipe (a Unix socket pair) whose read end [`notify_fd`] gives, so Neovim can watch it
 //! with `vim.uv.new_pipe():open(fd)` and `read_start` instead of polling, and take the
 //! results on its main thread. Nothing here touches Lua.
 
@@ -224,38 +224,41 @@ fn panic_message(e: tokio::task::JoinError) -> String {
 }
 
 struct Notifier {
-    writer: Mutex<std::io::PipeWriter>,
+    #[cfg(unix)]
+    writer: std::os::unix::net::UnixStream,
     #[cfg(unix)]
     read_fd: i32,
 }
 
 static NOTIFIER: OnceLock<Result<Notifier, String>> = OnceLock::new();
 
+#[cfg(unix)]
 fn notifier() -> &'static Result<Notifier, String> {
     NOTIFIER.get_or_init(|| {
-        let (reader, writer) = std::io::pipe().map_err(|e| e.to_string())?;
-        #[cfg(unix)]
-        let read_fd = {
-            use std::os::fd::IntoRawFd;
-            // The editor's event loop owns the read end from now on.
-            reader.into_raw_fd()
-        };
-        #[cfg(not(unix))]
-        drop(reader);
-        Ok(Notifier {
-            writer: Mutex::new(writer),
-            #[cfg(unix)]
-            read_fd,
-        })
+        use std::os::fd::IntoRawFd;
+        // A socket pair rather than a pipe: the write end can be made non-blocking, so a
+        // reader that stops reading can never stall the runtime.
+        let (reader, writer) = std::os::unix::net::UnixStream::pair().map_err(|e| e.to_string())?;
+        writer.set_nonblocking(true).map_err(|e| e.to_string())?;
+        let _ = writer.shutdown(std::net::Shutdown::Read);
+        let _ = reader.shutdown(std::net::Shutdown::Write);
+        // The editor's event loop owns the read end from now on.
+        Ok(Notifier { writer, read_fd: reader.into_raw_fd() })
     })
 }
 
-/// Writes one byte to the completion pipe, if it was asked for.
+#[cfg(not(unix))]
+fn notifier() -> &'static Result<Notifier, String> {
+    NOTIFIER.get_or_init(|| Err("not available on this platform".into()))
+}
+
+/// Writes one byte to the completion pipe, if it was asked for. A full pipe drops the
+/// byte (the reader has bytes waiting and will look at every job anyway).
 fn signal() {
-    use std::io::Write;
+    #[cfg(unix)]
     if let Some(Ok(n)) = NOTIFIER.get() {
-        let mut w = n.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = w.write_all(b"!");
+        use std::io::Write;
+        let _ = (&n.writer).write(b"!");
     }
 }
 

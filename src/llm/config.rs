@@ -453,7 +453,7 @@ pub(crate) fn is_openai_cloud(url: &Url) -> bool {
 pub(crate) fn anthropic_supports_json_outputs(model: &str) -> bool {
     let model = model.rsplit('/').next().unwrap_or(model);
     let numbers: Vec<u32> = model
-        .split(|c: char| c == '-' || c == '.' || c == '@' || c == ':')
+        .split(['-', '.', '@', ':'])
         .filter(|t| !t.is_empty() && t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit()))
         .filter_map(|t| t.parse().ok())
         .collect();

@@ -195,7 +195,7 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
         .map(|r| (r.entry, named_by(&content, &names(r.entry))))
         .filter(|(_, idx)| !idx.is_empty())
         .collect();
-    named.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    named.sort_by_key(|(_, idx)| std::cmp::Reverse(idx.len()));
     let (entry, by_name) = named.first().cloned()?;
     // Another top entry named by as many words: ambiguous (`number` vs `relativenumber`
     // is not, since the longer spelling names more words).

@@ -6,7 +6,7 @@
 //! provider's `structured` setting. A 400 that rejects `json_schema` downgrades to
 //! `json_object` once, remembered for the session.
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use reqwest::Url;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -40,7 +40,7 @@ impl OpenAi {
         if let Some(k) = key {
             let (name, value) = match &self.r.key_header {
                 Some(name) => (name.clone(), k.secret.expose().to_string()),
-                None => (HeaderName::from(AUTHORIZATION), format!("Bearer {}", k.secret.expose())),
+                None => (AUTHORIZATION, format!("Bearer {}", k.secret.expose())),
             };
             let mut v = HeaderValue::from_str(&value).map_err(|_| {
                 LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe()))

@@ -57,6 +57,13 @@ fn anthropic_good_plan_with_json_schema_output() {
     assert_eq!(out.log.structured, "json_schema");
     assert_eq!(out.log.usage.input_tokens, Some(812));
     assert!(out.log.raw.contains("\"wrap\""), "the raw answer is the text block, not the thinking block");
+    let line: Value = serde_json::from_str(&out.log.to_line()).unwrap();
+    assert_eq!(line["request"], json!(REQUEST));
+    assert_eq!(line["provider"], json!("anthropic"));
+    assert_eq!(line["model"], json!("claude-haiku-4-5"));
+    assert!(line["shortlist"].as_u64().unwrap() >= 2);
+    assert!(line["timings"]["total_ms"].as_f64().unwrap() >= line["timings"]["model_ms"].as_f64().unwrap());
+    assert_eq!(line["plan"]["steps"][0]["key"], json!("wrap"));
 
     let reqs = server.requests();
     assert_eq!(reqs.len(), 1);
@@ -258,6 +265,8 @@ fn unauthorized_is_not_retried_and_names_the_key_source_not_the_key() {
     assert!(msg.ends_with("was rejected; check it"), "{msg}");
     assert_no_key(&err);
     assert!(!format!("{cfg:?}").contains(KEY));
+    let line = llm::LogRecord::failure(REQUEST, &cfg, &err, Duration::from_millis(5)).to_line();
+    assert!(line.contains("\"code\":\"auth\"") && !line.contains(KEY), "{line}");
 }
 
 #[test]

@@ -112,23 +112,6 @@ impl LlmError {
     pub fn is_cancelled(&self) -> bool {
         matches!(self, LlmError::Cancelled)
     }
-
-    /// The CLI's exit code: 2 for configuration and keys (the user must change
-    /// something here), 3 for the model's answer, 4 for the network and the service,
-    /// 130 for a cancellation.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            LlmError::Config(_) | LlmError::NoKey { .. } | LlmError::Key(_) | LlmError::Auth { .. } => 2,
-            LlmError::Malformed { .. }
-            | LlmError::Truncated { .. }
-            | LlmError::Refused { .. }
-            | LlmError::Empty { .. }
-            | LlmError::NotAPlan { .. } => 3,
-            LlmError::Cancelled => 130,
-            LlmError::Internal(_) => 1,
-            _ => 4,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -438,6 +438,20 @@ mod tests {
     use reqwest::header::HeaderValue;
 
     #[test]
+    fn a_bad_ca_file_is_a_config_error() {
+        let path = std::env::temp_dir().join(format!("leash-test-ca-{}", std::process::id()));
+        std::fs::write(&path, "not a certificate").unwrap();
+        let mut c = crate::llm::ProviderConfig::named("anthropic");
+        c.ca_file = Some(path.display().to_string());
+        let err = client(&c.resolve().unwrap()).unwrap_err().to_string();
+        assert!(err.starts_with("providers.anthropic.ca_file:") && err.contains("no PEM certificate"), "{err}");
+        c.ca_file = Some("/nonexistent/leash-ca.pem".into());
+        let err = client(&c.resolve().unwrap()).unwrap_err().to_string();
+        assert!(err.contains("cannot read /nonexistent/leash-ca.pem"), "{err}");
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
     fn http_dates() {
         assert_eq!(parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784111777));
         assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));

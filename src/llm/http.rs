@@ -343,7 +343,7 @@ pub(crate) fn parse_http_date(s: &str) -> Option<u64> {
     let day: u64 = parts[0].parse().ok()?;
     const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let month = MONTHS.iter().position(|m| parts[1].eq_ignore_ascii_case(m))? as u64 + 1;
-    let year: i64 = parts[2].parse().ok()?;
+    let year: i64 = parts[2].parse().ok().filter(|y| (1970..=9999).contains(y))?;
     let hms: Vec<u64> = parts[3].split(':').map(|x| x.parse().ok()).collect::<Option<Vec<_>>>()?;
     if hms.len() != 3 || !(1..=31).contains(&day) || hms[0] > 23 || hms[1] > 59 || hms[2] > 60 {
         return None;
@@ -456,6 +456,7 @@ mod tests {
         assert_eq!(parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784111777));
         assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
         assert_eq!(parse_http_date("yesterday"), None);
+        assert_eq!(parse_http_date("Thu, 01 Jan 99999999999999999 00:00:00 GMT"), None);
     }
 
     #[test]

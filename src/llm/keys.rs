@@ -131,7 +131,7 @@ async fn run_command(argv: &[String], provider: &str, deadline: Instant) -> Resu
     let program = argv.first().map(String::as_str).unwrap_or("");
     let what = format!("providers.{provider}.api_key_cmd (`{program}`)");
     let mut cmd = tokio::process::Command::new(crate::llm::config::expand_home(program));
-    cmd.args(&argv[1..])
+    cmd.args(argv.get(1..).unwrap_or(&[]))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -6,7 +6,8 @@
 //! It plans only when it is sure: one of the top-ranked entries must be named by the
 //! request's words (a word, or words run together: `relative … numbers` →
 //! `relativenumber`), every other meaningful word must be explained by that entry's title
-//! or be a filler word, no other top entry may be named as well, and the value must be
+//! or be a filler word, no other top entry may be named as well (one setting wins over
+//! items of the same name), and the value must be
 //! clear: on/off words for a boolean, exactly one number for a number, one of the allowed
 //! values for a string. An item is planned only when it needs no arguments. The plan
 //! still goes through the validator like any model's.
@@ -194,14 +195,26 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
         .take(TOP)
         .map(|r| (r.entry, named_by(&content, &names(r.entry))))
         .filter(|(_, idx)| !idx.is_empty())
+        // An on/off word or a number is a setting's value: items do not take them.
+        .filter(|(e, _)| matches!(e, Entry::Setting(_)) || (truth.is_none() && numbers.is_empty()))
         .collect();
     named.sort_by_key(|(_, idx)| std::cmp::Reverse(idx.len()));
-    let (entry, by_name) = named.first().cloned()?;
-    // Another top entry named by as many words: ambiguous (`number` vs `relativenumber`
-    // is not, since the longer spelling names more words).
-    if named.iter().skip(1).any(|(e, idx)| idx.len() == by_name.len() && e.name() != entry.name()) {
-        return None;
-    }
+    let best = named.first()?.1.len();
+    let tied: Vec<&(&Entry, Vec<usize>)> = named.iter().filter(|(_, idx)| idx.len() == best).collect();
+    // Several top entries named by as many words are ambiguous (`number` vs
+    // `relativenumber` is not: the longer spelling names more words), except that one
+    // setting beats items of the same name (`line numbers` means the option `number`, not
+    // the Ex command `:number`).
+    let (entry, by_name) = match tied.as_slice() {
+        [only] => (*only).clone(),
+        _ => {
+            let settings: Vec<_> = tied.iter().filter(|(e, _)| matches!(e, Entry::Setting(_))).collect();
+            match settings.as_slice() {
+                [one] => (**one).clone(),
+                _ => return None,
+            }
+        }
+    };
 
     // Values a string setting allows are not content words.
     let allowed: Vec<String> = match entry {
@@ -287,7 +300,17 @@ mod tests {
             {"key": "relativenumber", "title": "show relative line number in front of each line", "type": "boolean", "aliases": ["rnu"]},
             {"key": "number", "title": "print the line number in front of each line", "type": "boolean", "aliases": ["nu"]},
             {"key": "background", "title": "\"dark\" or \"light\", used for highlight colors", "type": "string", "values": ["light", "dark"], "aliases": ["bg"]},
-            {"key": "signcolumn", "title": "when to display the sign column", "type": "string", "values": ["yes", "no", "auto", "number"], "aliases": ["scl"]}
+            {"key": "signcolumn", "title": "when to display the sign column", "type": "string", "values": ["yes", "no", "auto", "number"], "aliases": ["scl"]},
+            {"key": "wrapmargin", "title": "chars from the right where wrapping starts", "type": "number", "aliases": ["wm"]},
+            {"key": "whichwrap", "title": "allow specified keys to cross line boundaries", "type": "string", "aliases": ["ww"]},
+            {"key": "textwidth", "title": "maximum width of text that is being inserted", "type": "number", "aliases": ["tw"]},
+            {"key": "iskeyword", "title": "characters included in keywords", "type": "string", "aliases": ["isk"]},
+            {"key": "breakindent", "title": "wrapped line repeats indent", "type": "boolean", "aliases": ["bri"]},
+            {"key": "showbreak", "title": "string to use at the start of wrapped lines", "type": "string", "aliases": ["sbr"]},
+            {"key": "numberwidth", "title": "number of columns used for the line number", "type": "number", "aliases": ["nuw"]},
+            {"key": "cursorline", "title": "highlight the screen line of the cursor", "type": "boolean", "aliases": ["cul"]},
+            {"id": "cmd:wrapmode", "kind": "user_command", "title": "toggle soft wrap mode for prose", "args": "none", "reach": "safe"},
+            {"id": "cmd:number", "kind": "command", "title": "print lines with line number", "aliases": ["nu"], "args": "optional", "reach": "safe"}
         ]}))
         .unwrap()
     }
@@ -322,6 +345,10 @@ mod tests {
         assert_eq!(setting("show line numbers"), Some(("number".into(), json!(true))));
         assert_eq!(setting("set background to dark"), Some(("background".into(), json!("dark"))));
         assert_eq!(setting("signcolumn yes"), Some(("signcolumn".into(), json!("yes"))));
+        assert_eq!(setting("highlight the cursor line"), Some(("cursorline".into(), json!(true))));
+        assert_eq!(setting("line numbers"), Some(("number".into(), json!(true))), "a setting before a same-named item");
+        assert_eq!(setting("cursor line on"), Some(("cursorline".into(), json!(true))));
+        assert_eq!(setting("set textwidth to 80"), Some(("textwidth".into(), json!(80))));
     }
 
     #[test]

@@ -223,11 +223,11 @@ describe('execute.run() with items', function()
     eq(false, okr)
     matches('not in the catalog', err)
     okr, err = require('leash.execute').run(
-      plan({ item(0, 'lsp:rename', { 'x' }) }),
-      { entries = { { id = 'lsp:rename', kind = 'lsp', title = 'rename', args = 'required' } } }
+      plan({ item(0, 'zzz:rename', { 'x' }) }),
+      { entries = { { id = 'zzz:rename', kind = 'zzz', title = 'rename', args = 'required' } } }
     )
     eq(false, okr)
-    matches('no handler runs “lsp:” items', err)
+    matches('no handler runs “zzz:” items', err)
   end)
 
   it('lets other sources register handlers by id prefix', function()

@@ -201,7 +201,7 @@ function M.render(plan, current)
       row({ num }, mark and { mark, mark_hl } or nil, { H.item_text(step) })
     end
     local why = H.visible(step.why)
-    if why ~= '' then row({ indent }, { why, 'LeashConfirmWhy' }) end
+    if why ~= '' then row({ indent }, { '(' .. why .. ')', 'LeashConfirmWhy' }) end
   end
 
   local dropped = type(plan.dropped) == 'table' and plan.dropped or {}

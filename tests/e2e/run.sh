@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# End-to-end: a real Neovim TUI in tmux, driven like a person would, against a local
+# model server speaking the Anthropic Messages wire format (tests/e2e/mock_model.py).
+#
+#   1. `:Do make the font bigger and turn on word wrap` opens the plan window (checked on
+#      screen with capture-pane); <CR> runs it; `:set wrap?` then shows `wrap`.
+#   2. `:Do ... leash-e2e ...` proposes a terminal step: the window shows the whole
+#      command; `q` cancels and nothing runs; asked again, the file appears only after <CR>.
+#
+# Usage: tests/e2e/run.sh [--capture DIR]   (DIR receives the screens with each window)
+# Needs: tmux, python3, the native library built (scripts/test builds it first).
+# Exits non-zero with the screen printed when any step fails, including when `:Do`
+# cannot plan yet.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+capture_out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --capture) capture_out=$2; shift 2 ;;
+    *) echo "e2e: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+for tool in tmux python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "e2e: FAIL: $tool is not installed" >&2; exit 1; }
+done
+nvim=$(scripts/nvim-path)
+
+tmp=$(mktemp -d)
+sock="leash-e2e-$$"
+server_pid=
+cleanup() {
+  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+  [ -n "$server_pid" ] && kill "$server_pid" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo_file="$tmp/echo-out.txt"
+python3 tests/e2e/mock_model.py --port-file "$tmp/port" --echo-file "$echo_file" --log "$tmp/requests.jsonl" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+[ -s "$tmp/port" ] || { echo "e2e: FAIL: the mock model server did not start" >&2; exit 1; }
+port=$(cat "$tmp/port")
+
+mkdir -p "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache"
+cat >"$tmp/init.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.o.wrap = false
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('leash').setup({
+  provider = 'mock',
+  providers = {
+    mock = { kind = 'anthropic', model = 'mock-model', url = 'http://127.0.0.1:${port}', api_key_env = 'LEASH_E2E_KEY' },
+  },
+})
+EOF
+
+screen() { tmux -L "$sock" capture-pane -p -t e2e; }
+fail() {
+  echo "e2e: FAIL: $*" >&2
+  echo "---- screen ----" >&2
+  screen >&2 || true
+  echo "----------------" >&2
+  if [ -s "$tmp/requests.jsonl" ]; then
+    echo "e2e: the mock model received $(wc -l <"$tmp/requests.jsonl") request(s)" >&2
+  else
+    echo "e2e: the mock model received no request" >&2
+  fi
+  exit 1
+}
+# wait_for PATTERN SECONDS: poll the screen until a line matches (grep -E).
+wait_for() {
+  local pattern=$1 limit=${2:-10} i
+  for i in $(seq $((limit * 10))); do
+    screen | grep -Eq -- "$pattern" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# gone SECONDS: poll until the plan window is off the screen.
+gone() {
+  local i
+  for i in $(seq $(($1 * 10))); do
+    screen | grep -q 'leash plan' || return 0
+    sleep 0.1
+  done
+  return 1
+}
+keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
+# ex CMD: type an Ex command and <CR>.
+ex() { keys Escape; keys -l ":$1"; keys Enter; }
+
+tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 120 -y 40 \
+  "env -u TMUX XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $tmp/init.lua; sleep 30"
+tmux -L "$sock" set-option -t e2e remain-on-exit on >/dev/null
+wait_for '^~ *$' 15 || fail "Neovim did not start"
+
+# --- 1. settings ------------------------------------------------------------------
+ex 'set wrap?'
+wait_for '^ *nowrap *$' 5 || fail "the test expects 'nowrap' before the plan runs"
+
+ex 'Do make the font bigger and turn on word wrap'
+if ! wait_for 'leash plan' 30; then
+  fail ":Do did not open the plan window (is the planner wired into :Do yet?)"
+fi
+wait_for 'Set wrap: false → true' 2 || fail "the window does not show the wrap step with its current value"
+wait_for 'wrap long lines at the window edge' 2 || fail "the window does not show the step's why"
+wait_for 'fontsize' 2 || fail "the window does not list the dropped fontsize step"
+wait_for '<CR>/y run' 2 || fail "the window does not show its keys"
+if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/plan-settings.txt"; fi
+
+sleep 0.3 # the run key is armed 150 ms after the window opens
+keys Enter
+gone 5 || fail "the window did not close on <CR>"
+ex 'set wrap?'
+wait_for '^ *wrap *$' 5 || fail "':set wrap?' does not show 'wrap' after the run key"
+echo "e2e: ok: :Do made a plan, the window showed it, <CR> ran it, 'wrap' is on"
+
+# --- 2. a terminal step: cancel, then run -----------------------------------------
+ex 'Do run the leash-e2e marker command'
+wait_for 'leash plan' 30 || fail ":Do did not open the plan window for the terminal step"
+wait_for "\\[shell\\] Run in a terminal:" 2 || fail "the terminal step is not marked [shell]"
+# The whole command is on screen (it may wrap: compare with the line breaks removed).
+flat=$(screen | sed 's/^[│ ]*//; s/[│ ]*$//' | tr -d '\n')
+case "$flat" in
+  *"echo leash-e2e > $echo_file"*) ;;
+  *) fail "the window does not show the whole command" ;;
+esac
+if [ -n "$capture_out" ]; then screen >"$capture_out/plan-terminal.txt"; fi
+sleep 1
+[ -e "$echo_file" ] && fail "the command ran before the run key"
+keys q
+gone 5 || fail "q did not close the window"
+sleep 1
+[ -e "$echo_file" ] && fail "the command ran although the window was cancelled"
+echo "e2e: ok: the terminal step was shown in full, q cancelled it, nothing ran"
+
+ex 'Do run the leash-e2e marker command'
+wait_for 'leash plan' 30 || fail ":Do did not open the plan window the second time"
+sleep 1
+[ -e "$echo_file" ] && fail "the command ran before the run key"
+keys Enter
+for _ in $(seq 100); do [ -s "$echo_file" ] && break; sleep 0.1; done
+[ -s "$echo_file" ] || fail "the command did not run after the run key"
+[ "$(cat "$echo_file")" = "leash-e2e" ] || fail "the command wrote $(cat "$echo_file"), not leash-e2e"
+echo "e2e: ok: the terminal step ran only after the run key"
+
+ex 'qa!'
+echo "e2e: passed"

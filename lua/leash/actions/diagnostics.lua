@@ -1,0 +1,39 @@
+--- Runs `diag:<action>` items through `vim.diagnostic.*`.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- Handler for the `diag` prefix.
+---@param entry table catalog entry
+---@param step? table validated step (no arguments)
+---@return boolean ok
+---@return string? err
+function M.handler(entry, step)
+  local _ = step
+  local fn = H.actions[entry.id:match('^diag:(.+)$') or '']
+  if not fn then return false, ('leash: unknown diagnostic item %s'):format(entry.id) end
+  local ok, err = pcall(fn)
+  if not ok then return false, 'leash: ' .. tostring(err) end
+  return true
+end
+
+-- Helper functionality =======================================================
+
+--- Jump by `count` diagnostics (vim.diagnostic.jump exists from 0.11).
+function H.jump(count)
+  if vim.diagnostic.jump then return vim.diagnostic.jump({ count = count, float = true }) end
+  if count > 0 then return vim.diagnostic.goto_next({ float = true }) end
+  return vim.diagnostic.goto_prev({ float = true })
+end
+
+H.actions = {
+  next = function() H.jump(1) end,
+  prev = function() H.jump(-1) end,
+  quickfix = function() vim.diagnostic.setqflist({ open = true }) end,
+  loclist = function() vim.diagnostic.setloclist({ open = true }) end,
+  toggle = function() vim.diagnostic.enable(not vim.diagnostic.is_enabled()) end,
+  show = function() vim.diagnostic.open_float({ scope = 'line' }) end,
+}
+
+return M

@@ -1,0 +1,35 @@
+--- Runs the user's own entries (`entry:<name>`): a Lua function gets the step's
+--- arguments; an argv list runs in a terminal split with the arguments appended as argv
+--- elements (never through a shell).
+local M = {}
+
+-- Module definition ==========================================================
+
+--- Handler for the `entry` prefix.
+---@param entry table catalog entry
+---@param step? table validated step
+---@param opts? leash.TermOpts
+---@return boolean ok
+---@return any err_or_result
+function M.handler(entry, step, opts)
+  local u = require('leash.catalog.entries').find(entry.id)
+  if not u then return false, ('leash: %s is no longer configured'):format(entry.id) end
+  local args = step and step.args
+  if type(args) == 'string' then args = { args } end
+  if args == vim.NIL then args = nil end
+  args = args or {}
+  if type(u.run) == 'function' then
+    local ok, res = pcall(u.run, args, step)
+    if not ok then return false, ('leash: %s failed: %s'):format(entry.id, res) end
+    return true, res
+  end
+  local argv = vim.deepcopy(u.cmd)
+  for _, a in ipairs(args) do
+    argv[#argv + 1] = a
+  end
+  local job, err = require('leash.actions.term').open(argv, vim.tbl_extend('force', opts or {}, { cwd = u.cwd }))
+  if not job then return false, err end
+  return true, job
+end
+
+return M

@@ -1,0 +1,275 @@
+--- Runs `file:<action>` items without Ex command strings: buffers through the API, the
+--- disk through libuv, the explorer through its Lua API (or `nvim_cmd` with magic off
+--- and a path that comes from the buffer, not from the model).
+---
+--- Paths from the model go through |M.check_path()| first. Rename never overwrites an
+--- existing file; delete removes one regular file, the current one. Both are `write`
+--- items, so the plan window has shown them before they get here.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- Handler for the `file` prefix.
+---@param entry table catalog entry
+---@param step? table validated step
+---@return boolean ok
+---@return any err_or_result
+function M.handler(entry, step)
+  local action = entry.id:match('^file:(.+)$')
+  local fn = H.actions[action]
+  if not fn then return false, ('leash: unknown file action %s'):format(tostring(action)) end
+  local args = step and step.args
+  if type(args) == 'string' then args = { args } end
+  if args == nil or args == vim.NIL then args = {} end
+  local ok, res, err = pcall(fn, args)
+  if not ok then return false, 'leash: ' .. tostring(res) end
+  if res == nil then return false, err end
+  return true, res
+end
+
+--- Check a path from the model and make it absolute.
+---@param p any the path as the model wrote it
+---@param base string directory a relative path is relative to
+---@param root? string the path must stay inside this directory (default: the project root)
+---@return string? abs normalized absolute path
+---@return string? err why the path is refused
+function M.check_path(p, base, root)
+  if type(p) ~= 'string' or vim.trim(p) == '' then return nil, 'leash: a path is needed' end
+  local shown = p:gsub('%c', '?')
+  local function refuse(why) return nil, ('leash: refusing path “%s”: %s'):format(shown, why) end
+  if #p > 4096 then return refuse('too long') end
+  if p:find('%c') then return refuse('it contains a control character') end
+  if p ~= vim.trim(p) then return refuse('it starts or ends with white space') end
+  if p:find('^[-+!]') then return refuse('it starts with “-”, “+” or “!”, which programs read as an option or a command') end
+  if p:find('`', 1, true) then return refuse('it contains a backtick') end
+  if p:find('^~') then return refuse('“~” is not expanded; write the path from the project root') end
+  local windows_drive = jit.os == 'Windows' and p:find('^%a:[\\/]')
+  if not windows_drive and p:find('^%a[%w+.-]*:') then
+    return refuse('it starts with a URL scheme (term:// runs a shell, scp:// and https:// run programs)')
+  end
+  local lower = p:lower()
+  for _, s in ipairs(H.archive_suffixes) do
+    if vim.endswith(lower, s) then return refuse(('opening or writing a “%s” file runs an external program'):format(s)) end
+  end
+  local abs = H.absolute(p, base)
+  root = root or M.project_root()
+  if not H.inside(abs, root) then return refuse(('it is outside the project (%s)'):format(root)) end
+  local claimed = H.claimed(abs)
+  if claimed then return refuse(('a %s autocommand handles that name'):format(claimed)) end
+  return abs
+end
+
+--- The project root paths must stay in: the Git work tree or project marker above the
+--- current directory, else the current directory.
+---@return string
+function M.project_root()
+  local cwd = vim.uv.cwd() or '.'
+  return vim.fs.root(cwd, { '.git', 'package.json', 'Cargo.toml', 'pyproject.toml', 'go.mod', 'Makefile' }) or cwd
+end
+
+-- Helper data ================================================================
+
+-- Names the gzip, tar and zip plugins handle by running gzip, tar or unzip (mirrors
+-- the core's list for Ex command arguments).
+H.archive_suffixes = {
+  '.gz', '.bz2', '.z', '.lzma', '.xz', '.lz', '.zst', '.br', '.lzo',
+  '.tar', '.lrp', '.tbz', '.tgz', '.txz', '.tzs', '.tzst',
+  '.zip', '.aar', '.apk', '.celzip', '.crtx', '.docm', '.docx', '.dotm', '.dotx', '.ear', '.epub',
+  '.gcsx', '.glox', '.gqsx', '.ja', '.jar', '.kmz', '.odb', '.odc', '.odf', '.odg', '.odi',
+  '.odm', '.odp', '.ods', '.odt', '.otc', '.otf', '.otg', '.oth', '.oti', '.otp', '.ots',
+  '.ott', '.oxt', '.potm', '.potx', '.ppam', '.ppsm', '.ppsx', '.pptm', '.pptx', '.sldx',
+  '.thmx', '.vdw', '.war', '.whl', '.wsz', '.xap', '.xlam', '.xlsb', '.xlsm', '.xlsx', '.xltm',
+  '.xltx', '.xpi', '.vsix', '.nupkg', '.crx', '.ipa',
+}
+
+-- Events whose handlers replace reading or writing a file (netrw, zip, tar, plugins).
+H.cmd_events = { 'BufReadCmd', 'FileReadCmd', 'BufWriteCmd', 'FileWriteCmd', 'FileAppendCmd', 'SourceCmd' }
+
+-- Helper functionality =======================================================
+
+--- The current buffer's file, or nil and why not.
+function H.current_file()
+  local buf = vim.api.nvim_get_current_buf()
+  local name = vim.api.nvim_buf_get_name(buf)
+  if name == '' or vim.bo[buf].buftype ~= '' then return nil, nil, 'leash: the current buffer is not a file' end
+  return buf, vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+end
+
+function H.absolute(p, base)
+  if not (p:sub(1, 1) == '/' or (jit.os == 'Windows' and p:find('^%a:[\\/]'))) then p = base .. '/' .. p end
+  return vim.fs.normalize(vim.fn.simplify(p))
+end
+
+--- Whether `path` is `root` or below it, following symbolic links of what exists.
+function H.inside(path, root)
+  local real_root = vim.uv.fs_realpath(root) or root
+  local dir, rest = path, {}
+  while not vim.uv.fs_lstat(dir) do
+    local parent = vim.fs.dirname(dir)
+    if parent == dir then break end
+    table.insert(rest, 1, vim.fs.basename(dir))
+    dir = parent
+  end
+  local real = vim.uv.fs_realpath(dir) or dir
+  if #rest > 0 then real = real .. '/' .. table.concat(rest, '/') end
+  real = vim.fs.normalize(real)
+  real_root = vim.fs.normalize(real_root)
+  return real == real_root or vim.startswith(real, real_root == '/' and '/' or (real_root .. '/'))
+end
+
+--- The event of an autocommand that claims `path` (a pattern other than `*`).
+function H.claimed(path)
+  local ok, cmds = pcall(vim.api.nvim_get_autocmds, { event = H.cmd_events })
+  if not ok then return nil end
+  for _, c in ipairs(cmds) do
+    if c.pattern and c.pattern ~= '*' then
+      local rok, re = pcall(vim.regex, vim.fn.glob2regpat(c.pattern))
+      if rok and re and (re:match_str(path) or re:match_str(vim.fs.basename(path))) then return c.event end
+    end
+  end
+end
+
+function H.exists(path) return vim.uv.fs_lstat(path) ~= nil end
+
+function H.write_buffer(buf)
+  vim.api.nvim_buf_call(buf, function()
+    vim.api.nvim_cmd({ cmd = 'write', bang = true, mods = { silent = true }, magic = { file = false, bar = false } }, {})
+  end)
+end
+
+H.actions = {}
+
+--- `file:new PATH`: a buffer for PATH (relative to the current directory).
+function H.actions.new(args)
+  if #args ~= 1 then return nil, 'leash: file:new needs exactly one path' end
+  local path, err = M.check_path(args[1], vim.uv.cwd() or '.')
+  if not path then return nil, err end
+  local st = vim.uv.fs_stat(path)
+  if st and st.type ~= 'file' then return nil, ('leash: %s exists and is not a file'):format(path) end
+  local buf = vim.fn.bufadd(path)
+  vim.bo[buf].buflisted = true
+  vim.api.nvim_win_set_buf(0, buf)
+  if not st then
+    -- Writing a new file into a folder that does not exist yet would fail; the user's
+    -- own :write creates it.
+    vim.api.nvim_create_autocmd('BufWritePre', {
+      buffer = buf,
+      once = true,
+      desc = 'leash: create the folder of a new file',
+      callback = function() vim.fn.mkdir(vim.fs.dirname(path), 'p') end,
+    })
+  end
+  return buf
+end
+
+--- `file:rename NEWPATH`: move the current file on disk and point its buffer at it. A
+--- bare name keeps the file's folder; a path with a separator is relative to the
+--- current directory.
+function H.actions.rename(args)
+  if #args ~= 1 then return nil, 'leash: file:rename needs exactly one new path' end
+  local buf, old, ferr = H.current_file()
+  if not buf then return nil, ferr end
+  local target = args[1]
+  local base = target:find('[/\\]') and (vim.uv.cwd() or '.') or vim.fs.dirname(old)
+  local new, err = M.check_path(target, base)
+  if not new then return nil, err end
+  if new == old then return nil, 'leash: the new path is the current one' end
+  if H.exists(new) then return nil, ('leash: %s already exists; rename does not overwrite'):format(new) end
+  vim.fn.mkdir(vim.fs.dirname(new), 'p')
+  if H.exists(old) then
+    local ok, rerr = vim.uv.fs_rename(old, new)
+    if not ok then
+      -- Across file systems a rename fails; copy, then remove the original.
+      local cok, cerr = vim.uv.fs_copyfile(old, new, { excl = true })
+      if not cok then return nil, ('leash: could not move %s: %s'):format(old, rerr or cerr) end
+      vim.uv.fs_unlink(old)
+    end
+  end
+  vim.api.nvim_buf_set_name(buf, new)
+  -- Renaming the buffer leaves it "not edited" (a plain :write would refuse with E13);
+  -- writing it under the new name makes the buffer and the file one again.
+  H.write_buffer(buf)
+  -- nvim_buf_set_name leaves an unlisted buffer with the old name behind.
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if b ~= buf and vim.api.nvim_buf_get_name(b) == old and not vim.api.nvim_buf_is_loaded(b) then
+      pcall(vim.api.nvim_buf_delete, b, {})
+    end
+  end
+  local ft = vim.filetype.match({ buf = buf, filename = new })
+  if ft and ft ~= vim.bo[buf].filetype then vim.bo[buf].filetype = ft end
+  return new
+end
+
+--- `file:copy_path [absolute|relative|name]`.
+function H.actions.copy_path(args)
+  local _, path, err = H.current_file()
+  if not path then return nil, err end
+  local how = (args[1] or 'absolute'):lower()
+  local text
+  if how == 'absolute' or how == 'full' or how == 'path' then
+    text = path
+  elseif how == 'relative' then
+    text = vim.fn.fnamemodify(path, ':.')
+  elseif how == 'name' then
+    text = vim.fs.basename(path)
+  else
+    return nil, 'leash: file:copy_path takes absolute, relative or name'
+  end
+  vim.fn.setreg('"', text)
+  if vim.fn.has('clipboard') == 1 then pcall(vim.fn.setreg, '+', text) end
+  return text
+end
+
+--- `file:delete`: remove the current file and its buffer.
+function H.actions.delete()
+  local buf, path, err = H.current_file()
+  if not buf then return nil, err end
+  local st = vim.uv.fs_lstat(path)
+  if st and st.type ~= 'file' and st.type ~= 'link' then return nil, ('leash: %s is not a regular file'):format(path) end
+  if st then
+    local ok, uerr = vim.uv.fs_unlink(path)
+    if not ok then return nil, ('leash: could not delete %s: %s'):format(path, uerr) end
+  end
+  pcall(vim.api.nvim_buf_delete, buf, { force = true })
+  return path
+end
+
+--- `file:open_folder`: the OS opener on the file's folder.
+function H.actions.open_folder()
+  local _, path, err = H.current_file()
+  if not path then return nil, err end
+  local dir = vim.fs.dirname(path)
+  local obj, oerr = vim.ui.open(dir)
+  if not obj then return nil, 'leash: ' .. tostring(oerr) end
+  return dir
+end
+
+--- `file:reveal`: the installed explorer, on the current file.
+function H.actions.reveal()
+  local _, path, err = H.current_file()
+  if not path then return nil, err end
+  local explorer = require('leash.catalog.files').explorer()
+  local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
+  if explorer == 'oil' then
+    require('oil').open(dir)
+  elseif explorer == 'nvim-tree' then
+    require('nvim-tree.api').tree.find_file({ buf = path, open = true, focus = true })
+  elseif explorer == 'neo-tree' then
+    require('neo-tree.command').execute({ action = 'focus', source = 'filesystem', reveal_file = path, reveal_force_cwd = true })
+  elseif explorer == 'netrw' then
+    vim.api.nvim_cmd({ cmd = 'Explore', args = { dir }, magic = { file = false, bar = false } }, {})
+    local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+    for i, l in ipairs(lines) do
+      if l == name or l == name .. '*' or l == name .. '@' then
+        vim.api.nvim_win_set_cursor(0, { i, 0 })
+        break
+      end
+    end
+  else
+    return nil, 'leash: no file explorer is installed'
+  end
+  return explorer
+end
+
+return M

@@ -1,0 +1,223 @@
+--- Runs `git:<action>` items. Every argv is fixed here; the model supplies only a
+--- commit message or a branch name, each passed as one argv element after checks.
+---
+--- Read-only actions (status, diff, log, blame) run through `vim.system` with the
+--- overrides that keep repository config from starting programs where the command line
+--- can say so (see lua/leash/catalog/git.lua for why they are `shell` all the same) and
+--- show their output in a scratch buffer. Actions that change the repository or talk to
+--- a remote run in a terminal split, where hooks, credential prompts and errors are seen.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.GitOpts
+---@field on_done? fun(buf: integer?, err: string?) read-only actions: called with the scratch buffer
+---@field on_exit? fun(code: integer) terminal actions: called when git exits
+
+--- Handler for the `git` prefix.
+---@param entry table catalog entry
+---@param step? table validated step
+---@param opts? leash.GitOpts
+---@return boolean ok
+---@return any err_or_job
+function M.handler(entry, step, opts)
+  opts = opts or {}
+  local action = entry.id:match('^git:(.+)$')
+  local root = require('leash.catalog.git').root(0)
+  if not root then return false, 'leash: not inside a Git work tree' end
+  local args = step and step.args
+  if type(args) == 'string' then args = { args } end
+  if args == vim.NIL or args == nil then args = {} end
+  local spec = H.actions[action]
+  if not spec then return false, ('leash: unknown Git action %s'):format(tostring(action)) end
+  local argv, err = spec.argv(root, args)
+  if not argv then return false, err end
+  if spec.show then
+    local obj, serr = M.show(argv, root, spec.show, opts.on_done)
+    if not obj then return false, serr end
+    return true, obj
+  end
+  local job, jerr = require('leash.actions.term').open(vim.list_extend({ 'git' }, argv), {
+    cwd = root,
+    on_exit = opts.on_exit,
+    env = { GIT_TERMINAL_PROMPT = '0' },
+  })
+  if not job then return false, jerr end
+  return true, job
+end
+
+--- Run a read-only git command quietly and show its output in a scratch buffer.
+---@param argv string[] git arguments (after the hardening options)
+---@param root string work tree
+---@param show { name: string, filetype: string, follow?: fun(out: string): string[]? }
+---@param on_done? fun(buf: integer?, err: string?)
+---@return vim.SystemObj? obj
+---@return string? err
+function M.show(argv, root, show, on_done)
+  if vim.fn.executable('git') ~= 1 then return nil, 'leash: git is not installed' end
+  local function finish(text, err)
+    vim.schedule(function()
+      if err then
+        vim.notify(err, vim.log.levels.ERROR, { title = 'leash' })
+        if on_done then on_done(nil, err) end
+        return
+      end
+      local buf = H.scratch(show.name, show.filetype, text)
+      if on_done then on_done(buf) end
+    end)
+  end
+  local ok, obj = pcall(vim.system, M.quiet(argv), H.sys_opts(root), function(res)
+    if res.code ~= 0 then
+      return finish(nil, ('leash: git %s failed: %s'):format(argv[1], vim.trim(res.stderr or '')))
+    end
+    local more = show.follow and show.follow(res.stdout or '')
+    if not more then return finish(res.stdout or '') end
+    vim.system(M.quiet(more), H.sys_opts(root), function(res2)
+      finish((res.stdout or '') .. '\n' .. (res2.code == 0 and res2.stdout or res2.stderr or ''))
+    end)
+  end)
+  if not ok then return nil, 'leash: could not start git: ' .. tostring(obj) end
+  return obj
+end
+
+--- The full argv of a read-only command: overrides first, so the repository's config
+--- cannot point a pager, fsmonitor hook or signature program at us.
+---@param argv string[]
+---@return string[]
+function M.quiet(argv)
+  return vim.list_extend({
+    'git',
+    '--no-pager',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'core.pager=cat',
+    '-c',
+    'log.showSignature=false',
+    '-c',
+    'color.ui=false',
+    '-c',
+    'diff.external=',
+  }, argv)
+end
+
+--- Why `name` cannot be a branch name, or nil. Stricter than git-check-ref-format: the
+--- name must not read as an option or a revision expression.
+---@param name any
+---@return string? err
+function M.check_branch(name)
+  if type(name) ~= 'string' or name == '' then return 'a branch name is needed' end
+  if #name > 200 then return 'the branch name is too long' end
+  if not name:match('^[%w._/-]+$') then return 'a branch name may hold only letters, digits, ".", "_", "/" and "-"' end
+  if name:find('^[-.]') or name:find('%.%.') or name:find('//') or name:find('/$') or name:find('%.lock$') or name:find('%.$') then
+    return ('“%s” is not a valid branch name'):format(name)
+  end
+end
+
+--- Why `msg` cannot be a commit message, or nil.
+---@param msg any
+---@return string? err
+function M.check_message(msg)
+  if type(msg) ~= 'string' or vim.trim(msg) == '' then return 'a commit message is needed' end
+  if #msg > 4096 then return 'the commit message is too long' end
+  if msg:find('[%z\1-\8\11-\31\127]') then return 'the commit message contains a control character' end
+end
+
+-- Helper data ================================================================
+
+--- The current buffer's file if it is a file inside `root`.
+function H.file(root)
+  local name = vim.api.nvim_buf_get_name(0)
+  if name == '' or vim.bo.buftype ~= '' then return nil, 'leash: the current buffer is not a file' end
+  name = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+  local r = vim.fs.normalize(root)
+  if name:sub(1, #r + 1) ~= r .. '/' then return nil, 'leash: the current file is outside the Git work tree' end
+  return name
+end
+
+local function with_file(build)
+  return function(root)
+    local file, err = H.file(root)
+    if not file then return nil, err end
+    return build(file)
+  end
+end
+
+local function one_arg(check, build)
+  return function(_, args)
+    if #args ~= 1 then return nil, 'leash: exactly one argument is needed' end
+    local err = check(args[1])
+    if err then return nil, 'leash: ' .. err end
+    return build(args[1])
+  end
+end
+
+H.actions = {
+  status = {
+    argv = function() return { 'status' } end,
+    show = { name = 'git status', filetype = 'git' },
+  },
+  diff = {
+    argv = function() return { 'diff', '--no-ext-diff', '--no-textconv' } end,
+    show = { name = 'git diff', filetype = 'diff' },
+  },
+  diff_file = {
+    argv = with_file(function(f) return { 'diff', '--no-ext-diff', '--no-textconv', '--', f } end),
+    show = { name = 'git diff (file)', filetype = 'diff' },
+  },
+  log_file = {
+    argv = with_file(function(f) return { 'log', '--no-show-signature', '--follow', '-n', '200', '--stat', '--', f } end),
+    show = { name = 'git log (file)', filetype = 'git' },
+  },
+  blame_line = {
+    argv = with_file(function(f)
+      local line = vim.api.nvim_win_get_cursor(0)[1]
+      return { 'blame', '-L', ('%d,%d'):format(line, line), '--', f }
+    end),
+    show = {
+      name = 'git blame (line)',
+      filetype = 'git',
+      -- Show the commit that last touched the line, unless it is not committed yet.
+      follow = function(out)
+        local sha = out:match('^%^?(%x+)')
+        if not sha or sha:match('^0+$') then return nil end
+        return { 'show', '--no-ext-diff', '--no-textconv', '--no-show-signature', '--stat', sha }
+      end,
+    },
+  },
+  stage_file = { argv = with_file(function(f) return { 'add', '--', f } end) },
+  stage_all = { argv = function() return { 'add', '-A' } end },
+  commit = { argv = one_arg(M.check_message, function(msg) return { 'commit', '-m', msg } end) },
+  pull = { argv = function() return { 'pull' } end },
+  push = { argv = function() return { 'push' } end },
+  switch = { argv = one_arg(M.check_branch, function(b) return { 'switch', b } end) },
+  branch_create = { argv = one_arg(M.check_branch, function(b) return { 'switch', '-c', b } end) },
+  stash = { argv = function() return { 'stash', 'push' } end },
+  stash_pop = { argv = function() return { 'stash', 'pop' } end },
+}
+
+H.counter = 0
+
+-- Helper functionality =======================================================
+
+function H.sys_opts(root)
+  return { cwd = root, text = true, env = { GIT_PAGER = 'cat', PAGER = 'cat', GIT_TERMINAL_PROMPT = '0' } }
+end
+
+--- A read-only scratch buffer in a split below, holding `text`.
+function H.scratch(name, filetype, text)
+  local buf = vim.api.nvim_create_buf(false, true)
+  H.counter = H.counter + 1
+  pcall(vim.api.nvim_buf_set_name, buf, ('leash-%s-%d'):format(name:gsub('[^%w]+', '-'), H.counter))
+  local lines = vim.split((text:gsub('\n$', '')), '\n', { plain = true })
+  if #lines == 1 and lines[1] == '' then lines = { '(no output)' } end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.api.nvim_open_win(buf, true, { split = 'below', win = -1 })
+  vim.bo[buf].filetype = filetype
+  return buf
+end
+
+return M

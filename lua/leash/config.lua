@@ -19,6 +19,23 @@ local H = {}
 ---@field options? boolean every option
 ---@field user_commands? boolean user commands (global and buffer-local)
 ---@field keymaps? boolean mappings that have a description
+---@field scripts? boolean the project's scripts (package.json, Makefile, justfile, Cargo, Python, Go, .vscode/tasks.json)
+---@field git? boolean Git actions, inside a Git work tree
+---@field files? boolean file actions (new, rename, delete, copy path, reveal)
+---@field lsp? boolean language server features the attached clients support
+---@field diagnostics? boolean diagnostic navigation and lists
+---@field terminal? boolean terminal items (term:run, open a terminal)
+
+---@class leash.UserEntry
+---@field id string `deploy` becomes the item `entry:deploy`
+---@field title string what the model and the plan window see
+---@field run? fun(args: string[], step: table): any a Lua function to call (exactly one of run, cmd)
+---@field cmd? string[] an argv list to run in a terminal split (always reach shell)
+---@field cwd? string directory for cmd
+---@field args? 'none'|'optional'|'required' whether the model passes arguments (default none)
+---@field reach? 'safe'|'edit'|'write'|'code'|'shell' what it can reach (default shell; the core may raise it)
+---@field aliases? string[] other words for it
+---@field description? string longer searchable text
 
 ---@class leash.Config
 ---@field provider? string name of the entry in `providers` to use; nil = offline (no model calls)
@@ -26,6 +43,7 @@ local H = {}
 ---@field shortlist_limit? integer how many catalog entries the model sees (1..500)
 ---@field confirm_before_run? boolean false skips the confirmation only for plans whose steps are all safe or edit
 ---@field sources? leash.SourcesConfig which catalog sources are enabled
+---@field entries? leash.UserEntry[] catalog items of the user's own
 ---@field keymap_modes? string[] modes whose described mappings enter the catalog
 ---@field log? boolean append every exchange to the log file
 ---@field timeout_ms? integer deadline of one model call in milliseconds
@@ -37,7 +55,19 @@ M.defaults = {
   providers = {}, -- e.g. { claude = { kind = 'anthropic', model = '…', api_key_env = 'ANTHROPIC_API_KEY' } }
   shortlist_limit = 60, -- entries ranked into the prompt
   confirm_before_run = true, -- never skips code/shell/write steps, whatever its value
-  sources = { commands = true, options = true, user_commands = true, keymaps = true },
+  sources = {
+    commands = true,
+    options = true,
+    user_commands = true,
+    keymaps = true,
+    scripts = true,
+    git = true,
+    files = true,
+    lsp = true,
+    diagnostics = true,
+    terminal = true,
+  },
+  entries = {}, -- e.g. { { id = 'deploy', title = 'deploy to staging', cmd = { 'make', 'deploy' } } }
   keymap_modes = { 'n', 'x' }, -- modes whose described mappings enter the catalog ('x' includes :vmap)
   log = true, -- append to stdpath('log')/leash.log
   timeout_ms = 60000, -- one model call, in milliseconds
@@ -91,6 +121,42 @@ local function list_of_strings(v)
   end
 end
 
+--- `entries`: a list of user entries (see |leash.UserEntry|).
+local function user_entries(v)
+  if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of entries, not %s'):format(type(v)) end
+  local allowed = {
+    id = true, title = true, run = true, cmd = true, cwd = true, args = true, reach = true, aliases = true, description = true,
+  }
+  local seen = {}
+  for i, e in ipairs(v) do
+    local function bad(msg) return ('[%d] %s'):format(i, msg) end
+    if type(e) ~= 'table' then return bad('should be a table') end
+    for k in pairs(e) do
+      if not allowed[k] then return bad(("has an unknown field '%s'"):format(tostring(k))) end
+    end
+    local name = type(e.id) == 'string' and e.id:gsub('^entry:', '') or nil
+    if not name or not name:match('^[%w_.-]+$') then return bad('needs an id of letters, digits, "_", "." or "-"') end
+    if seen[name] then return bad(('repeats the id %q'):format(name)) end
+    seen[name] = true
+    if type(e.title) ~= 'string' or vim.trim(e.title) == '' then return bad('needs a title') end
+    if (e.run == nil) == (e.cmd == nil) then return bad('needs exactly one of run (a function) or cmd (an argv list)') end
+    if e.run ~= nil and type(e.run) ~= 'function' then return bad('run should be a function') end
+    if e.cmd ~= nil then
+      local err = list_of_strings(e.cmd)
+      if err or #e.cmd == 0 then return bad('cmd should be a non-empty list of strings') end
+    end
+    if e.cwd ~= nil and type(e.cwd) ~= 'string' then return bad('cwd should be a string') end
+    if e.args ~= nil and not vim.tbl_contains({ 'none', 'optional', 'required' }, e.args) then
+      return bad("args should be 'none', 'optional' or 'required'")
+    end
+    if e.reach ~= nil and not vim.tbl_contains({ 'safe', 'edit', 'write', 'code', 'shell' }, e.reach) then
+      return bad("reach should be 'safe', 'edit', 'write', 'code' or 'shell'")
+    end
+    if e.aliases ~= nil and list_of_strings(e.aliases) then return bad('aliases should be a list of strings') end
+    if e.description ~= nil and type(e.description) ~= 'string' then return bad('description should be a string') end
+  end
+end
+
 H.schema = {
   fields = {
     provider = { 'string', 'nil' },
@@ -111,8 +177,20 @@ H.schema = {
     shortlist_limit = integer_in(1, 500),
     confirm_before_run = 'boolean',
     sources = {
-      fields = { commands = 'boolean', options = 'boolean', user_commands = 'boolean', keymaps = 'boolean' },
+      fields = {
+        commands = 'boolean',
+        options = 'boolean',
+        user_commands = 'boolean',
+        keymaps = 'boolean',
+        scripts = 'boolean',
+        git = 'boolean',
+        files = 'boolean',
+        lsp = 'boolean',
+        diagnostics = 'boolean',
+        terminal = 'boolean',
+      },
     },
+    entries = user_entries,
     keymap_modes = list_of_strings,
     log = 'boolean',
     timeout_ms = integer_in(1000, 600000),

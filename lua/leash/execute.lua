@@ -430,9 +430,26 @@ M.handlers.map = function(_, entry, _)
 end
 
 --- `term:run`: the arguments are the command line, run in a terminal split.
+--- `term:below` and `term:tab` open the user's shell (lua/leash/actions/term.lua).
 M.handlers.term = function(step, entry, ctx)
+  if entry.id == 'term:below' or entry.id == 'term:tab' then
+    return require('leash.actions.term').handler(entry, step)
+  end
   if entry.id ~= 'term:run' then return nil, 'unknown terminal item' end
   return H.run_terminal(table.concat(step.args, ' '), ctx)
+end
+
+-- Sources whose items run by their own path, one action module each (lua/leash/actions/).
+-- Required on first use so loading this module stays cheap.
+for prefix, name in pairs({
+  script = 'scripts',
+  git = 'git',
+  file = 'files',
+  lsp = 'lsp',
+  diag = 'diagnostics',
+  entry = 'entries',
+}) do
+  M.handlers[prefix] = function(step, entry, _) return require('leash.actions.' .. name).handler(entry, step) end
 end
 
 --- Open a terminal split below and run `command` through 'shell' exactly as shown;

@@ -3,8 +3,10 @@
 ---
 --- Builtin commands and options depend only on the Neovim build and its runtime files:
 --- they are parsed once per session, and the parsed form is cached on disk keyed by
---- `$VIMRUNTIME`, the Neovim version and the files' mtimes. User commands and described
---- mappings are collected on every |M.get()| (cheap), and their ids and titles form the
+--- `$VIMRUNTIME`, the Neovim version and the files' mtimes. Every other source (user
+--- commands, described mappings, LSP, diagnostics, scripts, Git, files, terminal, the
+--- user's entries) is collected on every |M.get()| (cheap: the scripts source caches
+--- what it parses by file mtime), and their ids, titles, args and reaches form the
 --- signature that decides whether the core's catalog must be rebuilt.
 local M = {}
 local H = {}
@@ -12,7 +14,19 @@ local H = {}
 -- Module definition ==========================================================
 
 --- Source names in the order they are listed.
-M.sources = { 'commands', 'options', 'user_commands', 'keymaps' }
+M.sources = {
+  'commands',
+  'options',
+  'user_commands',
+  'keymaps',
+  'lsp',
+  'diagnostics',
+  'scripts',
+  'git',
+  'files',
+  'terminal',
+  'entries',
+}
 
 ---@class leash.CatalogState
 ---@field handle leash.Catalog the core's catalog (userdata)
@@ -40,10 +54,12 @@ function M.entries()
         list = require('leash.catalog.user_commands').entries()
       elseif name == 'keymaps' then
         list = require('leash.catalog.keymaps').entries(cfg.keymap_modes or {})
+      else
+        list = require('leash.catalog.' .. name).entries()
       end
-      if name == 'user_commands' or name == 'keymaps' then
+      if name ~= 'commands' and name ~= 'options' then
         for _, e in ipairs(list) do
-          sig[#sig + 1] = e.id .. '\0' .. e.title .. '\0' .. e.args
+          sig[#sig + 1] = table.concat({ e.id, e.title, e.args, e.reach or '', e.cwd or '' }, '\0')
         end
       end
     end

@@ -321,6 +321,16 @@ describe('confirm.open()', function()
     h.cancel()
   end)
 
+  it('a second plan cancels the window still waiting', function()
+    local h1, calls1 = open(plan({ wrap_step }))
+    local h2, calls2 = open(plan({ shell_step }, { confirm = 'required' }))
+    eq({ run = 0, cancel = 1 }, calls1)
+    ok(not vim.api.nvim_win_is_valid(h1.win), 'first closed')
+    eq(h2.win, vim.api.nvim_get_current_win())
+    press('q')
+    eq({ run = 0, cancel = 1 }, calls2)
+  end)
+
   it('the run key does nothing outside the window', function()
     local h, calls = open(plan({ wrap_step }))
     local buf = h.buf

@@ -53,6 +53,8 @@ end
 ---@return leash.ConfirmHandle
 function M.open(plan, opts)
   opts = opts or {}
+  -- One plan window at a time: a new plan cancels the one still waiting.
+  if H.current then H.current.cancel() end
   H.create_default_hl()
   local current = opts.current_values or H.current_values(plan)
   local rows = M.render(plan, current)
@@ -92,6 +94,9 @@ function M.open(plan, opts)
     end
   end
   local win = vim.api.nvim_open_win(buf, true, config)
+  -- The run keys are Normal-mode mappings; a plan that arrives while typing must not
+  -- leave the window in Insert mode.
+  if vim.fn.mode():find('^[iR]') then vim.cmd('stopinsert') end
   local wo = vim.wo[win]
   wo.wrap, wo.linebreak, wo.breakindent = true, true, true
   wo.breakindentopt = 'shift:2'
@@ -107,6 +112,7 @@ function M.open(plan, opts)
   local function finish(run)
     if state.done then return end
     state.done = true
+    if H.current and H.current.win == win then H.current = nil end
     pcall(vim.api.nvim_del_augroup_by_id, group)
     if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
     if vim.api.nvim_win_is_valid(prev_win) then pcall(vim.api.nvim_set_current_win, prev_win) end
@@ -133,6 +139,8 @@ function M.open(plan, opts)
   for _, lhs in ipairs(H.cancel_keys) do
     map(lhs, handle.cancel, 'leash: cancel')
   end
+
+  H.current = handle
 
   vim.api.nvim_create_autocmd('WinClosed', {
     group = group,
@@ -224,6 +232,9 @@ end
 function M.visible(s) return H.visible(s) end
 
 -- Helper data ================================================================
+
+---@type leash.ConfirmHandle? the window waiting for a decision
+H.current = nil
 
 H.run_keys = { '<CR>', 'y' }
 H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }

@@ -94,7 +94,7 @@ keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 ex() { keys Escape; keys -l ":$1"; keys Enter; }
 
 tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 120 -y 40 \
-  "env -u TMUX XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $tmp/init.lua; sleep 30"
+  "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $tmp/init.lua; sleep 30"
 tmux -L "$sock" set-option -t e2e remain-on-exit on >/dev/null
 wait_for '^~ *$' 15 || fail "Neovim did not start"
 
@@ -149,4 +149,7 @@ for _ in $(seq 100); do [ -s "$echo_file" ] && break; sleep 0.1; done
 echo "e2e: ok: the terminal step ran only after the run key"
 
 ex 'qa!'
+n=$(wc -l <"$tmp/requests.jsonl" 2>/dev/null || echo 0)
+[ "$n" -ge 3 ] || fail "the mock model saw $n request(s), expected one per :Do (3)"
+grep -q 'make the font bigger and turn on word wrap' "$tmp/requests.jsonl" || fail "the request text did not reach the model"
 echo "e2e: passed"

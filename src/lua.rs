@@ -12,6 +12,8 @@ use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Valu
 use serde_json::Value;
 
 use crate::catalog::{Catalog, Reach};
+use crate::llm::{self, LogRecord, PlanJob, ProviderConfig};
+use crate::runtime::{self, JobResult};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
@@ -26,6 +28,59 @@ impl UserData for LuaCatalog {
         methods.add_method("to_json", |_, this, ()| guard(|| Ok(this.0.to_json().to_string())));
         methods.add_method("has", |_, this, name: String| Ok(this.0.get(&name).is_some()));
     }
+}
+
+/// A planning request running on the runtime thread. Lua holds it and asks for the
+/// result when the completion pipe says a job finished.
+pub struct LuaPlanJob {
+    job: PlanJob,
+    request: String,
+    config: ProviderConfig,
+    started: std::time::Instant,
+}
+
+impl UserData for LuaPlanJob {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("id", |_, this, ()| Ok(this.job.id()));
+        methods.add_method("cancel", |_, this, ()| {
+            this.job.cancel();
+            Ok(())
+        });
+        methods.add_method("is_finished", |_, this, ()| Ok(this.job.is_finished()));
+        // nil while running; then, once, {status = "done"|"error"|"cancelled", …}.
+        methods.add_method("take", |lua, this, ()| guard(|| take_job(lua, this)));
+    }
+}
+
+fn take_job(lua: &Lua, this: &LuaPlanJob) -> mlua::Result<LuaValue> {
+    let Some(result) = this.job.try_take() else { return Ok(LuaValue::Nil) };
+    let out = lua.create_table()?;
+    let failure = |out: &Table, message: String, code: &str, log: Option<LogRecord>| -> mlua::Result<()> {
+        out.set("status", "error")?;
+        out.set("error", message)?;
+        out.set("code", code)?;
+        if let Some(log) = log {
+            out.set("log", log.to_line())?;
+        }
+        Ok(())
+    };
+    match result {
+        JobResult::Finished(Ok(outcome)) => {
+            out.set("status", "done")?;
+            out.set("plan", to_lua(lua, &outcome.plan.to_json())?)?;
+            out.set("log", outcome.log.to_line())?;
+        }
+        JobResult::Finished(Err(e)) if e.is_cancelled() => out.set("status", "cancelled")?,
+        JobResult::Finished(Err(e)) => {
+            let log = LogRecord::failure(&this.request, &this.config, &e, this.started.elapsed());
+            failure(&out, e.to_string(), e.code(), Some(log))?;
+        }
+        JobResult::Cancelled => out.set("status", "cancelled")?,
+        JobResult::Panicked(what) => {
+            failure(&out, format!("leash: internal error while planning (please report it): {what}"), "internal", None)?
+        }
+    }
+    Ok(LuaValue::Table(out))
 }
 
 /// Runs `f`, turning a panic into a Lua error.
@@ -162,6 +217,33 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
             })
         })?,
     )?;
+
+    m.set(
+        "plan_start",
+        lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
+            guard(|| {
+                let (limit, _) = limit_and_mode(&opts)?;
+                let context: Context = match opt::<LuaValue>(&opts, "context")? {
+                    Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}")))?,
+                    None => Context::default(),
+                };
+                let config = match opt::<LuaValue>(&opts, "provider")? {
+                    Some(v) => {
+                        let json: Value = lua.from_value(v).map_err(|e| err(format!("option “provider”: {e}")))?;
+                        ProviderConfig::from_json(&json).map_err(err)?
+                    }
+                    None => ProviderConfig::default(),
+                };
+                let policy = policy(lua, &catalog.0, &opts)?;
+                let job = llm::plan_start(request.clone(), Arc::clone(&catalog.0), limit, context, config.clone(), policy)
+                    .map_err(err)?;
+                Ok(LuaPlanJob { job, request, config, started: std::time::Instant::now() })
+            })
+        })?,
+    )?;
+
+    // The read end of the completion pipe: one byte per finished job. Call once.
+    m.set("notify_fd", lua.create_function(|_, ()| guard(|| runtime::notify_fd().map_err(err)))?)?;
 
     Ok(m)
 }

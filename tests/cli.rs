@@ -116,3 +116,14 @@ fn prompt_prints_messages_schema_and_shortlist() {
     assert_eq!(p["shortlist"][0], "wrap");
     assert!(p["schema"]["properties"]["steps"].is_object());
 }
+
+#[test]
+fn plan_without_a_provider_uses_the_offline_planner() {
+    let cat = catalog_file();
+    let plan = json_out(&leash(&["plan", "--catalog", cat.to_str().unwrap(), "turn", "on", "word", "wrap"], ""));
+    assert_eq!(plan["steps"][0]["key"], "wrap", "{plan}");
+    assert_eq!(plan["steps"][0]["value"], true);
+    let refused = leash(&["plan", "--catalog", cat.to_str().unwrap(), "--provider", "anthropic", "--url", "http://127.0.0.1:9", "wrap"], "");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+}

@@ -5,6 +5,7 @@ use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
 use leash::catalog::Catalog;
+use leash::llm::ProviderConfig;
 use leash::policy::{Policy, Profile};
 use leash::prompt::{self, Context};
 use leash::rank::{self, Mode};
@@ -28,6 +29,13 @@ USAGE
       Reads the model's raw answer on stdin and prints the validated plan:
       {\"reply\", \"confirm\", \"steps\", \"dropped\"}. The profile defaults to the
       catalog's \"editor\" field.
+  leash plan --catalog FILE [--provider NAME] [--model M] [--url U] [--config JSON]
+             [--limit N] [--context JSON] REQUEST...
+      Ranks, asks the model and prints the validated plan. NAME is anthropic, openai,
+      ollama or offline (the default: no network, direct requests only); --config takes
+      the whole provider table as JSON ({\"kind\": \"openai\", \"url\": ..., \"model\": ...,
+      \"api_key_env\": ..., \"timeout_ms\": ...}). Keys come from ANTHROPIC_API_KEY,
+      OPENAI_API_KEY… or the config's api_key_file / api_key_cmd.
   leash catalog --catalog FILE
       Checks a catalog file and prints its counts per kind.
   leash --version | --help
@@ -52,6 +60,8 @@ enum CliError {
     Stdin(std::io::Error),
     #[error("writing standard output: {0}")]
     Stdout(std::io::Error),
+    #[error("{0}")]
+    Plan(#[from] leash::llm::LlmError),
     #[error("batch line {line}: {message}")]
     Batch { line: usize, message: String },
 }
@@ -74,6 +84,10 @@ struct Flags {
     batch: bool,
     context: Option<String>,
     profile: Option<String>,
+    provider: Option<String>,
+    model: Option<String>,
+    url: Option<String>,
+    config: Option<String>,
     words: Vec<String>,
 }
 
@@ -97,6 +111,10 @@ fn parse_flags(args: &[String]) -> Result<Flags, CliError> {
             "--batch" => f.batch = true,
             "--context" => f.context = Some(value("--context")?),
             "--profile" => f.profile = Some(value("--profile")?),
+            "--provider" => f.provider = Some(value("--provider")?),
+            "--model" => f.model = Some(value("--model")?),
+            "--url" => f.url = Some(value("--url")?),
+            "--config" => f.config = Some(value("--config")?),
             "--" => f.words.extend(it.by_ref().cloned()),
             s if s.starts_with("--") => return Err(CliError::Usage(format!("unknown flag {s}"))),
             s => f.words.push(s.to_string()),
@@ -148,11 +166,7 @@ fn cmd_rank(f: Flags) -> Result<(), CliError> {
     out.flush().map_err(CliError::Stdout)
 }
 
-fn cmd_prompt(f: Flags) -> Result<(), CliError> {
-    let catalog = load_catalog(&f)?;
-    if f.words.is_empty() {
-        return Err(CliError::Usage("prompt needs a REQUEST".into()));
-    }
+fn context_for(f: &Flags, catalog: &Catalog) -> Result<Context, CliError> {
     let mut context: Context = match &f.context {
         Some(text) => serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--context is not a JSON object of context fields: {e}")))?,
         None => Context::default(),
@@ -160,6 +174,15 @@ fn cmd_prompt(f: Flags) -> Result<(), CliError> {
     if context.editor.is_empty() && catalog.editor() == "neovim" {
         context.editor = "Neovim".into();
     }
+    Ok(context)
+}
+
+fn cmd_prompt(f: Flags) -> Result<(), CliError> {
+    let catalog = load_catalog(&f)?;
+    if f.words.is_empty() {
+        return Err(CliError::Usage("prompt needs a REQUEST".into()));
+    }
+    let context = context_for(&f, &catalog)?;
     let request = f.words.join(" ");
     let shortlist = rank::rank(&catalog, &request, f.limit.unwrap_or(60), f.mode.unwrap_or_default());
     let p = prompt::build(&request, &shortlist, &context);
@@ -179,6 +202,34 @@ fn cmd_validate(f: Flags) -> Result<(), CliError> {
     std::io::stdin().read_to_string(&mut text).map_err(CliError::Stdin)?;
     let plan = validate::validate_text(&text, &catalog, &policy)?;
     print(&mut std::io::stdout().lock(), &plan.to_json())
+}
+
+fn cmd_plan(f: Flags) -> Result<(), CliError> {
+    let catalog = load_catalog(&f)?;
+    if f.words.is_empty() {
+        return Err(CliError::Usage("plan needs a REQUEST".into()));
+    }
+    let context = context_for(&f, &catalog)?;
+    let policy = policy_for(&f, &catalog)?;
+    let mut config = match (&f.config, &f.provider) {
+        (Some(text), _) => {
+            let v: Value = serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--config is not JSON: {e}")))?;
+            ProviderConfig::from_json(&v)?
+        }
+        (None, Some(name)) if name != "offline" => ProviderConfig::named(name),
+        (None, _) => ProviderConfig::default(),
+    };
+    if let Some(model) = &f.model {
+        config.model = Some(model.clone());
+    }
+    if let Some(url) = &f.url {
+        config.url = Some(url.clone());
+    }
+    let request = f.words.join(" ");
+    let cancel = leash::runtime::CancelToken::new();
+    let limit = f.limit.unwrap_or(leash::llm::DEFAULT_SHORTLIST);
+    let outcome = leash::llm::plan_blocking(&request, &catalog, limit, &context, &config, &policy, &cancel)?;
+    print(&mut std::io::stdout().lock(), &outcome.plan.to_json())
 }
 
 fn cmd_catalog(f: Flags) -> Result<(), CliError> {
@@ -207,6 +258,7 @@ fn run(args: Vec<String>) -> Result<(), CliError> {
         "rank" => cmd_rank(parse_flags(rest)?),
         "prompt" => cmd_prompt(parse_flags(rest)?),
         "validate" => cmd_validate(parse_flags(rest)?),
+        "plan" => cmd_plan(parse_flags(rest)?),
         "catalog" => cmd_catalog(parse_flags(rest)?),
         other => Err(CliError::Usage(format!("unknown command “{other}”"))),
     }

@@ -41,7 +41,7 @@ function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
   local record = { settings = {}, not_undoable = {} }
-  H.last = record
+  if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
   local ctx = { record = record }
   local entries
   for pos, step in ipairs(plan.steps) do
@@ -316,7 +316,12 @@ function H.run_item(step, entries, ctx)
   local prefix = id:match('^(%a+):')
   local handler = prefix and M.handlers[prefix]
   if not handler then return false, ('no handler runs “%s:” items yet'):format(prefix or '?') end
-  local clean = vim.deepcopy(step)
+  -- A shallow copy: the core's plan tables carry a protected metatable (mlua's array
+  -- marker), which vim.deepcopy() cannot copy (setmetatable(t, false) raises).
+  local clean = {}
+  for k, v in pairs(step) do
+    clean[k] = v
+  end
   clean.args = args
   return H.pcall(handler, clean, entry, ctx)
 end

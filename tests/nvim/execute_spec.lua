@@ -180,6 +180,15 @@ describe('execute.run() with items', function()
     matches('notes%.md$', vim.api.nvim_buf_get_name(0))
   end)
 
+  it('runs items of a plan that comes straight from the core', function()
+    local p = validate({ reply = 'ok', steps = { { type = 'item', id = 'cmd:vsplit', args = 'core-notes.md' } } })
+    eq(1, #p.steps, vim.inspect(p.dropped))
+    local okr, err = require('leash.execute').run(p)
+    eq(true, okr, err)
+    eq(2, #vim.api.nvim_list_wins())
+    matches('core%-notes%.md$', vim.api.nvim_buf_get_name(0))
+  end)
+
   it('never hands model text to vim.cmd, nvim_command, nvim_exec2 or nvim_parse_cmd', function()
     local seen = {}
     local saved = {

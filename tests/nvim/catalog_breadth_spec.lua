@@ -379,7 +379,11 @@ describe('files, terminal, LSP and diagnostics sources', function()
             return true
           end,
           is_closing = function() return closing end,
-          terminate = function() closing = true end,
+          terminate = function()
+          if closing then return end
+          closing = true
+          vim.schedule(function() dispatchers.on_exit(0, 15) end)
+        end,
         }
       end,
     })

@@ -9,10 +9,21 @@ local H = {}
 -- Module definition ==========================================================
 
 ---@class leash.ProviderConfig
----@field kind? 'anthropic'|'openai'|'ollama' wire protocol of the provider
+---@field kind? 'anthropic'|'openai'|'ollama'|'offline' wire protocol (default: the entry's name when it is one of these)
 ---@field model? string model name
 ---@field url? string base URL (default: the provider's public API)
+---@field headers? table<string, string> extra request headers
+---@field timeout_ms? integer deadline of the whole request, retries included
+---@field connect_timeout_ms? integer connection timeout (default 5000)
+---@field max_tokens? integer answer budget (default 1024)
+---@field temperature? number sampling temperature
 ---@field api_key_env? string environment variable holding the key (never the key itself)
+---@field api_key_file? string file holding the key
+---@field api_key_cmd? string[] command printing the key, as an argv list (no shell)
+---@field api_key_header? string header carrying the key (Azure: 'api-key')
+---@field structured? 'json_schema'|'json_object'|'tool'|'none' structured-output mode
+---@field ca_file? string PEM file of extra CA certificates
+---@field retries? integer retries on transient errors (default 2)
 
 ---@class leash.SourcesConfig
 ---@field commands? boolean builtin Ex commands
@@ -46,7 +57,8 @@ local H = {}
 ---@field entries? leash.UserEntry[] catalog items of the user's own
 ---@field keymap_modes? string[] modes whose described mappings enter the catalog
 ---@field log? boolean append every exchange to the log file
----@field timeout_ms? integer deadline of one model call in milliseconds
+---@field timeout_ms? integer deadline of one model call in milliseconds (default: the provider's, 30 s cloud, 120 s local)
+---@field raise? { pattern: string, reach: 'safe'|'edit'|'write'|'code'|'shell' }[] raise the reach of matching ids or keys (never lowers)
 
 --- The defaults. Every key is documented in |leash-config|.
 ---@type leash.Config
@@ -70,7 +82,8 @@ M.defaults = {
   entries = {}, -- e.g. { { id = 'deploy', title = 'deploy to staging', cmd = { 'make', 'deploy' } } }
   keymap_modes = { 'n', 'x' }, -- modes whose described mappings enter the catalog ('x' includes :vmap)
   log = true, -- append to stdpath('log')/leash.log
-  timeout_ms = 60000, -- one model call, in milliseconds
+  timeout_ms = nil, -- one model call, in milliseconds; nil = the provider's default
+  raise = {}, -- e.g. { { pattern = 'user:Deploy*', reach = 'shell' } }
 }
 
 --- The active configuration (defaults until |leash.setup()| is called).
@@ -85,7 +98,9 @@ function M.setup(opts)
   if type(opts) ~= 'table' then error(('leash: setup() expects a table, not %s'):format(type(opts)), 0) end
   H.check(opts, H.schema, '')
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
-  if M.options.provider ~= nil and not M.options.providers[M.options.provider] then
+  local builtin = { anthropic = true, openai = true, ollama = true, offline = true }
+  local name = M.options.provider
+  if name ~= nil and not M.options.providers[name] and not builtin[name] then
     error(
       ('leash: provider %q is not defined in providers (known: %s)'):format(
         M.options.provider,
@@ -161,19 +176,49 @@ H.schema = {
   fields = {
     provider = { 'string', 'nil' },
     providers = {
+      -- The Rust core reads these tables and names any unknown field (see |leash-providers|).
       map = {
         fields = {
+          name = { 'string', 'nil' },
           kind = function(v)
-            if not vim.tbl_contains({ 'anthropic', 'openai', 'ollama' }, v) then
-              return ("should be one of 'anthropic', 'openai', 'ollama', not %s"):format(vim.inspect(v))
+            if v ~= nil and not vim.tbl_contains({ 'anthropic', 'openai', 'ollama', 'offline' }, v) then
+              return ("should be one of 'anthropic', 'openai', 'ollama', 'offline', not %s"):format(vim.inspect(v))
             end
           end,
           model = { 'string', 'nil' },
           url = { 'string', 'nil' },
+          headers = { 'table', 'nil' },
+          timeout_ms = { 'number', 'nil' },
+          connect_timeout_ms = { 'number', 'nil' },
+          max_tokens = { 'number', 'nil' },
+          temperature = { 'number', 'nil' },
           api_key_env = { 'string', 'nil' },
+          api_key_file = { 'string', 'nil' },
+          api_key_cmd = function(v)
+            if v ~= nil then return list_of_strings(v) end
+          end,
+          api_key_header = { 'string', 'nil' },
+          structured = function(v)
+            if v ~= nil and not vim.tbl_contains({ 'json_schema', 'json_object', 'tool', 'none' }, v) then
+              return ("should be one of 'json_schema', 'json_object', 'tool', 'none', not %s"):format(vim.inspect(v))
+            end
+          end,
+          ca_file = { 'string', 'nil' },
+          retries = { 'number', 'nil' },
         },
       },
     },
+    raise = function(v)
+      if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of { pattern, reach }, not %s'):format(type(v)) end
+      for i, r in ipairs(v) do
+        if type(r) ~= 'table' or type(r.pattern) ~= 'string' or r.pattern == '' then
+          return ('[%d] needs a pattern (an id or key, or a prefix ending in *)'):format(i)
+        end
+        if not vim.tbl_contains({ 'safe', 'edit', 'write', 'code', 'shell' }, r.reach) then
+          return ("[%d] reach should be 'safe', 'edit', 'write', 'code' or 'shell'"):format(i)
+        end
+      end
+    end,
     shortlist_limit = integer_in(1, 500),
     confirm_before_run = 'boolean',
     sources = {

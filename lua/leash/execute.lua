@@ -134,6 +134,16 @@ function M.confirm_and_run(plan, opts)
     H.notify('leash: not a validated plan', vim.log.levels.ERROR)
     return done(false, 'not a validated plan')
   end
+  if #plan.steps == 0 then
+    -- Nothing can run: the reply (the model's or the offline planner's explanation) and
+    -- the reasons for any dropped steps are all there is to show.
+    local lines = { plan.reply ~= '' and confirm.visible(plan.reply or '') or 'leash: nothing to run' }
+    for _, d in ipairs(plan.dropped or {}) do
+      lines[#lines + 1] = ('dropped step %d: %s'):format((d.index or 0) + 1, confirm.visible(d.reason))
+    end
+    H.notify(table.concat(lines, '\n'), #plan.dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+    return done(false)
+  end
   if confirm.needs_window(plan, opts.config) then
     return confirm.open(plan, {
       on_run = go,
@@ -142,14 +152,6 @@ function M.confirm_and_run(plan, opts)
         done(false)
       end,
     })
-  end
-  if #plan.steps == 0 then
-    local reasons = {}
-    for _, d in ipairs(plan.dropped or {}) do
-      reasons[#reasons + 1] = confirm.visible(d.reason)
-    end
-    H.notify('leash: nothing to run' .. (#reasons > 0 and (': ' .. table.concat(reasons, '; ')) or ''))
-    return done(false)
   end
   go()
 end

@@ -30,21 +30,22 @@ function M.rank(request, opts)
   return hits
 end
 
---- Plan `request` with the model. The planner issue fills this seam; until then it
---- reports that planning is not available. It must fail closed: no native library,
---- no plan.
+--- Plan `request`: rank, ask the configured model (or the offline planner) on the
+--- core's runtime thread, and validate. Returns at once; `on_done` runs on the main
+--- thread. Fails closed: without the native library nothing is planned.
 ---@param request string
----@param on_done fun(plan?: table, err?: string)
+---@param on_done fun(plan?: table, err?: string, status?: 'done'|'error'|'cancelled')
 ---@param opts? { range?: integer, line1?: integer, line2?: integer } passed on to |leash.context|
 function M.plan(request, on_done, opts)
-  local native, err = require('leash.native').load()
-  if not native then return on_done(nil, err) end
-  local _ = { request, opts }
-  on_done(nil, 'leash: planning is not available yet; showing the shortlist instead')
+  local started, err = require('leash.planner').start(request, function(result)
+    if result.status == 'done' then return on_done(result.plan, nil, 'done') end
+    on_done(nil, result.error, result.status)
+  end, opts)
+  if not started then on_done(nil, err, 'error') end
 end
 
---- `:Do {request}`: plan and run a request. Refuses (with the loader's message) when
---- the native library is missing.
+--- `:Do {request}`: plan, confirm where the rules require it, and run. Refuses (with the
+--- loader's message) when the native library is missing.
 ---@param request string
 ---@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range (`:'<,'>Do …`)
 function M.run(request, opts)
@@ -52,10 +53,10 @@ function M.run(request, opts)
   if request == '' then return H.notify('leash: empty request', vim.log.levels.WARN) end
   local native, err = require('leash.native').load()
   if not native then return H.notify(err, vim.log.levels.ERROR) end
-  M.plan(request, function(plan, perr)
-    if plan then return end -- the planner/executor take over from here
-    H.notify(perr or 'leash: no plan', vim.log.levels.INFO)
-    M.commands.rank.run({ request })
+  M.plan(request, function(plan, perr, status)
+    if status == 'cancelled' then return end -- the planner said so already
+    if not plan then return H.notify(perr or 'leash: no plan', vim.log.levels.ERROR) end
+    require('leash.execute').confirm_and_run(plan, { config = require('leash.config').get() })
   end, opts)
 end
 
@@ -82,7 +83,7 @@ M.commands = {
   },
   log = {
     desc = 'open the log of requests and plans',
-    run = function() H.notify('leash: :Leash log is not available yet', vim.log.levels.INFO) end,
+    run = function() require('leash.planner').open_log() end,
   },
   undo = {
     desc = 'undo the last plan',
@@ -90,7 +91,7 @@ M.commands = {
   },
   cancel = {
     desc = 'cancel the request in flight',
-    run = function() H.notify('leash: :Leash cancel is not available yet', vim.log.levels.INFO) end,
+    run = function() require('leash.planner').cancel() end,
   },
 }
 

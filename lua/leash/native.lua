@@ -98,6 +98,15 @@ end
 
 --- The command that fixes a missing or stale library.
 ---@return string
+--- The message of an error raised by the core, without the binding's prefix and the
+--- Lua traceback it appends.
+---@param err any
+---@return string
+function M.message(err)
+  local s = tostring(err):gsub('^runtime error: ', ''):gsub('\nstack traceback:.*$', '')
+  return s
+end
+
 function M.build_hint()
   return ('run :Leash build (or `cargo build --release` in %s, then restart Neovim)'):format(M.root())
 end

@@ -1,0 +1,224 @@
+--- The planner's Neovim side: starts a model request on the core's runtime thread, shows
+--- progress, learns of completion through the core's completion pipe (no polling), takes
+--- the validated plan on the main thread, logs the exchange, and cancels on request.
+---
+--- The editor never waits on the network: `native.plan_start` returns a job at once, and
+--- the only work on the main loop is reading one byte and converting the finished result.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.PlanResult
+---@field status 'done'|'error'|'cancelled'
+---@field plan? table the validated plan (design.md's contract)
+---@field error? string a message the user can act on
+---@field code? string a stable word for the error kind
+
+--- Start planning `request`. Cancels a plan still in flight first. `on_done` runs on the
+--- main thread with the result.
+---@param request string
+---@param on_done fun(result: leash.PlanResult)
+---@param opts? { range?: integer, line1?: integer, line2?: integer }
+---@return boolean started
+---@return string? err
+function M.start(request, on_done, opts)
+  local native, err = require('leash.native').load()
+  if not native then return false, err end
+  local state, cerr = require('leash.catalog').get()
+  if not state then return false, cerr end
+  local ok, perr = H.ensure_pipe(native)
+  if not ok then return false, perr end
+  if H.pending then M.cancel({ quiet = true }) end
+
+  local cfg = require('leash.config').get()
+  local provider = M.provider_config(cfg)
+  local context = require('leash.context').get(opts)
+  local started, job = pcall(native.plan_start, state.handle, request, {
+    limit = cfg.shortlist_limit,
+    context = H.prompt_context(context),
+    provider = provider,
+    profile = 'neovim',
+    raise = (cfg.raise and #cfg.raise > 0) and cfg.raise or nil,
+  })
+  if not started then return false, require('leash.native').message(job) end
+
+  local name = provider and (provider.name or provider.kind) or 'offline'
+  H.pending = { job = job, on_done = on_done, request = request, provider = name, started = vim.uv.hrtime() }
+  H.progress_start(name)
+  H.map_cancel_key()
+  H.fire('LeashPlanStart', { request = request, provider = name })
+  return true
+end
+
+--- Cancel the plan in flight, if any: the request is dropped at once.
+---@param opts? { quiet?: boolean }
+---@return boolean cancelled whether a plan was in flight
+function M.cancel(opts)
+  local p = H.pending
+  if not p then
+    if not (opts and opts.quiet) then H.notify('leash: nothing to cancel') end
+    return false
+  end
+  H.pending = nil
+  pcall(function() p.job:cancel() end)
+  H.finish(p, { status = 'cancelled' })
+  return true
+end
+
+--- Whether a plan is in flight.
+---@return boolean
+function M.busy() return H.pending ~= nil end
+
+--- The provider table handed to the core for the configured provider, or nil (offline).
+---@param cfg leash.Config
+---@return table?
+function M.provider_config(cfg)
+  local name = cfg.provider
+  if name == nil or name == 'offline' then return nil end
+  local p = vim.deepcopy((cfg.providers or {})[name] or {})
+  p.name = p.name or name
+  if p.timeout_ms == nil and cfg.timeout_ms ~= nil then p.timeout_ms = cfg.timeout_ms end
+  return p
+end
+
+--- The log file: one JSON line per exchange, readable by the user only.
+---@return string
+function M.log_path() return vim.fs.joinpath(vim.fn.stdpath('log'), 'leash.log') end
+
+--- Append one line to the log (mode 0600; the key is never in it).
+---@param line string
+function M.log(line)
+  if not require('leash.config').get().log then return end
+  local path = M.log_path()
+  vim.fn.mkdir(vim.fs.dirname(path), 'p')
+  local fd = vim.uv.fs_open(path, 'a', tonumber('600', 8))
+  if not fd then return end
+  vim.uv.fs_write(fd, line .. '\n')
+  vim.uv.fs_close(fd)
+end
+
+--- `:Leash log`: open the log.
+function M.open_log()
+  local path = M.log_path()
+  if vim.fn.filereadable(path) == 0 then return H.notify('leash: no log yet (' .. path .. ')') end
+  vim.cmd.split({ args = { path }, magic = { file = false, bar = false } })
+  vim.bo.readonly = true
+  vim.cmd.normal({ args = { 'G' }, bang = true })
+end
+
+-- Helper functionality =======================================================
+
+--- The completion pipe is opened once per Neovim process: the core writes one byte per
+--- finished job; the read callback schedules the take on the main loop.
+function H.ensure_pipe(native)
+  if H.pipe then return true end
+  local ok, fd = pcall(native.notify_fd)
+  if not ok then
+    -- No pipe (Windows): fall back to a cheap timer that asks the job.
+    H.poll = true
+    return true
+  end
+  local pipe = vim.uv.new_pipe(false)
+  local opened, oerr = pipe:open(fd)
+  if not opened then return false, 'leash: cannot watch the planner pipe: ' .. tostring(oerr) end
+  pipe:read_start(function(rerr, data)
+    if rerr or data == nil then return end
+    vim.schedule(H.drain)
+  end)
+  H.pipe = pipe
+  return true
+end
+
+--- Take the finished result of the pending job, if it finished.
+function H.drain()
+  local p = H.pending
+  if not p then return end
+  local ok, result = pcall(function() return p.job:take() end)
+  if not ok then
+    result = { status = 'error', error = require('leash.native').message(result), code = 'internal' }
+  end
+  if result == nil then return end -- another job's byte (a cancelled one)
+  H.pending = nil
+  H.finish(p, result)
+end
+
+function H.finish(p, result)
+  H.unmap_cancel_key()
+  local ms = math.floor((vim.uv.hrtime() - p.started) / 1e6)
+  if result.log then M.log(result.log) end
+  H.progress_end(p.provider, result, ms)
+  local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
+  H.fire(event, { request = p.request, provider = p.provider, status = result.status, error = result.error, ms = ms })
+  p.on_done(result)
+end
+
+function H.prompt_context(ctx)
+  ctx = ctx or {}
+  local selection = ''
+  if type(ctx.selection) == 'table' then
+    selection = ctx.selection.lines and (ctx.selection.lines .. ' lines') or 'yes'
+  elseif type(ctx.selection) == 'string' then
+    selection = ctx.selection
+  end
+  local project = ctx.project
+  if type(project) == 'table' then project = table.concat(project, ', ') end
+  return {
+    editor = 'Neovim',
+    os = ctx.os or '',
+    filetype = ctx.filetype or '',
+    selection = selection,
+    project = project or '',
+  }
+end
+
+function H.fire(pattern, data)
+  pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = pattern, modeline = false, data = data })
+end
+
+-- Progress: Neovim 0.12 progress messages where available, a notification otherwise.
+function H.progress_start(provider)
+  local msg = ('planning with %s… (<C-c> or :Leash cancel to stop)'):format(provider)
+  local ok, id = pcall(vim.api.nvim_echo, { { msg } }, true, { kind = 'progress', title = 'leash', status = 'running', percent = 0 })
+  if ok and type(id) == 'number' and id > 0 then
+    H.progress_id = id
+  else
+    H.progress_id = nil
+    H.notify('leash: ' .. msg)
+  end
+end
+
+function H.progress_end(provider, result, ms)
+  local text = ({
+    done = ('planned with %s in %d ms'):format(provider, ms),
+    cancelled = 'planning cancelled',
+  })[result.status] or ('planning failed after %d ms'):format(ms)
+  if H.progress_id then
+    local status = ({ done = 'success', cancelled = 'cancel' })[result.status] or 'failed'
+    pcall(vim.api.nvim_echo, { { text } }, false, { id = H.progress_id, kind = 'progress', title = 'leash', status = status, percent = 100 })
+    H.progress_id = nil
+  end
+  if result.status == 'cancelled' then H.notify('leash: ' .. text) end
+end
+
+-- <C-c> cancels while planning. The user's own mapping, if any, is put back afterwards.
+function H.map_cancel_key()
+  if H.saved_map ~= nil then return end
+  local existing = vim.fn.maparg('<C-c>', 'n', false, true)
+  H.saved_map = (existing and existing.lhs) and existing or false
+  vim.keymap.set('n', '<C-c>', function() M.cancel() end, { desc = 'leash: cancel planning' })
+end
+
+function H.unmap_cancel_key()
+  if H.saved_map == nil then return end
+  pcall(vim.keymap.del, 'n', '<C-c>')
+  if H.saved_map then pcall(vim.fn.mapset, 'n', false, H.saved_map) end
+  H.saved_map = nil
+end
+
+function H.notify(msg, level)
+  if vim.in_fast_event() then return vim.schedule(function() H.notify(msg, level) end) end
+  vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
+end
+
+return M

@@ -40,8 +40,7 @@ function M.handler(entry, step, opts)
   end
   local job, jerr = require('leash.actions.term').open(vim.list_extend({ 'git' }, argv), {
     cwd = root,
-    on_exit = opts.on_exit,
-    env = { GIT_TERMINAL_PROMPT = '0' },
+    on_exit = opts.on_exit, -- credential prompts stay possible: the user types in the terminal
   })
   if not job then return false, jerr end
   return true, job

@@ -37,7 +37,7 @@ describe('catalog sources', function()
     matches('font', by.guifont.title)
     eq(nil, by.guifont.values, 'guifont is free text')
     eq({ 'unix', 'dos', 'mac' }, by.fileformat.values)
-    ok(#by.wrap.description <= 420, 'description trimmed')
+    ok(#by.wrap.description <= require('leash.catalog.options').description_max + 20, 'description trimmed')
   end)
 
   it('lists builtin Ex commands with titles, abbreviations and args', function()

@@ -2,7 +2,10 @@
 ---
 --- Titles and abbreviations come from `$VIMRUNTIME/doc/index.txt` (the ex-cmd-index
 --- lines `|:vsplit|	:vs[plit]	split current window vertically`), `args` from the
---- command's definition (`nvim_parse_cmd` on the bare name reports `nargs`).
+--- command's definition (`nvim_parse_cmd` on the bare name reports `nargs`), and a
+--- searchable `description` from the help text that follows the command's `*:name*`
+--- tag in the runtime's help files (the ranker weighs it below the title; the prompt
+--- does not show it).
 ---
 --- Every builtin is declared `reach = 'safe'` here on purpose: the Rust Neovim profile
 --- raises each command to the class its tables give it (`:!` to shell, `:lua` to code,
@@ -12,6 +15,9 @@ local M = {}
 local H = {}
 
 -- Module definition ==========================================================
+
+--- Longest description kept per command, in bytes.
+M.description_max = 600
 
 --- Commands left out of the catalog. The Neovim profile refuses them at validation
 --- time as well; leaving them out keeps them off the shortlist. They either change how
@@ -53,21 +59,26 @@ function M.static()
     withheld[name] = true
   end
 
-  local out = {}
+  local names = {}
   for _, name in ipairs(vim.fn.getcompletion('', 'command')) do
-    if not user[name] and not withheld[name] then
-      local doc = index[name]
-      local aliases = {}
-      if doc and doc.abbr and doc.abbr ~= name then aliases[1] = doc.abbr end
-      out[#out + 1] = {
-        id = 'cmd:' .. name,
-        kind = 'command',
-        title = doc and doc.title or (':' .. name),
-        aliases = aliases,
-        args = H.args(name),
-        reach = 'safe', -- raised by the core's Neovim profile; see the file header
-      }
-    end
+    if not user[name] and not withheld[name] then names[#names + 1] = name end
+  end
+  local help = M.parse_help(vim.env.VIMRUNTIME .. '/doc', names, index)
+
+  local out = {}
+  for _, name in ipairs(names) do
+    local doc = index[name]
+    local aliases = {}
+    if doc and doc.abbr and doc.abbr ~= name then aliases[1] = doc.abbr end
+    out[#out + 1] = {
+      id = 'cmd:' .. name,
+      kind = 'command',
+      title = doc and doc.title or (':' .. name),
+      aliases = aliases,
+      args = H.args(name),
+      reach = 'safe', -- raised by the core's Neovim profile; see the file header
+      description = help[name],
+    }
   end
   return { commands = out }
 end
@@ -89,7 +100,109 @@ function M.parse_index(path)
   return out
 end
 
+--- The help text of each command: the lines after a `*:name*` tag (or a tag with an
+--- abbreviation of the name, or `*:name!*`) in `dir/*.txt`, without the command
+--- syntax, tags and links, whitespace collapsed, at most |M.description_max| bytes.
+--- A block ends at the next command tag, a section rule, or a paragraph of prose that
+--- starts in the first column.
+---@param dir string the runtime's doc directory
+---@param names string[] full command names
+---@param index table<string, { abbr?: string }> from |M.parse_index()|
+---@return table<string, string>
+function M.parse_help(dir, names, index)
+  -- Every accepted spelling of a name (`vs`, `vsp`, … `vsplit`) → the full name.
+  local full = {}
+  for _, name in ipairs(names) do
+    local abbr = index[name] and index[name].abbr or name
+    for i = #abbr, #name do
+      local short = name:sub(1, i)
+      if not full[short] or short == name then full[short] = name end
+    end
+  end
+  local parts, sizes = {}, {}
+  for file in vim.fs.dir(dir) do
+    if file:sub(-4) == '.txt' then
+      local text = H.read(dir .. '/' .. file)
+      if text and text:find('*:', 1, true) then H.help_blocks(text, full, parts, sizes) end
+    end
+  end
+  local out = {}
+  for name, list in pairs(parts) do
+    local s = vim.trim((table.concat(list, ' '):gsub('%s+', ' ')))
+    if #s > M.description_max then s = s:sub(1, M.description_max):gsub('%s+%S*$', '') end
+    if s ~= '' then out[name] = s end
+  end
+  return out
+end
+
 -- Helper functionality =======================================================
+
+--- Adds the help blocks of one file to `parts[name]`. Only lines with a `*:` tag and
+--- the lines after them are read (plain finds: the 5 MB of help take a few ms).
+function H.help_blocks(text, full, parts, sizes)
+  local pos = 1
+  while true do
+    local at = text:find('*:', pos, true)
+    if not at then return end
+    local ls = at
+    while ls > 1 and text:byte(ls - 1) ~= 10 do
+      ls = ls - 1
+    end
+    local le = text:find('\n', at, true) or #text + 1
+    local tagged = H.tagged(text:sub(ls, le - 1), full)
+    pos = le + 1
+    if tagged then
+      -- The tag line itself, then the lines after it until the block ends.
+      local line, blank, first = text:sub(ls, le - 1), false, true
+      while true do
+        if not first then
+          if line:find('%*:[^%s*]+%*') and H.tagged(line, full) then break end
+          if line:find('^[=%-][=%-][=%-]') then break end
+          if line:find('%*[^%s*]+%*%s*$') and line:find('^%a') and not line:find('^CTRL') then break end
+          if blank and line:find('^%a') and not line:find('^CTRL') then break end
+        end
+        first = false
+        blank = line:find('^%s*$') ~= nil
+        if not blank then
+          local body = line:gsub('%*[^%s*]+%*', '')
+          -- `:res[ize] +N<Tab>Set the height`: drop the syntax before the first tab.
+          if body:find('^[:%[{]') or body:find('^CTRL') then body = body:match('^[^\t]*\t+(.*)$') or '' end
+          body = body:gsub('[|`]', ''):gsub('%s+', ' ')
+          if body:find('%S') then
+            local room = false
+            for _, name in ipairs(tagged) do
+              local size = sizes[name] or 0
+              if size < M.description_max then
+                room = true
+                parts[name] = parts[name] or {}
+                table.insert(parts[name], body)
+                sizes[name] = size + #body + 1
+              end
+            end
+            if not room then break end
+          end
+        end
+        if le > #text then break end
+        local nl = text:find('\n', le + 1, true) or #text + 1
+        line, le = text:sub(le + 1, nl - 1), nl
+      end
+    end
+  end
+end
+
+--- The full command names a line's `*:name*` tags name (abbreviations and `*:name!*`
+--- resolved), or nil.
+function H.tagged(line, full)
+  local tagged = nil
+  for tag in line:gmatch('%*:([^%s*]+)%*') do
+    local name = full[tag] or full[(tag:gsub('[!_].*$', ''))]
+    if name and not (tagged and vim.list_contains(tagged, name)) then
+      tagged = tagged or {}
+      tagged[#tagged + 1] = name
+    end
+  end
+  return tagged
+end
 
 function H.read(path)
   local f = io.open(path, 'rb')

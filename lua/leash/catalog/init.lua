@@ -85,7 +85,7 @@ function M.get()
   local native, err = require('leash.native').load()
   if not native then return nil, err end
   local ok, handle = pcall(native.catalog_new, entries, 'neovim')
-  if not ok then return nil, 'leash: the core rejected the catalog: ' .. tostring(handle) end
+  if not ok then return nil, 'leash: the core rejected the catalog: ' .. require('leash.native').message(handle) end
   H.state = { handle = handle, entries = entries, counts = counts, signature = sig }
   return H.state
 end
@@ -150,7 +150,7 @@ H.static = nil
 H.use_disk = true
 
 -- Bump when the parsed shape changes.
-H.cache_version = 1
+H.cache_version = 2
 
 -- Helper functionality =======================================================
 

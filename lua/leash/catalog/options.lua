@@ -14,7 +14,7 @@ local H = {}
 -- Module definition ==========================================================
 
 --- Longest description kept per option, in bytes.
-M.description_max = 400
+M.description_max = 2000
 
 --- Entries for every option.
 ---@param static table parsed runtime data from |M.static()|

@@ -1,19 +1,33 @@
 //! Shortlist ranking: which catalog entries a request is most likely about.
 //!
-//! A request is split into words (lower-cased, stopwords dropped, stemmed). Each word is
-//! scored on its own against every entry and the scores add up (mode `any`), or every word
-//! must match (mode `all`). Per word, an entry scores from three signals: an exact hit on
-//! its name or an alias (strongest), nucleo's fuzzy match on the name and aliases, and
-//! word matches on its title and documentation weighted by how rare the word is across
-//! the catalog. Ties are broken by name, so a ranking is deterministic.
+//! A request is split into words (lower-cased, stopwords dropped, stemmed), and the
+//! concept vocabulary (`rank/concepts.txt`) adds the editor's words for the people's
+//! words it recognises, with a lower weight. Each request word forms a group with the
+//! editor words it brought in; per group an entry scores from:
+//!
+//! - an exact hit on its name or an alias (strongest: exact names come first),
+//! - BM25F over three fields: the name and the words it is made of ("splitbelow" is
+//!   "split" + "below"), the title, and the documentation (weighted lowest, with
+//!   length normalisation so long help texts do not drown short titles),
+//! - words the request word begins ("indent" → "indentexpr"), at a lower weight,
+//! - nucleo's fuzzy match on the name and aliases ("vsp" → `vsplit`).
+//!
+//! An entry's score is the sum over groups of its best term in each group. Ties are
+//! broken by name, so a ranking is deterministic.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
 
 use crate::catalog::{Catalog, Entry};
+
+mod concepts;
+mod text;
+
+pub use text::{query_words, stem};
+use text::split_words;
 
 /// Whether every request word must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -42,132 +56,197 @@ pub struct Ranked<'a> {
     pub score: u32,
 }
 
-/// Field weights, in score points per fully matching word.
-const EXACT_NAME: f32 = 100.0;
-const FUZZY_NAME: f32 = 30.0;
-const TITLE_WORD: f32 = 24.0;
-const TITLE_PREFIX: f32 = 10.0;
-const DOC_WORD: f32 = 6.0;
+/// An exact hit of a request word on a name or alias. A word that is also common in
+/// the catalog's text ("window", "list", "no") is as likely part of the sentence as a
+/// name: its bonus shrinks with its document frequency, for aliases ("no" is
+/// `:noremap`) sooner than for full names.
+const EXACT_NAME: f32 = 20.0;
+const EXACT_COMMON: f32 = 0.35;
+const NAME_DF: (f32, f32) = (0.05, 0.25);
+const ALIAS_DF: (f32, f32) = (0.01, 0.05);
+/// A few command names that are, in a request, nearly always just part of the
+/// sentence ("make the font bigger", "put a > in front").
+const EXACT_WEAK: f32 = 4.0;
+const WEAK_NAMES: &[&str] = &["make", "put", "open", "change", "print"];
+/// Fuzzy name match (scaled by match quality; counts from `FUZZY_MIN` quality on).
+const FUZZY_NAME: f32 = 4.0;
+const FUZZY_MIN: f32 = 0.6;
+/// BM25F field weights and length normalisation, and the saturation constant.
+const W_NAME: f32 = 4.0;
+const W_TITLE: f32 = 3.0;
+const W_DOC: f32 = 0.6;
+const B_TITLE: f32 = 0.5;
+const B_DOC: f32 = 0.75;
+const K1: f32 = 1.2;
+/// A vocabulary word that the request word only begins counts this much.
+const PREFIX: f32 = 0.5;
+/// Editor words brought in by a concept count this much of the request's own words,
+/// and their exact name hits count `CONCEPT_NAME` of that again: the request's own
+/// exact names stay ahead.
+const CONCEPT: f32 = 0.6;
+const CONCEPT_NAME: f32 = 0.5;
 
-/// Words that carry no meaning in a request to an editor.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do",
-    "does", "for", "from", "get", "have", "how", "i", "i'd", "i'm", "if", "in", "into", "is", "it", "it's", "its",
-    "just", "let", "lets", "me", "my", "of", "or", "our", "please", "pls", "plz", "so", "some", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "want", "wanna", "was",
-    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
-];
+/// What the ranker precomputes for a catalog.
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Lower-cased name (without its source prefix) or alias → (entry, is an alias).
+    exact: HashMap<String, Vec<(u32, bool)>>,
+    /// Number of entries.
+    len: usize,
+    /// Names and aliases for fuzzy matching, with the set of letters each contains.
+    fuzzy: Vec<(Utf32String, u64, u32)>,
+    /// Stem → (entry, BM25F weight including rarity), by entry.
+    terms: HashMap<String, Vec<(u32, f32)>>,
+    /// Stems, sorted, for prefix look-ups.
+    vocabulary: Vec<String>,
+}
 
-/// The request's meaningful words, lower-cased, stopwords dropped, in order, without
-/// repeats.
-pub fn query_words(request: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for word in split_words(request) {
-        if !STOPWORDS.contains(&word.as_str()) && !out.contains(&word) {
-            out.push(word);
+/// Letters (a–z, 0–9, `_`) present in a word, one bit each.
+fn letters(s: &str) -> u64 {
+    s.bytes().fold(0u64, |m, b| {
+        m | match b {
+            b'a'..=b'z' => 1 << (b - b'a'),
+            b'A'..=b'Z' => 1 << (b - b'A'),
+            b'0'..=b'9' => 1 << (26 + b - b'0'),
+            _ => 1 << 36,
         }
-    }
-    out
+    })
 }
 
-fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
-        .map(|w| w.trim_matches('\'').to_lowercase())
-        .filter(|w| !w.is_empty())
-}
-
-/// A light suffix stemmer: enough that "wrapping", "wraps" and "wrapped" meet "wrap".
-pub fn stem(word: &str) -> String {
-    let w = word;
-    let n = w.len();
-    if !w.is_ascii() || n <= 3 {
-        return w.to_string();
+/// The words a compound name is made of ("splitbelow" → "split", "below"), from the
+/// catalog's own vocabulary: most letters covered, then fewest pieces.
+fn name_parts(name: &str, words: &HashSet<String>) -> Vec<String> {
+    let b = name.as_bytes();
+    let n = b.len();
+    if n < 5 || !name.is_ascii() || words.contains(name) {
+        return Vec::new();
     }
-    for (suffix, replacement, min_stem) in [
-        ("ational", "ate", 3),
-        ("ization", "ize", 3),
-        ("iness", "y", 3),
-        ("ness", "", 3),
-        ("ments", "", 3),
-        ("ment", "", 3),
-        ("ings", "", 3),
-        ("ing", "", 3),
-        ("ies", "y", 2),
-        ("ied", "y", 2),
-        ("ers", "", 3),
-        ("er", "", 3),
-        ("ed", "", 3),
-        ("ly", "", 3),
-        ("es", "", 4),
-        ("s", "", 3),
-    ] {
-        if let Some(stem) = w.strip_suffix(suffix) {
-            if stem.len() >= min_stem && !(suffix == "s" && stem.ends_with('s')) {
-                let mut out = format!("{stem}{replacement}");
-                // "wrapping" → "wrapp" → "wrap"
-                let b = out.as_bytes();
-                if replacement.is_empty() && b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z') {
-                    out.pop();
+    // best[i] = (letters covered, -pieces, previous cut, piece started here?)
+    let mut best: Vec<(usize, i32, usize, bool)> = vec![(0, 0, 0, false); n + 1];
+    for i in 1..=n {
+        best[i] = (best[i - 1].0, best[i - 1].1, i - 1, false);
+        for j in 0..i.saturating_sub(2) {
+            if words.contains(&name[j..i]) {
+                let cand = (best[j].0 + (i - j), best[j].1 - 1, j, true);
+                if (cand.0, cand.1) > (best[i].0, best[i].1) {
+                    best[i] = cand;
                 }
-                return out;
             }
         }
     }
-    w.to_string()
-}
-
-/// What the ranker precomputes for a catalog: names for fuzzy matching and an inverted
-/// index of title and documentation words.
-#[derive(Debug, Default)]
-pub struct Index {
-    /// Per entry: the name without its source prefix, then the aliases, lower-cased.
-    names: Vec<Vec<Utf32String>>,
-    /// Per entry: the plain strings of `names`, for exact hits.
-    plain_names: Vec<Vec<String>>,
-    /// Stemmed word → (entry, weight) postings, weight already including rarity.
-    words: HashMap<String, Vec<(u32, f32)>>,
-    /// Stemmed words, sorted, for prefix look-ups.
-    vocabulary: Vec<String>,
+    let mut parts = Vec::new();
+    let mut i = n;
+    while i > 0 {
+        let (_, _, j, piece) = best[i];
+        if piece {
+            parts.push(name[j..i].to_string());
+        }
+        i = j;
+    }
+    parts.reverse();
+    if parts.len() < 2 { Vec::new() } else { parts }
 }
 
 impl Index {
     /// Builds the index of a catalog.
     pub fn new(catalog: &Catalog) -> Index {
         let entries = catalog.entries();
-        let mut names = Vec::with_capacity(entries.len());
-        let mut plain_names = Vec::with_capacity(entries.len());
-        // term → entry → best field weight
-        let mut postings: HashMap<String, HashMap<u32, f32>> = HashMap::new();
+        let n = entries.len();
+        let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::new();
+        let mut fuzzy = Vec::new();
+        // Whole words of titles and documentation, for splitting names.
+        let mut words: HashSet<String> = HashSet::new();
+        for e in entries {
+            for w in split_words(e.title()).chain(split_words(e.description())) {
+                if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) {
+                    words.insert(w);
+                }
+            }
+        }
+        // Word → stem, so each distinct word is stemmed once.
+        let mut stems: HashMap<String, String> = HashMap::new();
+        // Per entry and field: stem → count; and field lengths.
+        let mut fields: Vec<[HashMap<String, u32>; 3]> = Vec::with_capacity(n);
+        let mut lengths: Vec<[f32; 3]> = Vec::with_capacity(n);
         for (i, entry) in entries.iter().enumerate() {
             let name = entry.name();
             let bare = name.split_once(':').map_or(name, |(_, rest)| rest).to_lowercase();
-            let mut plain = vec![bare];
-            plain.extend(entry.aliases().iter().map(|a| a.to_lowercase()));
-            names.push(plain.iter().map(|s| Utf32String::from(s.as_str())).collect());
-            let mut add = |text: &str, weight: f32| {
-                for word in split_words(text) {
-                    let slot = postings.entry(stem(&word)).or_default().entry(i as u32).or_insert(0.0);
-                    *slot = slot.max(weight);
+            let mut names = vec![bare.clone()];
+            names.extend(entry.aliases().iter().map(|a| a.to_lowercase()));
+            names.dedup();
+            for (k, nm) in names.iter().enumerate() {
+                let list = exact.entry(nm.clone()).or_default();
+                if list.last().map(|l| l.0) != Some(i as u32) {
+                    list.push((i as u32, k > 0));
                 }
+                fuzzy.push((Utf32String::from(nm.as_str()), letters(nm), i as u32));
+            }
+            let mut f: [HashMap<String, u32>; 3] = Default::default();
+            let mut len = [0f32; 3];
+            let mut count = |field: usize, word: &str, f: &mut [HashMap<String, u32>; 3]| {
+                let s = match stems.get(word) {
+                    Some(s) => s,
+                    None => stems.entry(word.to_string()).or_insert_with(|| stem(word)),
+                };
+                match f[field].get_mut(s.as_str()) {
+                    Some(c) => *c += 1,
+                    None => {
+                        f[field].insert(s.clone(), 1);
+                    }
+                }
+                len[field] += 1.0;
             };
-            add(entry.title(), TITLE_WORD);
-            // Parts of the name count as title words: "relativenumber" has no spaces,
-            // but "cmd:tab_new" or "script:cargo:test" do.
-            add(&name.replace(':', " "), TITLE_WORD);
-            add(entry.description(), DOC_WORD);
-            plain_names.push(plain);
+            // The name: its words ("script:cargo:test", "tab_new"), the parts it is
+            // made of ("splitbelow").
+            for w in split_words(&name.replace(':', " ").replace('_', " ")) {
+                count(0, &w, &mut f);
+                for part in name_parts(&w, &words) {
+                    count(0, &part, &mut f);
+                }
+            }
+            for w in split_words(entry.title()) {
+                count(1, &w, &mut f);
+            }
+            for w in split_words(entry.description()) {
+                count(2, &w, &mut f);
+            }
+            fields.push(f);
+            lengths.push(len);
         }
-        let n = entries.len().max(1) as f32;
-        let mut words = HashMap::with_capacity(postings.len());
-        for (term, docs) in postings {
-            let idf = (1.0 + n / docs.len() as f32).ln() / (1.0 + n).ln();
-            let mut list: Vec<(u32, f32)> = docs.into_iter().map(|(d, w)| (d, w * idf)).collect();
-            list.sort_by_key(|&(d, _)| d);
-            words.insert(term, list);
+        let mut avg = [0f32; 3];
+        for l in &lengths {
+            for k in 0..3 {
+                avg[k] += l[k];
+            }
         }
-        let mut vocabulary: Vec<String> = words.keys().cloned().collect();
+        for a in &mut avg {
+            *a = (*a / n.max(1) as f32).max(1.0);
+        }
+        // Stem → (entry, weighted term frequency).
+        let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
+        for (i, f) in fields.iter().enumerate() {
+            let mut per: HashMap<&str, f32> = HashMap::new();
+            let norm = [1.0, 1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1], 1.0 - B_DOC + B_DOC * lengths[i][2] / avg[2]];
+            for (k, w) in [W_NAME, W_TITLE, W_DOC].into_iter().enumerate() {
+                for (term, &c) in &f[k] {
+                    *per.entry(term.as_str()).or_insert(0.0) += w * c as f32 / norm[k];
+                }
+            }
+            for (term, v) in per {
+                tf.entry(term.to_string()).or_default().push((i as u32, v));
+            }
+        }
+        let nf = n as f32;
+        let mut terms = HashMap::with_capacity(tf.len());
+        for (term, list) in tf {
+            let df = list.len() as f32;
+            let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
+            let list: Vec<(u32, f32)> = list.into_iter().map(|(d, t)| (d, idf * t * (K1 + 1.0) / (t + K1))).collect();
+            terms.insert(term, list);
+        }
+        let mut vocabulary: Vec<String> = terms.keys().cloned().collect();
         vocabulary.sort();
-        Index { names, plain_names, words, vocabulary }
+        Index { exact, len: n, fuzzy, terms, vocabulary }
     }
 }
 
@@ -180,87 +259,191 @@ thread_local! {
     static MATCHER: std::cell::RefCell<Matcher> = std::cell::RefCell::new(Matcher::new(nucleo::Config::DEFAULT));
 }
 
+/// One word to look up: the request's own or one a concept brought in.
+struct Term {
+    word: String,
+    stem: String,
+    weight: f32,
+    /// The request's own word (names are fuzzy-matched only for these).
+    own: bool,
+}
+
+/// The request as groups of terms: each request word with the editor words that the
+/// concepts ending at it brought in.
+fn groups(request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
+    let words = query_words(request);
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let mut out: Vec<Vec<Term>> = words
+        .iter()
+        .zip(&stems)
+        .map(|(w, s)| vec![Term { word: w.clone(), stem: s.clone(), weight: 1.0, own: true }])
+        .collect();
+    for (c, end) in concepts::matches(&stems, skip_concept) {
+        for word in &concepts::all()[c].editor {
+            let group = &mut out[end];
+            if !group.iter().any(|t| t.word == *word) {
+                group.push(Term { word: word.clone(), stem: stem(word), weight: CONCEPT, own: false });
+            }
+        }
+    }
+    out
+}
+
+/// Scratch space for one ranking: a score per entry and the entries touched.
+struct Scores {
+    value: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Scores {
+    fn new(n: usize) -> Scores {
+        Scores { value: vec![0.0; n], touched: Vec::new() }
+    }
+    fn max(&mut self, d: u32, v: f32) {
+        let slot = &mut self.value[d as usize];
+        if *slot == 0.0 {
+            self.touched.push(d);
+        }
+        if v > *slot {
+            *slot = v;
+        }
+    }
+    fn add(&mut self, d: u32, v: f32) {
+        let slot = &mut self.value[d as usize];
+        if *slot == 0.0 {
+            self.touched.push(d);
+        }
+        *slot += v;
+    }
+    fn clear(&mut self) {
+        for &d in &self.touched {
+            self.value[d as usize] = 0.0;
+        }
+        self.touched.clear();
+    }
+}
+
 /// Ranks the catalog against a request and returns at most `limit` entries, best first.
 pub fn rank<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
-    let words = query_words(request);
-    if words.is_empty() || limit == 0 {
+    rank_with(catalog, request, limit, mode, None)
+}
+
+fn rank_with<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode, skip_concept: Option<usize>) -> Vec<Ranked<'a>> {
+    let groups = groups(request, skip_concept);
+    if groups.is_empty() || limit == 0 {
         return Vec::new();
     }
     let idx = index(catalog);
     let n = catalog.len();
-    let mut total = vec![0f32; n];
+    let mut total = Scores::new(n);
     let mut matched = vec![0u16; n];
-    let mut word_score = vec![0f32; n];
+    let mut group = Scores::new(n);
+    let mut term = Scores::new(n);
     MATCHER.with(|m| {
         let mut matcher = m.borrow_mut();
-        for word in &words {
-            word_score.iter_mut().for_each(|s| *s = 0.0);
-            score_word(idx, word, &mut matcher, &mut word_score);
-            for i in 0..n {
-                if word_score[i] > 0.0 {
-                    total[i] += word_score[i];
-                    matched[i] += 1;
+        for g in &groups {
+            for t in g {
+                score_term(idx, t, &mut matcher, &mut term);
+                for &d in &term.touched {
+                    group.max(d, t.weight * term.value[d as usize]);
                 }
+                term.clear();
             }
+            for &d in &group.touched {
+                total.add(d, group.value[d as usize]);
+                matched[d as usize] += 1;
+            }
+            group.clear();
         }
     });
     let needed = match mode {
         Mode::Any => 1,
-        Mode::All => words.len() as u16,
+        Mode::All => groups.len() as u16,
     };
-    let mut ranked: Vec<(u32, usize)> = (0..n)
-        .filter(|&i| matched[i] >= needed && total[i] > 0.0)
-        .map(|i| ((total[i] * 100.0).round() as u32, i))
-        .collect();
     let entries = catalog.entries();
-    ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| entries[a.1].name().cmp(entries[b.1].name())));
-    ranked.truncate(limit);
-    ranked.into_iter().map(|(score, i)| Ranked { entry: &entries[i], score }).collect()
+    let mut ranked: Vec<(u32, u32)> = total
+        .touched
+        .iter()
+        .filter(|&&d| matched[d as usize] >= needed)
+        .map(|&d| ((total.value[d as usize] * 100.0).round() as u32, d))
+        .filter(|&(s, _)| s > 0)
+        .collect();
+    let order = |a: &(u32, u32), b: &(u32, u32)| b.0.cmp(&a.0).then_with(|| entries[a.1 as usize].name().cmp(entries[b.1 as usize].name()));
+    if ranked.len() > limit {
+        ranked.select_nth_unstable_by(limit - 1, order);
+        ranked.truncate(limit);
+    }
+    ranked.sort_unstable_by(order);
+    ranked.into_iter().map(|(score, d)| Ranked { entry: &entries[d as usize], score }).collect()
 }
 
-/// Adds one word's score for every entry into `out`.
-fn score_word(idx: &Index, word: &str, matcher: &mut Matcher, out: &mut [f32]) {
-    // Names: an exact hit beats everything; otherwise a fuzzy match counts when it is good.
-    let atom = Atom::new(word, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
-    let perfect = atom.score(Utf32Str::Ascii(word.as_bytes()), matcher).unwrap_or(1).max(1) as f32;
-    let fuzzy = word.chars().count() >= 3;
-    for (i, names) in idx.names.iter().enumerate() {
-        if idx.plain_names[i].iter().any(|n| n == word) {
-            out[i] += EXACT_NAME;
-            continue;
-        }
-        if fuzzy {
-            let best = names.iter().filter_map(|n| atom.score(n.slice(..), matcher)).max();
-            if let Some(s) = best {
-                let quality = s as f32 / perfect;
-                if quality >= 0.5 {
-                    out[i] += FUZZY_NAME * quality.min(1.0);
-                }
-            }
-        }
-    }
-    // Titles and documentation: the stemmed word, or words it begins.
-    let stemmed = stem(word);
-    let mut best: HashMap<u32, f32> = HashMap::new();
-    if let Some(list) = idx.words.get(&stemmed) {
+/// One term's score for every entry it reaches, into `out` (empty on entry).
+fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores) {
+    // Title, name words and documentation: the stem, or (weaker) words it begins.
+    if let Some(list) = idx.terms.get(&t.stem) {
         for &(d, w) in list {
-            best.insert(d, w);
+            out.max(d, w);
         }
     }
-    if stemmed.chars().count() >= 4 {
-        let start = idx.vocabulary.partition_point(|t| t.as_str() < stemmed.as_str());
-        for term in idx.vocabulary[start..].iter().take_while(|t| t.starts_with(stemmed.as_str())).skip_while(|t| **t == stemmed) {
-            if let Some(list) = idx.words.get(term) {
-                for &(d, w) in list {
-                    let w = w * TITLE_PREFIX / TITLE_WORD;
-                    let slot = best.entry(d).or_insert(0.0);
-                    *slot = slot.max(w);
+    if t.stem.len() >= 4 {
+        let start = idx.vocabulary.partition_point(|v| v.as_str() < t.stem.as_str());
+        for v in idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem) {
+            for &(d, w) in &idx.terms[v] {
+                out.max(d, w * PREFIX);
+            }
+        }
+    }
+    // Names: a fuzzy match of the request's own words.
+    if t.own && t.word.len() >= 3 && t.word.is_ascii() {
+        let atom = Atom::new(&t.word, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
+        let perfect = atom.score(Utf32Str::Ascii(t.word.as_bytes()), matcher).unwrap_or(1).max(1) as f32;
+        let need = letters(&t.word);
+        for (name, have, d) in &idx.fuzzy {
+            if need & !have != 0 {
+                continue;
+            }
+            if let Some(s) = atom.score(name.slice(..), matcher) {
+                let q = (s as f32 / perfect).min(1.0);
+                if q >= FUZZY_MIN {
+                    out.max(*d, FUZZY_NAME * q);
                 }
             }
         }
     }
-    for (d, w) in best {
-        out[d as usize] += w;
+    // Exact names and aliases, added on top: the word as typed or in the singular.
+    let df = idx.terms.get(&t.stem).map_or(0, |l| l.len()) as f32 / idx.len.max(1) as f32;
+    let common = |(lo, hi): (f32, f32)| 1.0 - (1.0 - EXACT_COMMON) * ((df - lo) / (hi - lo)).clamp(0.0, 1.0);
+    let (name_bonus, alias_bonus) = if WEAK_NAMES.contains(&t.word.as_str()) {
+        (EXACT_WEAK, EXACT_WEAK)
+    } else {
+        (EXACT_NAME * common(NAME_DF), EXACT_NAME * common(ALIAS_DF))
+    };
+    let own = if t.own { 1.0 } else { CONCEPT_NAME };
+    let (name_bonus, alias_bonus) = (name_bonus * own, alias_bonus * own);
+    let mut hit = |key: &str| {
+        if let Some(list) = idx.exact.get(key) {
+            for &(d, alias) in list {
+                out.add(d, if alias { alias_bonus } else { name_bonus });
+            }
+        }
+    };
+    hit(&t.word);
+    let one = singular(&t.word);
+    if one != t.word {
+        hit(one);
+    }
+}
+
+/// "numbers" → "number", "matches" → "match": the stemmer cuts deeper than names do.
+fn singular(word: &str) -> &str {
+    if let Some(s) = word.strip_suffix("es") {
+        if s.ends_with("ch") || s.ends_with("sh") || s.ends_with('x') || s.ends_with('s') || s.ends_with('z') {
+            return s;
+        }
+    }
+    match word.strip_suffix('s') {
+        Some(s) if s.len() >= 2 && !s.ends_with('s') && !s.ends_with('u') && !s.ends_with('i') => s,
+        _ => word,
     }
 }
 
@@ -367,5 +550,74 @@ mod tests {
     fn limit_is_respected() {
         assert_eq!(rank(&catalog(), "line wrap split", 2, Mode::Any).len(), 2);
         assert!(rank(&catalog(), "wrap", 0, Mode::Any).is_empty());
+    }
+
+    /// The catalog a clean Neovim exports (builtin commands and options with their
+    /// help text), kept as a fixture.
+    fn neovim() -> &'static Catalog {
+        static CAT: OnceLock<Catalog> = OnceLock::new();
+        CAT.get_or_init(|| Catalog::from_json(include_str!("../tests/data/neovim-catalog.json")).unwrap())
+    }
+
+    fn position(c: &Catalog, q: &str, name: &str, skip: Option<usize>) -> Option<usize> {
+        rank_with(c, q, 60, Mode::Any, skip).iter().position(|r| r.entry.name() == name)
+    }
+
+    /// Every line of the concept vocabulary: its example request (a sentence in no
+    /// benchmark set) brings its entry into the top 10, and ranks it higher than the
+    /// same vocabulary without that line does.
+    #[test]
+    fn each_concept_helps_its_example() {
+        let c = neovim();
+        let mut failures = Vec::new();
+        for (i, concept) in concepts::all().iter().enumerate() {
+            assert!(c.get(&concept.expect).is_some(), "line {}: {} is not in the catalog", concept.line, concept.expect);
+            let with = position(c, &concept.example, &concept.expect, None);
+            let without = position(c, &concept.example, &concept.expect, Some(i));
+            let helps = match (with, without) {
+                (Some(w), Some(wo)) => w < 10 && w < wo,
+                (Some(w), None) => w < 10,
+                _ => false,
+            };
+            if !helps {
+                failures.push(format!("line {}: {:?} => {}: at {:?} with the concept, {:?} without", concept.line, concept.example, concept.expect, with, without));
+            }
+        }
+        assert!(failures.is_empty(), "{} concept(s) do not help their example:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    #[test]
+    fn exact_names_come_first_on_the_neovim_catalog() {
+        let c = neovim();
+        for (q, want) in [("wrap", "wrap"), ("vsplit", "cmd:vsplit"), ("rnu", "relativenumber"), ("set scrolloff to 5", "scrolloff"), ("tabonly", "cmd:tabonly")] {
+            let got = rank(c, q, 5, Mode::Any);
+            assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+        }
+        // A plural still counts as the name (here two entries are named "number").
+        let mut two: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().take(2).map(|r| r.entry.name()).collect();
+        two.sort();
+        assert_eq!(two, ["cmd:number", "number"]);
+    }
+
+    #[test]
+    fn compound_names_are_split_into_words() {
+        let c = neovim();
+        let top = |q: &str| rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name().to_string()).collect::<Vec<_>>();
+        assert!(top("horizontal splits go below").contains(&"splitbelow".to_string()), "{:?}", top("horizontal splits go below"));
+        assert!(top("blend the popup menu").contains(&"pumblend".to_string()));
+    }
+
+    #[test]
+    fn ranking_the_neovim_catalog_is_deterministic() {
+        let c = neovim();
+        let q = "make the window wider and turn off line wrapping everywhere";
+        let a: Vec<(String, u32)> = rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        for _ in 0..3 {
+            let b: Vec<(String, u32)> = rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+            assert_eq!(a, b);
+        }
+        let fresh = Catalog::from_json(include_str!("../tests/data/neovim-catalog.json")).unwrap();
+        let b: Vec<(String, u32)> = rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        assert_eq!(a, b);
     }
 }

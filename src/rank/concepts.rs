@@ -1,0 +1,111 @@
+//! The editor-concept vocabulary (`concepts.txt`): people's words → the editor's words.
+//!
+//! A concept's phrases are matched on the request's stems (stopwords dropped, words
+//! consecutive); a match adds the concept's editor words to the request with a lower
+//! weight than the request's own words.
+
+use std::sync::OnceLock;
+
+use super::text::{query_words, stem};
+
+/// The data file, one concept a line (its header documents the format).
+pub const SOURCE: &str = include_str!("concepts.txt");
+
+/// One line of the vocabulary.
+#[derive(Debug)]
+pub struct Concept {
+    /// Each phrase as stems, in order.
+    pub phrases: Vec<Vec<String>>,
+    /// Editor words, lower-cased (not stemmed: names must stay whole).
+    pub editor: Vec<String>,
+    /// The example request and the entry it must bring up (for the tests).
+    pub example: String,
+    pub expect: String,
+    /// The line in the data file, for messages.
+    pub line: usize,
+}
+
+/// Every concept, parsed once.
+pub fn all() -> &'static [Concept] {
+    static ALL: OnceLock<Vec<Concept>> = OnceLock::new();
+    ALL.get_or_init(|| parse(SOURCE))
+}
+
+fn parse(text: &str) -> Vec<Concept> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('|').map(str::trim);
+        let (Some(people), Some(editor)) = (cols.next(), cols.next()) else { continue };
+        let (example, expect) = cols.next().and_then(|e| e.split_once("=>")).map_or((String::new(), String::new()), |(a, b)| (a.trim().to_string(), b.trim().to_string()));
+        let phrases = people
+            .split(',')
+            .map(|p| query_words(p).iter().map(|w| stem(w)).collect::<Vec<_>>())
+            .filter(|p| !p.is_empty())
+            .collect();
+        let editor = editor.split_whitespace().map(str::to_lowercase).collect();
+        out.push(Concept { phrases, editor, example, expect, line: n + 1 });
+    }
+    out
+}
+
+/// The concepts a request's stems mention: (concept, index of the stem where the
+/// phrase ends). A phrase matches when all its stems occur within a window one word
+/// longer than the phrase, in any order ("startup message", "message at startup").
+/// `skip` leaves one concept out (the tests measure what each adds).
+pub fn matches(stems: &[String], skip: Option<usize>) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (c, concept) in all().iter().enumerate() {
+        if Some(c) == skip {
+            continue;
+        }
+        let mut best: Option<usize> = None;
+        for phrase in &concept.phrases {
+            let mut lo = usize::MAX;
+            let mut hi = 0;
+            let found = phrase.iter().all(|p| match stems.iter().position(|s| s == p) {
+                Some(at) => {
+                    lo = lo.min(at);
+                    hi = hi.max(at);
+                    true
+                }
+                None => false,
+            });
+            if found && hi - lo <= phrase.len() {
+                best = Some(best.map_or(hi, |b: usize| b.min(hi)));
+            }
+        }
+        if let Some(end) = best {
+            out.push((c, end));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_parses_with_an_example() {
+        let all = all();
+        assert!(all.len() >= 40, "{}", all.len());
+        for c in all {
+            assert!(!c.phrases.is_empty() && !c.editor.is_empty(), "line {}", c.line);
+            assert!(!c.example.is_empty() && !c.expect.is_empty(), "line {}: no example", c.line);
+        }
+    }
+
+    #[test]
+    fn phrases_match_nearby_stems() {
+        let stems: Vec<String> = query_words("turn on soft wrapping").iter().map(|w| stem(w)).collect();
+        let found = matches(&stems, None);
+        let soft = all().iter().position(|c| c.editor.contains(&"linebreak".to_string())).unwrap();
+        assert!(found.iter().any(|&(c, _)| c == soft), "{found:?}");
+        let stems: Vec<String> = query_words("wrap lines, but make them soft").iter().map(|w| stem(w)).collect();
+        assert!(!matches(&stems, None).iter().any(|&(c, _)| c == soft));
+    }
+}

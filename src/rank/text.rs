@@ -1,0 +1,118 @@
+//! Words: splitting, stopwords, the stemmer. The same functions process requests,
+//! catalog text and the concept vocabulary, so all three meet on the same stems.
+
+/// Words that carry no meaning in a request to an editor. ("all", "on", "off", "no"
+/// and "not" stay: `:wall`, `:only`, `nowrap` and "don't" requests depend on them.)
+pub(crate) const STOPWORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do",
+    "does", "for", "from", "get", "have", "how", "i", "i'd", "i'm", "if", "in", "into", "is", "it", "it's", "its",
+    "just", "let", "lets", "me", "my", "of", "or", "our", "please", "pls", "plz", "so", "some", "that", "the", "their",
+    "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "want", "wanna", "was",
+    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
+];
+
+/// Symbols people type for what the editor names in words (`~` lines, `$` at line ends).
+const SYMBOLS: &[(char, &str)] = &[('~', "tilde"), ('$', "dollar"), ('¶', "pilcrow"), ('↪', "arrow"), ('→', "arrow"), ('·', "dot"), ('•', "dot")];
+
+/// Lower-cased words of a text: letters, digits, `_` and inner apostrophes.
+pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+        .map(|w| w.trim_matches('\'').to_lowercase())
+        .filter(|w| !w.is_empty())
+}
+
+/// The request's meaningful words, lower-cased, stopwords dropped, in order, without
+/// repeats. A few symbols count as the word that names them (`~` is "tilde").
+pub fn query_words(request: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |word: String| {
+        if !STOPWORDS.contains(&word.as_str()) && !out.contains(&word) {
+            out.push(word);
+        }
+    };
+    let mut rest = request;
+    while let Some(at) = rest.find(|c: char| SYMBOLS.iter().any(|&(s, _)| s == c)) {
+        let (before, after) = rest.split_at(at);
+        split_words(before).for_each(&mut push);
+        let c = after.chars().next().unwrap_or(' ');
+        if let Some(&(_, name)) = SYMBOLS.iter().find(|&&(s, _)| s == c) {
+            push(name.to_string());
+        }
+        rest = &after[c.len_utf8()..];
+    }
+    split_words(rest).for_each(&mut push);
+    out
+}
+
+/// A light suffix stemmer: enough that "wrapping", "wraps" and "wrapped" meet "wrap",
+/// "indentation" meets "indent" and "bigger" meets "big".
+pub fn stem(word: &str) -> String {
+    let w = word;
+    let n = w.len();
+    if !w.is_ascii() || n <= 3 {
+        return w.to_string();
+    }
+    for (suffix, replacement, min_stem) in [
+        ("ational", "ate", 3),
+        ("ization", "ize", 3),
+        ("ations", "", 4),
+        ("ation", "", 4),
+        ("iness", "y", 3),
+        ("ness", "", 3),
+        ("ments", "", 3),
+        ("ment", "", 3),
+        ("ings", "", 3),
+        ("ing", "", 3),
+        ("ies", "y", 2),
+        ("ied", "y", 2),
+        ("ers", "", 3),
+        ("er", "", 3),
+        ("est", "", 3),
+        ("ed", "", 3),
+        ("ly", "", 3),
+        ("es", "", 4),
+        ("s", "", 3),
+    ] {
+        if let Some(stem) = w.strip_suffix(suffix) {
+            // "searches", "boxes" lose "es"; "messages", "files" only lose "s".
+            if suffix == "es" && !(stem.ends_with("ch") || stem.ends_with("sh") || stem.ends_with('x') || stem.ends_with('s') || stem.ends_with('z')) {
+                continue;
+            }
+            if stem.len() >= min_stem && !(suffix == "s" && (stem.ends_with('s') || stem.ends_with('u') || stem.ends_with('i'))) {
+                let mut out = format!("{stem}{replacement}");
+                // "wrapping" → "wrapp" → "wrap"
+                let b = out.as_bytes();
+                if replacement.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o' | b'd') {
+                    out.pop();
+                }
+                return out;
+            }
+        }
+    }
+    w.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_become_words() {
+        assert_eq!(query_words("hide the ~ lines"), ["hide", "tilde", "lines"]);
+        assert_eq!(query_words("a$b"), ["dollar", "b"]);
+    }
+
+    #[test]
+    fn more_stems() {
+        assert_eq!(stem("indentation"), "indent");
+        assert_eq!(stem("bigger"), "big");
+        assert_eq!(stem("biggest"), "big");
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("added"), "add");
+        assert_eq!(stem("messages"), stem("message"));
+        assert_eq!(stem("matches"), "match");
+        assert_eq!(stem("spelled"), "spell");
+        assert_eq!(stem("folding"), "fold");
+        assert_eq!(stem("station"), "station");
+    }
+}

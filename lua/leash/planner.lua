@@ -110,27 +110,34 @@ end
 -- Helper functionality =======================================================
 
 --- The completion pipe is opened once per Neovim process: the core writes one byte per
---- finished job; the read callback schedules the take on the main loop.
+--- finished job; the read callback schedules the take on the main loop. The handle lives
+--- in the Lua registry, not in this module, so reloading the module (plugin managers,
+--- tests) does not lose it; the callback looks the module up anew each time.
+local PIPE_KEY = 'leash.planner.pipe'
+
 function H.ensure_pipe(native)
-  if H.pipe then return true end
+  local registry = debug.getregistry()
+  if registry[PIPE_KEY] then return true end
   local ok, fd = pcall(native.notify_fd)
-  if not ok then
-    -- No pipe (Windows): fall back to a cheap timer that asks the job.
-    H.poll = true
-    return true
-  end
+  if not ok then return false, 'leash: the planner cannot signal completion: ' .. require('leash.native').message(fd) end
   local pipe = vim.uv.new_pipe(false)
   local opened, oerr = pipe:open(fd)
-  if not opened then return false, 'leash: cannot watch the planner pipe: ' .. tostring(oerr) end
+  if not opened then
+    pipe:close()
+    return false, 'leash: cannot watch the planner pipe: ' .. tostring(oerr)
+  end
   pipe:read_start(function(rerr, data)
     if rerr or data == nil then return end
-    vim.schedule(H.drain)
+    vim.schedule(function() require('leash.planner')._drain() end)
   end)
-  H.pipe = pipe
+  registry[PIPE_KEY] = pipe
   return true
 end
 
---- Take the finished result of the pending job, if it finished.
+--- Take the finished result of the pending job, if it finished (the pipe's callback).
+---@private
+function M._drain() H.drain() end
+
 function H.drain()
   local p = H.pending
   if not p then return end

@@ -37,22 +37,24 @@ describe('plugin/leash.lua', function()
     vim.cmd('close')
   end)
 
-  it(':Do shows the shortlist until the planner lands', function()
-    local seen, restore = capture_notify()
+  it(':Do plans offline and opens the plan window', function()
     vim.cmd('Do turn on word wrap')
-    restore()
-    matches('planning is not available yet', seen[1] and seen[1].msg)
+    vim.wait(3000, function() return vim.fn.win_gettype() == 'popup' end, 5)
+    eq('popup', vim.fn.win_gettype())
     local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
-    matches('%s wrap%s', text)
-    vim.cmd('close')
+    matches('Set wrap', text)
+    vim.api.nvim_feedkeys('q', 'x', false)
+    vim.wait(1000, function() return vim.fn.win_gettype() ~= 'popup' end, 5)
   end)
 
-  it('log and cancel say they are not available yet', function()
+  it('log and cancel answer when there is nothing to show or cancel', function()
+    local expected = { log = 'no log yet', cancel = 'nothing to cancel' }
+    os.remove(require('leash.planner').log_path())
     for _, sub in ipairs({ 'log', 'cancel' }) do
       local seen, restore = capture_notify()
       vim.cmd('Leash ' .. sub)
       restore()
-      matches('not available yet', seen[1] and seen[1].msg, sub)
+      matches(expected[sub], seen[1] and seen[1].msg, sub)
     end
   end)
 

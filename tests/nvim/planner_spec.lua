@@ -1,0 +1,232 @@
+-- The planner: offline plans, a real request to a local server speaking Anthropic's wire
+-- format, the main loop staying responsive while it is in flight, cancellation, the log.
+
+local uv = vim.uv
+
+--- A one-shot HTTP server on 127.0.0.1 inside this Neovim, answering every request with
+--- an Anthropic Messages body after `delay_ms`. Served by the same event loop the
+--- responsiveness test measures, so it also proves that loop keeps running.
+local function anthropic_server(plan, delay_ms)
+  local server = uv.new_tcp()
+  assert(server:bind('127.0.0.1', 0))
+  local s = { requests = {}, closed_early = 0, clients = {} }
+  server:listen(16, function()
+    local client = uv.new_tcp()
+    server:accept(client)
+    s.clients[#s.clients + 1] = client
+    local buf, answered = '', false
+    client:read_start(function(err, data)
+      if err or not data then
+        if not answered then s.closed_early = s.closed_early + 1 end
+        answered = true
+        if not client:is_closing() then client:close() end
+        return
+      end
+      buf = buf .. data
+      local head_end = buf:find('\r\n\r\n', 1, true)
+      if not head_end or answered then return end
+      local len = tonumber(buf:match('[Cc]ontent%-[Ll]ength:%s*(%d+)')) or 0
+      if #buf < head_end + 3 + len then return end
+      s.requests[#s.requests + 1] = { head = buf:sub(1, head_end), body = buf:sub(head_end + 4) }
+      local body = vim.json.encode({
+        id = 'msg_test',
+        type = 'message',
+        role = 'assistant',
+        model = 'claude-haiku-4-5',
+        content = { { type = 'text', text = vim.json.encode(plan) } },
+        stop_reason = 'end_turn',
+        usage = { input_tokens = 10, output_tokens = 10 },
+      })
+      local timer = uv.new_timer()
+      timer:start(delay_ms, 0, function()
+        timer:close()
+        if answered or client:is_closing() then return end
+        answered = true
+        client:write(
+          ('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s'):format(#body, body),
+          function() if not client:is_closing() then client:close() end end
+        )
+      end)
+    end)
+  end)
+  s.port = server:getsockname().port
+  function s.stop()
+    for _, c in ipairs(s.clients) do
+      if not c:is_closing() then c:close() end
+    end
+    server:close()
+  end
+  return s
+end
+
+local function use_server(port)
+  vim.env.LEASH_SPEC_KEY = 'sk-spec-secret-0123456789'
+  require('leash').setup({
+    provider = 'spec',
+    providers = {
+      spec = {
+        kind = 'anthropic',
+        url = 'http://127.0.0.1:' .. port,
+        model = 'claude-haiku-4-5',
+        api_key_env = 'LEASH_SPEC_KEY',
+        timeout_ms = 10000,
+      },
+    },
+  })
+end
+
+local function plan_and_wait(request, timeout)
+  local result
+  require('leash').plan(request, function(plan, err, status) result = { plan = plan, err = err, status = status } end)
+  vim.wait(timeout or 5000, function() return result ~= nil end, 5)
+  return result
+end
+
+local WRAP_PLAN = {
+  reply = 'Turning on word wrap.',
+  steps = { { type = 'setting', key = 'wrap', value = true, why = 'wrap long lines' } },
+}
+
+describe('planner offline (no provider configured)', function()
+  before_each(function()
+    fresh()
+    require('leash').setup({})
+  end)
+
+  it('plans wrap = true for "turn on word wrap"', function()
+    local r = plan_and_wait('turn on word wrap')
+    eq('done', r.status, r.err)
+    eq(1, #r.plan.steps)
+    eq('wrap', r.plan.steps[1].key)
+    eq(true, r.plan.steps[1].value)
+    eq('safe', r.plan.steps[1].reach)
+  end)
+
+  it('explains in one sentence that "make the font bigger" needs a model', function()
+    local r = plan_and_wait('make the font bigger')
+    eq('done', r.status, r.err)
+    eq(0, #r.plan.steps)
+    matches('needs a language model', r.plan.reply)
+    matches('leash%-providers', r.plan.reply)
+  end)
+
+  it(':Do turn on word wrap sets wrap after the window is accepted', function()
+    vim.wo.wrap = false
+    vim.cmd('Do turn on word wrap')
+    vim.wait(3000, function() return vim.fn.win_gettype() == 'popup' end, 5)
+    eq('popup', vim.fn.win_gettype(), 'the plan window opens')
+    vim.wait(200) -- the window ignores the run key for its first moments
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+    vim.wait(1000, function() return vim.fn.win_gettype() ~= 'popup' end, 5)
+    eq(true, vim.wo.wrap)
+  end)
+end)
+
+describe('planner with a provider', function()
+  local server
+  before_each(function()
+    fresh()
+    if server then server.stop() end
+    server = nil
+  end)
+
+  it('keeps the main loop responsive while the request is held open for 2 s', function()
+    server = anthropic_server(WRAP_PLAN, 2000)
+    use_server(server.port)
+    local result
+    local t0 = uv.hrtime()
+    require('leash').plan('turn on word wrap', function(plan, err, status) result = { plan = plan, err = err, status = status } end)
+    -- Measure from the moment the request is in flight (the catalog was built above).
+    local worst, ticks, last = 0, 0, uv.hrtime()
+    local timer = uv.new_timer()
+    timer:start(10, 10, function()
+      local now = uv.hrtime()
+      local late = (now - last) / 1e6 - 10
+      if late > worst then worst = late end
+      ticks = ticks + 1
+      last = now
+    end)
+    vim.wait(8000, function() return result ~= nil end, 5)
+    timer:stop()
+    timer:close()
+    local r = result
+    local elapsed = (uv.hrtime() - t0) / 1e6
+    io.stdout:write(('     timer: %d ticks in %.0f ms, worst lateness %.1f ms\n'):format(ticks, elapsed, worst))
+    eq('done', r.status, r.err)
+    eq('wrap', r.plan.steps[1].key)
+    ok(elapsed >= 1900, 'the server held the request for 2 s')
+    ok(ticks >= 150, ('the 10 ms timer kept firing (%d ticks)'):format(ticks))
+    -- Generous bound: a shared CI machine is noisy; a blocked loop would be ~2000 ms late.
+    ok(worst < 100, ('worst lateness %.1f ms'):format(worst))
+    eq(1, #server.requests)
+    matches('POST /v1/messages', server.requests[1].head)
+    matches('anthropic%-version: 2023%-06%-01', server.requests[1].head:lower())
+  end)
+
+  it(':Leash cancel ends the request at once and nothing runs', function()
+    server = anthropic_server(WRAP_PLAN, 5000)
+    use_server(server.port)
+    vim.wo.wrap = false
+    local events = {}
+    vim.api.nvim_create_autocmd('User', {
+      pattern = { 'LeashPlanStart', 'LeashPlanCancel', 'LeashPlanDone' },
+      callback = function(ev) events[#events + 1] = ev.match end,
+    })
+    vim.cmd('Do turn on word wrap')
+    vim.wait(2000, function() return #server.requests == 1 end, 5)
+    eq(1, #server.requests, 'the request reached the server')
+    ok(require('leash.planner').busy())
+    local t0 = uv.hrtime()
+    vim.cmd('Leash cancel')
+    local ms = (uv.hrtime() - t0) / 1e6
+    ok(not require('leash.planner').busy(), 'nothing is in flight after :Leash cancel')
+    ok(ms < 100, ('cancel returned in %.1f ms'):format(ms))
+    vim.wait(1000, function() return server.closed_early == 1 end, 5)
+    eq(1, server.closed_early, 'the connection was dropped')
+    vim.wait(200)
+    eq(false, vim.wo.wrap, 'nothing ran')
+    ok(vim.fn.win_gettype() ~= 'popup', 'no plan window')
+    eq({ 'LeashPlanStart', 'LeashPlanCancel' }, events)
+  end)
+
+  it('logs each exchange as one JSON line, mode 0600, without the key', function()
+    local log = require('leash.planner').log_path()
+    os.remove(log)
+    server = anthropic_server(WRAP_PLAN, 0)
+    use_server(server.port)
+    local r = plan_and_wait('turn on word wrap')
+    eq('done', r.status, r.err)
+    local stat = uv.fs_stat(log)
+    ok(stat, 'the log exists')
+    eq(tonumber('600', 8), bit.band(stat.mode, tonumber('777', 8)))
+    local text = table.concat(vim.fn.readfile(log), '\n')
+    ok(not text:find('sk-spec-secret', 1, true), 'the key is not in the log')
+    local rec = vim.json.decode(vim.fn.readfile(log)[1])
+    eq('turn on word wrap', rec.request)
+    eq('spec', rec.provider)
+    ok(rec.raw and rec.raw:find('wrap', 1, true), 'the raw answer is logged')
+    ok(rec.plan and rec.plan.steps, 'the validated plan is logged')
+    ok(not vim.inspect(server.requests[1].body):find('sk-spec-secret', 1, true), 'the key is not in the body')
+    matches('x%-api%-key: sk%-spec%-secret', server.requests[1].head:lower())
+  end)
+
+  it('reports a dead endpoint clearly and runs nothing', function()
+    local probe = uv.new_tcp()
+    probe:bind('127.0.0.1', 0)
+    local port = probe:getsockname().port
+    probe:close()
+    use_server(port)
+    local r = plan_and_wait('turn on word wrap')
+    eq('error', r.status)
+    matches('connection refused', r.err)
+    matches('127%.0%.0%.1:' .. port, r.err)
+  end)
+
+  it('fails closed without the native library', function()
+    require('leash.native').reset({ root = vim.fn.tempname(), runtimepath = false })
+    local r = plan_and_wait('turn on word wrap')
+    eq('error', r.status)
+    matches('Leash build', r.err)
+    require('leash.native').reset()
+  end)
+end)

@@ -160,9 +160,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let values: Vec<Value> = lua
                     .from_value(entries)
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
-                let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?;
-                rank::prepare(&catalog);
-                Ok(LuaCatalog(Arc::new(catalog)))
+                let catalog = Arc::new(
+                    Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?,
+                );
+                // The ranker's index (tens of ms with the documentation text) is built on
+                // a thread of its own, so building the catalog does not hold up the editor;
+                // a rank that comes first waits for it instead of building it twice.
+                let for_index = Arc::clone(&catalog);
+                let _ = std::thread::Builder::new()
+                    .name("leash-rank-index".into())
+                    .spawn(move || rank::prepare(&for_index));
+                Ok(LuaCatalog(catalog))
             })
         })?,
     )?;

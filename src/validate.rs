@@ -371,6 +371,14 @@ mod tests {
     }
 
     #[test]
+    fn item_arguments_with_control_characters_are_dropped_whatever_the_profile() {
+        let r = reason(&one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md\ncall system('x')"}))).to_string();
+        assert!(r.contains("control character"), "{r}");
+        let r = reason(&one(json!({"type": "item", "id": "term:run", "args": "ls\r\u{1b}[2Krm -rf ~"}))).to_string();
+        assert!(r.contains("control character"), "{r}");
+    }
+
+    #[test]
     fn terminal_commands_with_control_characters_are_dropped() {
         let r = reason(&one(json!({"type": "terminal", "command": "ls\r\u{1b}[2Krm -rf ~"}))).to_string();
         assert!(r.contains("control character"), "{r}");

@@ -98,8 +98,10 @@ impl Policy {
             if arg.len() > MAX_TEXT_BYTES {
                 return Err(Refusal(format!("an argument is longer than {MAX_TEXT_BYTES} bytes")));
             }
-            if arg.contains('\0') {
-                return Err(Refusal("an argument contains a NUL byte".into()));
+            // Whatever the item, a control character could hide part of the argument in
+            // the plan window (or end a line where the program expects one).
+            if let Some(c) = arg.chars().find(|c| c.is_control()) {
+                return Err(Refusal(format!("an argument contains the control character {c:?}")));
             }
         }
         let mut reach = item.reach;

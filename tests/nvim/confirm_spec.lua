@@ -208,6 +208,19 @@ describe('confirm.open()', function()
     h.cancel()
   end)
 
+  it('shows term:run as its command line, and other term: items by their label', function()
+    local h = open(plan({
+      { index = 0, type = 'item', id = 'term:run', args = { 'make test' }, why = '', reach = 'shell', label = 'Run in a terminal: make test' },
+      { index = 1, type = 'item', id = 'term:below', args = {}, why = '', reach = 'shell', label = 'Open a terminal below' },
+    }, { confirm = 'required' }))
+    local t = text(h)
+    matches('Run in a terminal:%s+make test', t)
+    matches('Open a terminal below', t)
+    local _, n = t:gsub('Run in a terminal:', '')
+    eq(1, n, 'term:below is not shown as an empty command line')
+    h.cancel()
+  end)
+
   it('shows model text as plain text: control characters visible, % literal', function()
     local p = plan({
       {

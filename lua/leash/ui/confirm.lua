@@ -201,7 +201,8 @@ function M.render(plan, current)
       local now = current[step.index]
       local change = now == nil and H.value(step.value) or (H.value(now) .. ' → ' .. H.value(step.value))
       row({ num }, mark and { mark, mark_hl } or nil, { ('Set %s%s: %s'):format(H.visible(step.key), scope, change) })
-    elseif step.type == 'terminal' or (step.type == 'item' and H.is_terminal_id(step.id)) then
+    elseif step.type == 'terminal' or (step.type == 'item' and step.id == 'term:run') then
+      -- Only term:run's argument is a command line; term:below/term:tab open a shell.
       local command = step.type == 'terminal' and step.command or table.concat(step.args or {}, ' ')
       row({ num }, { mark or '[shell] ', mark_hl or 'LeashConfirmShell' }, { 'Run in a terminal:' })
       row({ indent }, { H.visible(command), 'LeashConfirmCommand' })

@@ -63,18 +63,27 @@ function M.check()
 
   health.start('Provider')
   local cfg = require('leash.config').get()
-  if not cfg.provider then
-    health.info('no provider configured: leash works offline (:Leash rank), :Do cannot plan')
+  local p = require('leash.planner').provider_config(cfg)
+  if not p then
+    health.info('no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers')
   else
-    local p = cfg.providers[cfg.provider] or {}
-    health.ok(('provider %s (%s%s)'):format(cfg.provider, p.kind or '?', p.model and (', ' .. p.model) or ''))
-    local env = p.api_key_env or H.default_key_env[p.kind or '']
-    if env then
-      -- Only whether it is set; never the value.
-      if vim.env[env] and vim.env[env] ~= '' then
-        health.ok(('$%s is set'):format(env))
-      else
-        health.warn(('$%s is not set'):format(env))
+    local kind = p.kind or (H.default_key_env[p.name] ~= nil and p.name) or '?'
+    health.ok(('provider %s (%s%s%s)'):format(p.name, kind, p.model and (', ' .. p.model) or '', p.url and (', ' .. p.url) or ''))
+    -- Only whether a key is reachable; never its value.
+    if p.api_key_cmd then
+      health.ok('the key comes from a command, run when a request is made: ' .. p.api_key_cmd[1])
+    elseif p.api_key_file then
+      local readable = vim.fn.filereadable(vim.fn.expand(p.api_key_file)) == 1
+      local report = readable and health.ok or health.warn
+      report(('the key file %s %s'):format(p.api_key_file, readable and 'is readable' or 'cannot be read'))
+    else
+      local env = p.api_key_env or H.default_key_env[kind]
+      if env then -- ollama needs no key
+        if vim.env[env] and vim.env[env] ~= '' then
+          health.ok(('$%s is set'):format(env))
+        else
+          health.warn(('$%s is not set'):format(env), { 'export ' .. env .. '=… before starting Neovim' })
+        end
       end
     end
   end
@@ -82,6 +91,6 @@ end
 
 -- Helper data ================================================================
 
-H.default_key_env = { anthropic = 'ANTHROPIC_API_KEY', openai = 'OPENAI_API_KEY' }
+H.default_key_env = { anthropic = 'ANTHROPIC_API_KEY', openai = 'OPENAI_API_KEY', ollama = false }
 
 return M

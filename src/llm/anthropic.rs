@@ -13,8 +13,8 @@ use tokio::time::Instant;
 
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
-use super::http::{self, KeyInUse};
-use super::{downgraded, join_url, key_for, remember_downgrade, Answer, ModelRequest, Output, Provider, Usage};
+use super::http::KeyInUse;
+use super::{answer, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool's name.
@@ -167,23 +167,18 @@ impl Provider for Anthropic {
         let started = Instant::now();
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
-        let url = self.url();
-        let mut mode = self.initial_mode();
-        let mut attempts = 0;
-        let reply = loop {
-            let body = self.body(req, mode);
-            match http::post_json(&self.r, &url, &headers, &body, key.as_ref(), deadline).await {
-                Ok(reply) => break reply,
-                Err(e) if mode == Structured::JsonSchema && rejects_output_config(&e) => {
-                    attempts += 1;
-                    remember_downgrade(&self.r);
-                    mode = Structured::Tool;
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        let (output, usage) = self.read(&reply.body)?;
-        let model = reply.body.get("model").and_then(Value::as_str).unwrap_or(&self.r.model).to_string();
-        Ok(Answer { output, usage, attempts: attempts + reply.attempts, elapsed: started.elapsed(), structured: mode, model })
+        let (reply, mode, extra) = post_with_fallback(
+            &self.r,
+            &self.url(),
+            &headers,
+            key.as_ref(),
+            deadline,
+            self.initial_mode(),
+            Structured::Tool,
+            rejects_output_config,
+            |mode| self.body(req, mode),
+        )
+        .await?;
+        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, mode))
     }
 }

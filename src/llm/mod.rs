@@ -225,6 +225,50 @@ pub(crate) fn remember_downgrade(r: &Resolved) {
     downgrades().lock().unwrap_or_else(|e| e.into_inner()).insert(downgrade_key(r));
 }
 
+/// Posts the body built for `mode`. When the server rejects JSON-schema output
+/// (`rejects`), falls back once to `fallback` and remembers that for the session.
+/// Returns the reply, the mode that answered and the attempts the fallback added.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn post_with_fallback(
+    r: &Resolved,
+    url: &Url,
+    headers: &reqwest::header::HeaderMap,
+    key: Option<&KeyInUse>,
+    deadline: Instant,
+    mut mode: Structured,
+    fallback: Structured,
+    rejects: fn(&LlmError) -> bool,
+    body: impl Fn(Structured) -> Value,
+) -> Result<(http::Reply, Structured, u32), LlmError> {
+    let mut extra = 0;
+    loop {
+        match http::post_json(r, url, headers, &body(mode), key, deadline).await {
+            Ok(reply) => return Ok((reply, mode, extra)),
+            Err(e) if mode == Structured::JsonSchema && mode != fallback && rejects(&e) => {
+                extra += 1;
+                remember_downgrade(r);
+                mode = fallback;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The answer from a provider's reply: its output and usage as `read` found them, the
+/// model the server names (else the configured one), attempts and time.
+pub(crate) fn answer(
+    r: &Resolved,
+    reply: &http::Reply,
+    read: (Output, Usage),
+    extra_attempts: u32,
+    started: Instant,
+    structured: Structured,
+) -> Answer {
+    let (output, usage) = read;
+    let model = reply.body.get("model").and_then(Value::as_str).unwrap_or(&r.model).to_string();
+    Answer { output, usage, attempts: extra_attempts + reply.attempts, elapsed: started.elapsed(), structured, model }
+}
+
 /// Default shortlist size.
 pub const DEFAULT_SHORTLIST: usize = 60;
 

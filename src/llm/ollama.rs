@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::{self, KeyInUse};
-use super::{join_url, key_for, Answer, ModelRequest, Output, Provider, Usage};
+use super::{answer, join_url, key_for, Answer, ModelRequest, Output, Provider, Usage};
 
 /// An Ollama server.
 #[derive(Debug, Clone)]
@@ -116,8 +116,6 @@ impl Provider for Ollama {
         let headers = self.headers(key.as_ref())?;
         let body = self.body(req);
         let reply = http::post_json(&self.r, &self.url(), &headers, &body, key.as_ref(), deadline).await?;
-        let (output, usage) = self.read(&reply.body)?;
-        let model = reply.body.get("model").and_then(Value::as_str).unwrap_or(&self.r.model).to_string();
-        Ok(Answer { output, usage, attempts: reply.attempts, elapsed: started.elapsed(), structured: self.r.structured, model })
+        Ok(answer(&self.r, &reply, self.read(&reply.body)?, 0, started, self.r.structured))
     }
 }

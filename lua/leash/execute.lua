@@ -200,6 +200,9 @@ H.name_arg = { colorscheme = true, compiler = true, packadd = true, setfiletype 
 -- Commands offered without arguments (their argument would be another command).
 H.no_args = { hide = true }
 
+-- Autocommand events whose handlers replace reading a file (term://, netrw, zip, tar).
+H.read_handler_events = { 'BufReadCmd', 'FileReadCmd', 'SourceCmd' }
+
 -- When the core's tables cannot be read, every command gets the strictest filter.
 H.strictest = { raw = 'shell', xfile = true, backticks = true, loads_files = true, name_arg = false }
 
@@ -384,6 +387,24 @@ function H.check_arg(a, row)
         return (' names a “%s” file; opening it runs an external program'):format(suffix)
       end
     end
+    -- :args, :argadd, :next, :drop, :vimgrep… split one argument into several names at
+    -- white space: every word gets the rules the first one gets.
+    for word in a:gmatch('%S+') do
+      local why = H.check_word(word)
+      if why then return why end
+    end
+  end
+end
+
+--- The start-of-name rules for one word of a file argument: " …why" or nil.
+function H.check_word(word)
+  if word:find('^[+!~]') then return (' holds the word “%s”, which Neovim reads as a command, option or home directory'):format(word) end
+  if word:find('^%a[%w+.-]*:') then return (' holds the URL-like name “%s” (term:// runs a shell)'):format(word) end
+  local lower = word:gsub('[/\\]+$', ''):lower()
+  for _, suffix in ipairs(H.archive_suffixes) do
+    if vim.endswith(lower, suffix) then
+      return (' holds a “%s” name; opening it runs an external program'):format(suffix)
+    end
   end
 end
 
@@ -397,9 +418,55 @@ M.handlers.cmd = function(step, entry, _)
   if vim.fn.exists(':' .. name) ~= 2 then return nil, ':' .. name .. ' does not exist' end
   local ok, why = M.check_command_args(name, step.reach, step.args)
   if not ok then return nil, why end
-  vim.api.nvim_cmd({ cmd = name, args = step.args, magic = { file = false, bar = false } }, { output = false })
+  local function run()
+    vim.api.nvim_cmd({ cmd = name, args = step.args, magic = { file = false, bar = false } }, { output = false })
+  end
+  if H.rank[step.reach] and H.rank[step.reach] <= H.rank.write then return H.without_read_handlers(run) end
+  run()
   return true
 end
+
+--- Run `fn` (a step of reach safe, edit or write) so that no buffer it loads can reach
+--- further than its label: the argument filter sees only the step's own arguments, but
+--- the names a step opens may also come from text (a quickfix list made by :cbuffer or
+--- :cfile, a tags file, the file name under the cursor for :wincmd f, a list of files).
+--- A name like `term://cmd` is opened by a BufReadCmd handler that starts `cmd`; netrw
+--- and the zip/tar plugins claim `scp://`, `https://`, `zipfile:`… the same way. While
+--- the step runs those handlers are ignored, and a buffer with such a name that the
+--- step created is wiped (so no later jump loads it) and the step fails.
+---@param fn fun()
+---@return boolean? ok
+---@return string? err
+function H.without_read_handlers(fn)
+  local before = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    before[b] = true
+  end
+  local saved = vim.o.eventignore
+  local ignore = table.concat(H.read_handler_events, ',')
+  vim.o.eventignore = saved == '' and ignore or (saved .. ',' .. ignore)
+  local ok, err = pcall(fn)
+  vim.o.eventignore = saved
+  local opened
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    local name = not before[b] and vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_name(b) or ''
+    if H.url_name(name) then
+      opened = opened or name
+      pcall(vim.api.nvim_buf_delete, b, { force = true })
+    end
+  end
+  if opened then
+    return nil, ('it opened “%s”, a name a handler would run or fetch; leash does not load it'):format(
+      require('leash.ui.confirm').visible(opened)
+    )
+  end
+  if not ok then return nil, H.clean(err) end
+  return true
+end
+
+--- Whether a buffer name is URL-like (`term://…`, `scp://…`, `zipfile:…`); a one-letter
+--- scheme is a Windows drive.
+function H.url_name(name) return name:find('^%a[%w+.-]+:') ~= nil end
 
 --- User commands: `user:<Name>`, current definition only.
 M.handlers.user = function(step, entry, _)

@@ -285,6 +285,15 @@ describe('confirm.open()', function()
     vim.o.winborder = ''
   end)
 
+  it('cannot be made transparent or re-highlighted by safe settings an earlier plan set', function()
+    vim.o.winblend, vim.o.winhighlight = 100, 'NormalFloat:Ignore,FloatBorder:Ignore'
+    local h = open(plan({ wrap_step }))
+    eq(0, vim.wo[h.win].winblend)
+    eq('', vim.wo[h.win].winhighlight)
+    h.cancel()
+    vim.o.winblend, vim.o.winhighlight = 0, ''
+  end)
+
   it('runs only when the run key is pressed in the window', function()
     for _, key in ipairs({ '<CR>', 'y' }) do
       local before = vim.api.nvim_get_current_win()

@@ -103,6 +103,9 @@ function M.open(plan, opts)
   wo.list, wo.spell, wo.conceallevel = false, false, 0
   wo.cursorline, wo.foldenable = false, false
   wo.scrolloff = 0
+  -- A plan that ran earlier may have set these globally (they are safe settings): a
+  -- transparent or re-highlighted window would hide what <CR> is about to run.
+  wo.winblend, wo.winhighlight = 0, ''
   if vim.fn.exists('+winfixbuf') == 1 then wo.winfixbuf = true end
   H.place(win, lines, border.has_border)
 

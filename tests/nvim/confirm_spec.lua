@@ -294,6 +294,22 @@ describe('confirm.open()', function()
     vim.o.winblend, vim.o.winhighlight = 0, ''
   end)
 
+  it('keeps its colours when an earlier plan re-highlights the groups it uses', function()
+    local before = vim.api.nvim_get_hl(0, { name = 'NormalFloat', link = false })
+    vim.cmd.highlight({ args = { 'NormalFloat', 'guifg=#000000', 'guibg=#000000', 'ctermfg=0', 'ctermbg=0' } })
+    vim.cmd.highlight({ args = { 'LeashConfirmShell', 'guifg=#000000', 'guibg=#000000' } })
+    local h = open(plan({ shell_step }, { confirm = 'required' }))
+    local ns = vim.api.nvim_get_hl_ns({ winid = h.win })
+    ok(ns > 0, 'the window draws from its own namespace')
+    local inside = vim.api.nvim_get_hl(ns, { name = 'NormalFloat' })
+    eq(before.fg, inside.fg, 'NormalFloat as it was before the plan changed it')
+    local shell = vim.api.nvim_get_hl(ns, { name = 'LeashConfirmShell' })
+    ok(shell.fg ~= 0 or shell.bg ~= 0, 'the shell mark is not black on black')
+    h.cancel()
+    vim.api.nvim_set_hl(0, 'NormalFloat', before)
+    vim.api.nvim_set_hl(0, 'LeashConfirmShell', { link = 'DiagnosticError' })
+  end)
+
   it('runs only when the run key is pressed in the window', function()
     for _, key in ipairs({ '<CR>', 'y' }) do
       local before = vim.api.nvim_get_current_win()

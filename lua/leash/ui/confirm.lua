@@ -106,6 +106,10 @@ function M.open(plan, opts)
   -- A plan that ran earlier may have set these globally (they are safe settings): a
   -- transparent or re-highlighted window would hide what <CR> is about to run.
   wo.winblend, wo.winhighlight = 0, ''
+  -- Its colours come from a private namespace filled before any plan could run (see
+  -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
+  -- this window unreadable.
+  vim.api.nvim_win_set_hl_ns(win, H.ns)
   if vim.fn.exists('+winfixbuf') == 1 then wo.winfixbuf = true end
   H.place(win, lines, border.has_border)
 
@@ -259,6 +263,27 @@ H.invisible = {
 
 -- Helper functionality =======================================================
 
+--- The groups the plan window draws with, copied into its own namespace.
+H.window_groups = {
+  'Normal', 'NormalFloat', 'FloatBorder', 'FloatTitle', 'FloatFooter', 'EndOfBuffer', 'NonText',
+  'LeashConfirmReply', 'LeashConfirmHeading', 'LeashConfirmWhy', 'LeashConfirmDropped',
+  'LeashConfirmCommand', 'LeashConfirmWrite', 'LeashConfirmCode', 'LeashConfirmShell', 'LeashConfirmKeys',
+}
+
+H.ns = vim.api.nvim_create_namespace('leash.plan_window')
+
+--- Copy the window's groups, links resolved, into its namespace. Runs when this module
+--- is first loaded (before the first plan is run: deciding whether a window is needed
+--- loads it) and again on |ColorScheme| (the user's choice; a plan that changes the
+--- colour scheme is code and always confirmed).
+function H.snapshot_hl()
+  H.create_default_hl()
+  for _, name in ipairs(H.window_groups) do
+    local ok, def = pcall(vim.api.nvim_get_hl, 0, { name = name, link = false })
+    if ok and type(def) == 'table' then vim.api.nvim_set_hl(H.ns, name, def) end
+  end
+end
+
 function H.create_default_hl()
   local links = {
     LeashConfirmReply = 'Normal',
@@ -395,5 +420,12 @@ function H.place(win, lines, has_border)
   cfg.col = math.max(0, math.floor((vim.o.columns - width - extra) / 2))
   vim.api.nvim_win_set_config(win, cfg)
 end
+
+H.snapshot_hl()
+vim.api.nvim_create_autocmd('ColorScheme', {
+  group = vim.api.nvim_create_augroup('LeashConfirmColors', { clear = true }),
+  callback = function() H.snapshot_hl() end,
+  desc = 'leash: refresh the plan window colours',
+})
 
 return M

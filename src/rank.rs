@@ -9,8 +9,15 @@
 //! - BM25F over three fields: the name and the words it is made of ("splitbelow" is
 //!   "split" + "below"), the title, and the documentation (weighted lowest, with
 //!   length normalisation so long help texts do not drown short titles),
+//! - the titles of the options and commands its documentation refers to
+//!   (`'visualbell'` lends "beeping" to `belloff`), weighted lowest of all and only
+//!   for words the entry's own name and title lack,
 //! - words the request word begins ("indent" → "indentexpr"), at a lower weight,
 //! - nucleo's fuzzy match on the name and aliases ("vsp" → `vsplit`).
+//!
+//! Two adjacent request words also count as the name they make together ("status
+//! line" → `statusline`), and a word the catalog does not know looks up the known
+//! stems one typo away ("regsiters").
 //!
 //! An entry's score is the sum over groups of its best term in each group. Ties are
 //! broken by name, so a ranking is deterministic.
@@ -75,8 +82,12 @@ const FUZZY_MIN: f32 = 0.6;
 const W_NAME: f32 = 4.0;
 const W_TITLE: f32 = 3.0;
 const W_DOC: f32 = 0.6;
+const W_REL: f32 = 0.3;
 const B_TITLE: f32 = 0.5;
 const B_DOC: f32 = 0.75;
+const B_REL: f32 = 0.75;
+/// At most this many entries an entry's documentation refers to lend it their titles.
+const MAX_REFS: usize = 8;
 const K1: f32 = 1.2;
 /// A vocabulary word that the request word only begins counts this much.
 const PREFIX: f32 = 0.5;
@@ -84,6 +95,11 @@ const PREFIX: f32 = 0.5;
 /// and their exact name hits count `CONCEPT_NAME` of that again: the request's own
 /// exact names stay ahead.
 const CONCEPT: f32 = 0.6;
+/// A word the catalog does not know, of at least `TYPO_MIN` letters, also looks up the
+/// known stems one edit away (a letter missing, extra, wrong or two swapped), at this
+/// weight.
+const TYPO: f32 = 0.8;
+const TYPO_MIN: usize = 5;
 const CONCEPT_NAME: f32 = 0.5;
 
 /// What the ranker precomputes for a catalog.
@@ -99,6 +115,51 @@ pub struct Index {
     terms: HashMap<String, Vec<(u32, f32)>>,
     /// Stems, sorted, for prefix look-ups.
     vocabulary: Vec<String>,
+    /// A stem (of 4 letters or more) with one letter deleted → the stems (indexes
+    /// into `vocabulary`) it comes from, for typo look-ups.
+    deletions: HashMap<String, Vec<u32>>,
+}
+
+/// `word` without its `i`-th byte (ASCII words only).
+fn delete_at(word: &str, i: usize) -> String {
+    let mut s = String::with_capacity(word.len());
+    s.push_str(&word[..i]);
+    s.push_str(&word[i + 1..]);
+    s
+}
+
+impl Index {
+    /// Known stems one edit from `stem` (which is not itself known): those equal to it
+    /// with one letter deleted, those that equal it with one letter deleted, and those
+    /// that share a one-letter deletion with it (a substitution or a swap).
+    fn near<'a>(&'a self, stem: &str) -> Vec<&'a str> {
+        let mut out: Vec<&'a str> = Vec::new();
+        let mut push = |v: &'a str| {
+            if v != stem && !out.contains(&v) {
+                out.push(v);
+            }
+        };
+        // Deletions of a vocabulary stem that equal the stem: one letter too few typed.
+        if let Some(list) = self.deletions.get(stem) {
+            list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
+        }
+        for i in 0..stem.len() {
+            let d = delete_at(stem, i);
+            // One letter too many typed.
+            if let Ok(at) = self.vocabulary.binary_search(&d) {
+                if d.len() >= 4 {
+                    push(&self.vocabulary[at]);
+                }
+            }
+            // One letter wrong or two swapped.
+            if let Some(list) = self.deletions.get(&d) {
+                list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
+            }
+        }
+        // Keep the list short: a long word seldom has more than one neighbour.
+        out.truncate(4);
+        out
+    }
 }
 
 /// Letters (a–z, 0–9, `_`) present in a word, one bit each.
@@ -147,6 +208,42 @@ fn name_parts(name: &str, words: &HashSet<String>) -> Vec<String> {
     if parts.len() < 2 { Vec::new() } else { parts }
 }
 
+/// The entries a documentation text refers to by name: `'option'` and `:command`
+/// (names and abbreviations known to the catalog), in order, without repeats or `me`.
+fn references(doc: &str, exact: &HashMap<String, Vec<(u32, bool)>>, entries: &[Entry], me: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let b = doc.as_bytes();
+    let mut i = 0;
+    while i < b.len() && out.len() < MAX_REFS {
+        let c = b[i];
+        i += 1;
+        if c != b'\'' && c != b':' {
+            continue;
+        }
+        // An opening quote or colon does not follow a letter ("don't", "e.g.:").
+        if i >= 2 && b[i - 2].is_ascii_alphanumeric() {
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let option = c == b'\'';
+        if i - start < 2 || (option && b.get(i) != Some(&b'\'')) {
+            continue;
+        }
+        let Some(list) = exact.get(&doc[start..i]) else { continue };
+        for &(d, _) in list {
+            let e = &entries[d as usize];
+            let wanted = if option { e.kind() == "setting" } else { e.name().starts_with("cmd:") };
+            if wanted && d != me && !out.contains(&d) && out.len() < MAX_REFS {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
 impl Index {
     /// Builds the index of a catalog.
     pub fn new(catalog: &Catalog) -> Index {
@@ -166,12 +263,12 @@ impl Index {
         // Word → stem, so each distinct word is stemmed once.
         let mut stems: HashMap<String, String> = HashMap::new();
         // Per entry and field: stem → count; and field lengths.
-        let mut fields: Vec<[HashMap<String, u32>; 3]> = Vec::with_capacity(n);
-        let mut lengths: Vec<[f32; 3]> = Vec::with_capacity(n);
+        let mut fields: Vec<[HashMap<String, u32>; 4]> = Vec::with_capacity(n);
+        let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
         for (i, entry) in entries.iter().enumerate() {
             let name = entry.name();
             let bare = name.split_once(':').map_or(name, |(_, rest)| rest).to_lowercase();
-            let mut names = vec![bare.clone()];
+            let mut names = vec![bare];
             names.extend(entry.aliases().iter().map(|a| a.to_lowercase()));
             names.dedup();
             for (k, nm) in names.iter().enumerate() {
@@ -181,9 +278,12 @@ impl Index {
                 }
                 fuzzy.push((Utf32String::from(nm.as_str()), letters(nm), i as u32));
             }
-            let mut f: [HashMap<String, u32>; 3] = Default::default();
-            let mut len = [0f32; 3];
-            let mut count = |field: usize, word: &str, f: &mut [HashMap<String, u32>; 3]| {
+        }
+        for (i, entry) in entries.iter().enumerate() {
+            let name = entry.name();
+            let mut f: [HashMap<String, u32>; 4] = Default::default();
+            let mut len = [0f32; 4];
+            let mut count = |field: usize, word: &str, f: &mut [HashMap<String, u32>; 4]| {
                 let s = match stems.get(word) {
                     Some(s) => s,
                     None => stems.entry(word.to_string()).or_insert_with(|| stem(word)),
@@ -210,12 +310,25 @@ impl Index {
             for w in split_words(entry.description()) {
                 count(2, &w, &mut f);
             }
+            // The titles of the options and commands its documentation refers to
+            // ('visualbell' lends "beeping" to 'belloff').
+            for r in references(entry.description(), &exact, entries, i as u32) {
+                for w in split_words(entries[r as usize].title()) {
+                    // Only words it lacks: the field lends vocabulary, it does not
+                    // repeat the entry's own.
+                    let s = stem(&w);
+                    let known = f[0].contains_key(&s) || f[1].contains_key(&s);
+                    if !known {
+                        count(3, &w, &mut f);
+                    }
+                }
+            }
             fields.push(f);
             lengths.push(len);
         }
-        let mut avg = [0f32; 3];
+        let mut avg = [0f32; 4];
         for l in &lengths {
-            for k in 0..3 {
+            for k in 0..4 {
                 avg[k] += l[k];
             }
         }
@@ -226,8 +339,13 @@ impl Index {
         let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
         for (i, f) in fields.iter().enumerate() {
             let mut per: HashMap<&str, f32> = HashMap::new();
-            let norm = [1.0, 1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1], 1.0 - B_DOC + B_DOC * lengths[i][2] / avg[2]];
-            for (k, w) in [W_NAME, W_TITLE, W_DOC].into_iter().enumerate() {
+            let norm = [
+                1.0,
+                1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1],
+                1.0 - B_DOC + B_DOC * lengths[i][2] / avg[2],
+                1.0 - B_REL + B_REL * lengths[i][3] / avg[3],
+            ];
+            for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
                 for (term, &c) in &f[k] {
                     *per.entry(term.as_str()).or_insert(0.0) += w * c as f32 / norm[k];
                 }
@@ -246,7 +364,16 @@ impl Index {
         }
         let mut vocabulary: Vec<String> = terms.keys().cloned().collect();
         vocabulary.sort();
-        Index { exact, len: n, fuzzy, terms, vocabulary }
+        let mut deletions: HashMap<String, Vec<u32>> = HashMap::new();
+        for (v, word) in vocabulary.iter().enumerate() {
+            // Stems of two entries or more: a word used once is as likely a typo itself.
+            if word.len() >= 4 && word.bytes().all(|b| b.is_ascii_lowercase()) && terms[word].len() >= 2 {
+                for i in 0..word.len() {
+                    deletions.entry(delete_at(word, i)).or_default().push(v as u32);
+                }
+            }
+        }
+        Index { exact, len: n, fuzzy, terms, vocabulary, deletions }
     }
 }
 
@@ -269,8 +396,10 @@ struct Term {
 }
 
 /// The request as groups of terms: each request word with the editor words that the
-/// concepts ending at it brought in.
-fn groups(request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
+/// concepts ending at it brought in, the compound it makes with the word before it
+/// ("status line" → `statusline`), and, for a word the catalog does not know, the
+/// known words one typo away ("regsiters" → "registers").
+fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
     let words = query_words(request);
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let mut out: Vec<Vec<Term>> = words
@@ -278,6 +407,23 @@ fn groups(request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
         .zip(&stems)
         .map(|(w, s)| vec![Term { word: w.clone(), stem: s.clone(), weight: 1.0, own: true }])
         .collect();
+    for i in 1..words.len() {
+        if words[i - 1].len() < 3 || words[i].len() < 3 {
+            continue;
+        }
+        let joined = format!("{}{}", words[i - 1], words[i]);
+        let s = stem(&joined);
+        if idx.exact.contains_key(&joined) || idx.exact.contains_key(singular(&joined)) {
+            out[i].push(Term { word: joined, stem: s, weight: 1.0, own: true });
+        }
+    }
+    for (i, (w, s)) in words.iter().zip(&stems).enumerate() {
+        if w.len() >= TYPO_MIN && w.bytes().all(|b| b.is_ascii_lowercase()) && !idx.terms.contains_key(s) && !idx.exact.contains_key(w) {
+            for fix in idx.near(s) {
+                out[i].push(Term { word: fix.to_string(), stem: fix.to_string(), weight: TYPO, own: false });
+            }
+        }
+    }
     for (c, end) in concepts::matches(&stems, skip_concept) {
         for word in &concepts::all()[c].editor {
             let group = &mut out[end];
@@ -329,11 +475,14 @@ pub fn rank<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -
 }
 
 fn rank_with<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode, skip_concept: Option<usize>) -> Vec<Ranked<'a>> {
-    let groups = groups(request, skip_concept);
-    if groups.is_empty() || limit == 0 {
+    if limit == 0 {
         return Vec::new();
     }
     let idx = index(catalog);
+    let groups = groups(idx, request, skip_concept);
+    if groups.is_empty() {
+        return Vec::new();
+    }
     let n = catalog.len();
     let mut total = Scores::new(n);
     let mut matched = vec![0u16; n];
@@ -385,7 +534,7 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores) {
             out.max(d, w);
         }
     }
-    if t.stem.len() >= 4 {
+    if t.stem.len() >= 3 {
         let start = idx.vocabulary.partition_point(|v| v.as_str() < t.stem.as_str());
         for v in idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem) {
             for &(d, w) in &idx.terms[v] {
@@ -494,7 +643,9 @@ mod tests {
         assert_eq!(stem("wrapping"), "wrap");
         assert_eq!(stem("wraps"), "wrap");
         assert_eq!(stem("wrapped"), "wrap");
-        assert_eq!(stem("lines"), "line");
+        assert_eq!(stem("lines"), stem("line"));
+        assert_eq!(stem("closing"), stem("close"));
+        assert_eq!(stem("closed"), stem("closes"));
         assert_eq!(stem("searches"), "search");
         assert_eq!(stem("recovery"), "recovery");
         assert_eq!(stem("class"), "class");
@@ -597,6 +748,36 @@ mod tests {
         let mut two: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().take(2).map(|r| r.entry.name()).collect();
         two.sort();
         assert_eq!(two, ["cmd:number", "number"]);
+    }
+
+    #[test]
+    fn a_typo_finds_the_word_it_misspells() {
+        let c = neovim();
+        for (q, want) in [("show the regsiters", "cmd:registers"), ("open the quickfx window", "cmd:copen"), ("clear the jumplsit", "cmd:clearjumps")] {
+            let got: Vec<&str> = rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&want), "{q}: {got:?}");
+        }
+        // Known words are left alone.
+        assert!(index(c).near("wrap").iter().all(|w| *w != "wrap"));
+    }
+
+    #[test]
+    fn two_words_that_make_a_name_count_as_that_name() {
+        let c = neovim();
+        let got = rank(c, "highlight the cursor line", 3, Mode::Any);
+        assert_eq!(got[0].entry.name(), "cursorline", "{:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn documentation_references_lend_their_titles() {
+        let c = neovim();
+        let idx = index(c);
+        let entries = c.entries();
+        let at = |name: &str| entries.iter().position(|e| e.name() == name).unwrap() as u32;
+        let refs = references(entries[at("belloff") as usize].description(), &idx.exact, entries, at("belloff"));
+        assert!(refs.contains(&at("visualbell")), "{refs:?}");
+        assert!(!refs.contains(&at("belloff")));
+        assert!(references("don't 'nosuchoption' e.g.: x", &idx.exact, entries, 0).is_empty());
     }
 
     #[test]

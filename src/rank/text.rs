@@ -9,6 +9,9 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "just", "let", "lets", "me", "my", "of", "or", "our", "please", "pls", "plz", "so", "some", "that", "the", "their",
     "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "want", "wanna", "was",
     "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
+    // The editor itself and the documentation's placeholder name: "make vim stop
+    // beeping", "replace foo with bar".
+    "vim", "nvim", "neovim", "foo",
 ];
 
 /// Symbols people type for what the editor names in words (`~` lines, `$` at line ends).
@@ -47,6 +50,16 @@ pub fn query_words(request: &str) -> Vec<String> {
 /// A light suffix stemmer: enough that "wrapping", "wraps" and "wrapped" meet "wrap",
 /// "indentation" meets "indent" and "bigger" meets "big".
 pub fn stem(word: &str) -> String {
+    let mut out = strip_suffix(word);
+    // A final silent "e" goes, so "close", "closes", "closing" and "closed" meet
+    // on "clos", and "size" meets "sizing".
+    if out.len() >= 4 && out.ends_with('e') && !out.ends_with("ee") {
+        out.pop();
+    }
+    out
+}
+
+fn strip_suffix(word: &str) -> String {
     let w = word;
     let n = w.len();
     if !w.is_ascii() || n <= 3 {

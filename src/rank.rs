@@ -298,7 +298,7 @@ impl Index {
             };
             // The name: its words ("script:cargo:test", "tab_new"), the parts it is
             // made of ("splitbelow").
-            for w in split_words(&name.replace(':', " ").replace('_', " ")) {
+            for w in split_words(&name.replace([':', '_'], " ")) {
                 count(0, &w, &mut f);
                 for part in name_parts(&w, &words) {
                     count(0, &part, &mut f);

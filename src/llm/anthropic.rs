@@ -6,7 +6,7 @@
 //! `output_config` downgrades to the tool once, remembered for the session. Content
 //! blocks are picked by type: thinking blocks may come first.
 
-use reqwest::header::{HeaderMap, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Url;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{answer, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
+use super::{answer, headers_with_key, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool's name.
@@ -43,16 +43,8 @@ impl Anthropic {
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {
-        let mut h = self.r.headers.clone();
+        let mut h = headers_with_key(&self.r, key, HeaderName::from_static("x-api-key"), false)?;
         h.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
-        if let Some(k) = key {
-            let mut v = HeaderValue::from_str(k.secret.expose()).map_err(|_| {
-                LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe()))
-            })?;
-            v.set_sensitive(true);
-            let name = self.r.key_header.clone().unwrap_or(reqwest::header::HeaderName::from_static("x-api-key"));
-            h.insert(name, v);
-        }
         Ok(h)
     }
 

@@ -269,6 +269,30 @@ pub(crate) fn answer(
     Answer { output, usage, attempts: extra_attempts + reply.attempts, elapsed: started.elapsed(), structured, model }
 }
 
+/// The configured headers plus the key: in `r.key_header` as it is when one is
+/// configured, else in `default` (`Authorization: Bearer …` when `bearer`). The value is
+/// marked sensitive so no debug output shows it.
+pub(crate) fn headers_with_key(
+    r: &Resolved,
+    key: Option<&KeyInUse>,
+    default: reqwest::header::HeaderName,
+    bearer: bool,
+) -> Result<reqwest::header::HeaderMap, LlmError> {
+    let mut h = r.headers.clone();
+    if let Some(k) = key {
+        let (name, value) = match &r.key_header {
+            Some(name) => (name.clone(), k.secret.expose().to_string()),
+            None if bearer => (default, format!("Bearer {}", k.secret.expose())),
+            None => (default, k.secret.expose().to_string()),
+        };
+        let mut v = reqwest::header::HeaderValue::from_str(&value)
+            .map_err(|_| LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe())))?;
+        v.set_sensitive(true);
+        h.insert(name, v);
+    }
+    Ok(h)
+}
+
 /// Default shortlist size.
 pub const DEFAULT_SHORTLIST: usize = 60;
 

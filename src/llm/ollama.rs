@@ -1,7 +1,7 @@
 //! Ollama's native API: `POST {url}/api/chat` with `stream: false`, `think: false` and
 //! the plan's schema in `format`.
 
-use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
+use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::{self, KeyInUse};
-use super::{answer, join_url, key_for, Answer, ModelRequest, Output, Provider, Usage};
+use super::{answer, headers_with_key, join_url, key_for, Answer, ModelRequest, Output, Provider, Usage};
 
 /// An Ollama server.
 #[derive(Debug, Clone)]
@@ -34,19 +34,7 @@ impl Ollama {
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {
-        let mut h = self.r.headers.clone();
-        if let Some(k) = key {
-            let (name, value) = match &self.r.key_header {
-                Some(name) => (name.clone(), k.secret.expose().to_string()),
-                None => (AUTHORIZATION, format!("Bearer {}", k.secret.expose())),
-            };
-            let mut v = HeaderValue::from_str(&value).map_err(|_| {
-                LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe()))
-            })?;
-            v.set_sensitive(true);
-            h.insert(name, v);
-        }
-        Ok(h)
+        headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
     pub(crate) fn body(&self, req: &ModelRequest<'_>) -> Value {

@@ -6,7 +6,7 @@
 //! provider's `structured` setting. A 400 that rejects `json_schema` downgrades to
 //! `json_object` once, remembered for the session.
 
-use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
+use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use super::config::{is_openai_cloud, Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{answer, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
+use super::{answer, headers_with_key, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
 
 /// An OpenAI-compatible endpoint.
 #[derive(Debug, Clone)]
@@ -36,19 +36,7 @@ impl OpenAi {
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {
-        let mut h = self.r.headers.clone();
-        if let Some(k) = key {
-            let (name, value) = match &self.r.key_header {
-                Some(name) => (name.clone(), k.secret.expose().to_string()),
-                None => (AUTHORIZATION, format!("Bearer {}", k.secret.expose())),
-            };
-            let mut v = HeaderValue::from_str(&value).map_err(|_| {
-                LlmError::Key(format!("{} contains characters a header cannot carry", k.source.describe()))
-            })?;
-            v.set_sensitive(true);
-            h.insert(name, v);
-        }
-        Ok(h)
+        headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
     pub(crate) fn body(&self, req: &ModelRequest<'_>, mode: Structured) -> Value {

@@ -7,6 +7,9 @@
 local M = {}
 local H = {}
 
+-- The Lua registry key of the completion pipe (or 'poll' where there is none).
+local PIPE_KEY = 'leash.planner.pipe'
+
 -- Module definition ==========================================================
 
 ---@class leash.PlanResult
@@ -45,6 +48,7 @@ function M.start(request, on_done, opts)
 
   local name = provider and (provider.name or provider.kind) or 'offline'
   H.pending = { job = job, on_done = on_done, request = request, provider = name, started = vim.uv.hrtime() }
+  if debug.getregistry()[PIPE_KEY] == 'poll' then H.poll(H.pending) end
   H.progress_start(name)
   H.map_cancel_key()
   H.fire('LeashPlanStart', { request = request, provider = name })
@@ -113,13 +117,15 @@ end
 --- finished job; the read callback schedules the take on the main loop. The handle lives
 --- in the Lua registry, not in this module, so reloading the module (plugin managers,
 --- tests) does not lose it; the callback looks the module up anew each time.
-local PIPE_KEY = 'leash.planner.pipe'
-
 function H.ensure_pipe(native)
   local registry = debug.getregistry()
   if registry[PIPE_KEY] then return true end
   local ok, fd = pcall(native.notify_fd)
-  if not ok then return false, 'leash: the planner cannot signal completion: ' .. require('leash.native').message(fd) end
+  if not ok then
+    -- No completion pipe on this platform (Windows): ask the job on a short timer.
+    registry[PIPE_KEY] = 'poll'
+    return true
+  end
   local pipe = vim.uv.new_pipe(false)
   local opened, oerr = pipe:open(fd)
   if not opened then
@@ -148,6 +154,18 @@ function H.drain()
   if result == nil then return end -- another job's byte (a cancelled one)
   H.pending = nil
   H.finish(p, result)
+end
+
+--- Where the completion pipe is missing: check the job every 20 ms until it is taken.
+function H.poll(p)
+  local timer = vim.uv.new_timer()
+  timer:start(20, 20, vim.schedule_wrap(function()
+    if H.pending ~= p then
+      if not timer:is_closing() then timer:close() end
+      return
+    end
+    if p.job:is_finished() then H.drain() end
+  end))
 end
 
 function H.finish(p, result)

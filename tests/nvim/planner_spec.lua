@@ -230,3 +230,25 @@ describe('planner with a provider', function()
     require('leash.native').reset()
   end)
 end)
+
+describe('planner without a completion pipe', function()
+  it('takes the result on a timer instead', function()
+    fresh()
+    require('leash').setup({})
+    local registry = debug.getregistry()
+    local saved = registry['leash.planner.pipe']
+    -- Silence the real pipe so that only the timer can take the result.
+    if type(saved) == 'userdata' then saved:read_stop() end
+    registry['leash.planner.pipe'] = 'poll'
+    local r = plan_and_wait('turn on word wrap')
+    registry['leash.planner.pipe'] = saved
+    if type(saved) == 'userdata' then
+      saved:read_start(function(err, data)
+        if err or data == nil then return end
+        vim.schedule(function() require('leash.planner')._drain() end)
+      end)
+    end
+    eq('done', r.status, r.err)
+    eq('wrap', r.plan.steps[1].key)
+  end)
+end)

@@ -273,8 +273,8 @@ H.window_groups = {
 H.ns = vim.api.nvim_create_namespace('leash.plan_window')
 
 --- Copy the window's groups, links resolved, into its namespace. Runs when this module
---- is first loaded (before the first plan is run: deciding whether a window is needed
---- loads it) and again on |ColorScheme| (the user's choice; a plan that changes the
+--- is first loaded in a session (before the first plan is run: deciding whether a
+--- window is needed loads it) and again on |ColorScheme| (the user's choice; a plan that changes the
 --- colour scheme is code and always confirmed).
 function H.snapshot_hl()
   H.create_default_hl()
@@ -421,7 +421,12 @@ function H.place(win, lines, has_border)
   vim.api.nvim_win_set_config(win, cfg)
 end
 
-H.snapshot_hl()
+-- Once per Neovim process: reloading this module (plugin managers, tests) after a plan
+-- ran must not copy colours that plan may have changed.
+if not debug.getregistry()['leash.plan_window.colours'] then
+  H.snapshot_hl()
+  debug.getregistry()['leash.plan_window.colours'] = true
+end
 vim.api.nvim_create_autocmd('ColorScheme', {
   group = vim.api.nvim_create_augroup('LeashConfirmColors', { clear = true }),
   callback = function() H.snapshot_hl() end,

@@ -119,6 +119,14 @@ fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     Ok((limit, mode))
 }
 
+/// The `context` option: what the editor says about where the request was made.
+fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
+    match opt::<LuaValue>(opts, "context")? {
+        Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}"))),
+        None => Ok(Context::default()),
+    }
+}
+
 fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     lua.to_value(v)
 }
@@ -199,10 +207,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
-                let context: Context = match opt::<LuaValue>(&opts, "context")? {
-                    Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}")))?,
-                    None => Context::default(),
-                };
+                let context = context(lua, &opts)?;
                 let shortlist = rank::rank(&catalog.0, &request, limit, mode);
                 let p = prompt::build(&request, &shortlist, &context);
                 let out = lua.create_table()?;
@@ -231,10 +236,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let (limit, _) = limit_and_mode(&opts)?;
-                let context: Context = match opt::<LuaValue>(&opts, "context")? {
-                    Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}")))?,
-                    None => Context::default(),
-                };
+                let context = context(lua, &opts)?;
                 let config = match opt::<LuaValue>(&opts, "provider")? {
                     Some(v) => {
                         let json: Value = lua.from_value(v).map_err(|e| err(format!("option “provider”: {e}")))?;

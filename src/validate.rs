@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
-use crate::policy::{Policy, Refusal};
+use crate::policy::Policy;
 
 /// The most steps a plan may have; later steps are dropped unread.
 pub const MAX_STEPS: usize = 10;
@@ -141,14 +141,14 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
                 (Args::Required, true) => return Err(format!("“{id}” needs an argument")),
                 _ => {}
             }
-            let reach = policy.item(item, args).map_err(Refusal::into_reason)?;
+            let reach = policy.item(item, args).map_err(|r| r.0)?;
             let label = item_label(&item.id, &item.title, args);
             Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label))
         }
         ProposedStep::Setting { key, value, scope, .. } => {
             let setting = catalog.setting(key).ok_or_else(|| unknown("setting", key))?;
             let value = typed_value(setting, value)?;
-            let reach = policy.setting(setting, &value).map_err(Refusal::into_reason)?;
+            let reach = policy.setting(setting, &value).map_err(|r| r.0)?;
             let label = match scope {
                 Some(Scope::Local) => format!("Set {} = {} (this window/buffer only)", setting.key, value),
                 _ => format!("Set {} = {}", setting.key, value),
@@ -156,15 +156,9 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             Ok((Action::Setting { key: setting.key.clone(), value, scope: *scope }, reach, label))
         }
         ProposedStep::Terminal { command, .. } => {
-            let reach = policy.terminal(command).map_err(Refusal::into_reason)?;
+            let reach = policy.terminal(command).map_err(|r| r.0)?;
             Ok((Action::Terminal { command: command.clone() }, reach, format!("Run in a terminal: {command}")))
         }
-    }
-}
-
-impl Refusal {
-    fn into_reason(self) -> String {
-        self.0
     }
 }
 

@@ -35,8 +35,10 @@ fn catalog(n: Option<usize>) -> Catalog {
         let w = |k: usize| words[(i * 7 + k * 13) % words.len()].clone();
         let title = format!("{} {} {} {} {}", w(0), w(1), w(2), w(3), w(4));
         let description = (0..40).map(|k| w(k + 5)).collect::<Vec<_>>().join(" ");
-        entries.push(json!({"id": format!("user:Cmd{i}{}", w(1).chars().filter(|c| c.is_alphanumeric()).collect::<String>()),
-            "kind": "user_command", "title": title, "description": description, "args": "optional", "reach": "code"}));
+        entries.push(
+            json!({"id": format!("user:Cmd{i}{}", w(1).chars().filter(|c| c.is_alphanumeric()).collect::<String>()),
+            "kind": "user_command", "title": title, "description": description, "args": "optional", "reach": "code"}),
+        );
     }
     entries.truncate(n);
     Catalog::from_value(&v).unwrap()
@@ -69,6 +71,12 @@ fn main() {
         rank::prepare(&c);
         let build = t.elapsed();
         let (median, p90) = measure(&c, iterations);
-        println!("  {:>6} entries: median {:>8.1} µs   p90 {:>8.1} µs   (index build {:.1} ms)", c.len(), median.as_secs_f64() * 1e6, p90.as_secs_f64() * 1e6, build.as_secs_f64() * 1e3);
+        println!(
+            "  {:>6} entries: median {:>8.1} µs   p90 {:>8.1} µs   (index build {:.1} ms)",
+            c.len(),
+            median.as_secs_f64() * 1e6,
+            p90.as_secs_f64() * 1e6,
+            build.as_secs_f64() * 1e3
+        );
     }
 }

@@ -19,7 +19,10 @@ for _, name in ipairs({ 'libleash.so', 'libleash.dylib', 'leash.dll' }) do
   local path = root .. '/target/release/' .. name
   if vim.uv.fs_stat(path) then
     local open = package.loadlib(path, 'luaopen_leash_native')
-    if open then native = open() break end
+    if open then
+      native = open()
+      break
+    end
   end
 end
 native = native or assert(require('leash.native').load())
@@ -39,7 +42,9 @@ local requests = {
 }
 
 local function median(f)
-  for i = 1, 50 do f(requests[i % #requests + 1]) end
+  for i = 1, 50 do
+    f(requests[i % #requests + 1])
+  end
   local times = {}
   for i = 1, iterations do
     local q = requests[i % #requests + 1]
@@ -57,5 +62,11 @@ local fuzzy_hits = #vim.fn.matchfuzzy(strings, requests[1])
 
 print(('Neovim %s, %d entries, 10-word requests, %d calls each'):format(tostring(vim.version()), #entries, iterations))
 print(('  native rank (limit 60):   median %7.1f µs   p90 %7.1f µs'):format(rank_med, rank_p90))
-print(('  vim.fn.matchfuzzy:        median %7.1f µs   p90 %7.1f µs   (%d hits for the first request)'):format(fuzzy_med, fuzzy_p90, fuzzy_hits))
+print(
+  ('  vim.fn.matchfuzzy:        median %7.1f µs   p90 %7.1f µs   (%d hits for the first request)'):format(
+    fuzzy_med,
+    fuzzy_p90,
+    fuzzy_hits
+  )
+)
 print(('  ratio rank / matchfuzzy:  %.2f'):format(rank_med / fuzzy_med))

@@ -272,11 +272,8 @@ impl Catalog {
     /// Builds a catalog, checking that ids and keys are unique and setting aliases
     /// unambiguous.
     pub fn new(editor: impl Into<String>, entries: Vec<Entry>) -> Result<Catalog, CatalogError> {
-        let mut cat = Catalog {
-            editor: editor.into(),
-            entries: Vec::with_capacity(entries.len()),
-            ..Catalog::default()
-        };
+        let mut cat =
+            Catalog { editor: editor.into(), entries: Vec::with_capacity(entries.len()), ..Catalog::default() };
         for entry in entries {
             cat.push(entry)?;
         }
@@ -342,9 +339,7 @@ impl Catalog {
         let entries = values
             .iter()
             .enumerate()
-            .map(|(index, v)| {
-                parse_entry(v).map_err(|message| CatalogError::Entry { index, message })
-            })
+            .map(|(index, v)| parse_entry(v).map_err(|message| CatalogError::Entry { index, message }))
             .collect::<Result<Vec<_>, _>>()?;
         Catalog::new(editor, entries)
     }
@@ -433,9 +428,10 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
     let description = string("description")?.unwrap_or_default();
     let reach = match string("reach")? {
         None => None,
-        Some(r) => Some(Reach::parse(&r).ok_or_else(|| {
-            err(format!("unknown reach “{r}” (expected safe, edit, write, code or shell)"))
-        })?),
+        Some(r) => Some(
+            Reach::parse(&r)
+                .ok_or_else(|| err(format!("unknown reach “{r}” (expected safe, edit, write, code or shell)")))?,
+        ),
     };
     match (obj.get("id"), obj.get("key")) {
         (Some(_), Some(_)) => Err(err("has both “id” and “key”: an item has an id, a setting a key".into())),
@@ -567,10 +563,7 @@ mod tests {
     #[test]
     fn wrong_version_and_shape_are_reported() {
         assert_eq!(Catalog::from_json("[]").unwrap_err(), CatalogError::NoEntries);
-        assert_eq!(
-            Catalog::from_value(&json!({"version": 2, "entries": []})).unwrap_err(),
-            CatalogError::Version(2)
-        );
+        assert_eq!(Catalog::from_value(&json!({"version": 2, "entries": []})).unwrap_err(), CatalogError::Version(2));
         assert!(matches!(Catalog::from_json("{").unwrap_err(), CatalogError::Json(_)));
     }
 

@@ -5,11 +5,11 @@
 //! step by step by [`validate`] under a risk [`policy`]. Neovim loads this crate as a Lua
 //! module (`lua`, behind the cdylib); other editors use the `leash` program.
 pub mod catalog;
+pub mod llm;
+pub mod lua;
 pub mod plan;
 pub mod policy;
 pub mod prompt;
 pub mod rank;
-pub mod validate;
-pub mod llm;
 pub mod runtime;
-pub mod lua;
+pub mod validate;

@@ -13,10 +13,10 @@ use serde_json::Value;
 
 use crate::catalog::{Catalog, Reach};
 use crate::llm::{self, LogRecord, PlanJob, ProviderConfig};
-use crate::runtime::{self, JobResult};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
+use crate::runtime::{self, JobResult};
 use crate::validate;
 
 /// A catalog shared with Lua (and, through the `Arc`, with planner jobs).
@@ -168,9 +168,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let values: Vec<Value> = lua
                     .from_value(entries)
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
-                let catalog = Arc::new(
-                    Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?,
-                );
+                let catalog =
+                    Arc::new(Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?);
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // a thread of its own, so building the catalog does not hold up the editor;
                 // a rank that comes first waits for it instead of building it twice.
@@ -245,8 +244,9 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     None => ProviderConfig::default(),
                 };
                 let policy = policy(lua, &catalog.0, &opts)?;
-                let job = llm::plan_start(request.clone(), Arc::clone(&catalog.0), limit, context, config.clone(), policy)
-                    .map_err(err)?;
+                let job =
+                    llm::plan_start(request.clone(), Arc::clone(&catalog.0), limit, context, config.clone(), policy)
+                        .map_err(err)?;
                 Ok(LuaPlanJob { job, request, config, started: std::time::Instant::now() })
             })
         })?,

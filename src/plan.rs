@@ -31,9 +31,21 @@ pub enum Scope {
 /// One step of a proposed plan.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProposedStep {
-    Item { id: String, args: Vec<String>, why: String },
-    Setting { key: String, value: Value, scope: Option<Scope>, why: String },
-    Terminal { command: String, why: String },
+    Item {
+        id: String,
+        args: Vec<String>,
+        why: String,
+    },
+    Setting {
+        key: String,
+        value: Value,
+        scope: Option<Scope>,
+        why: String,
+    },
+    Terminal {
+        command: String,
+        why: String,
+    },
     /// A step that does not have the shape of any step kind; the message names the field.
     Malformed(String),
 }
@@ -231,7 +243,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const PLAN: &str = r#"{"reply": "ok", "steps": [{"type": "setting", "key": "wrap", "value": true, "why": "wrap"}]}"#;
+    const PLAN: &str =
+        r#"{"reply": "ok", "steps": [{"type": "setting", "key": "wrap", "value": true, "why": "wrap"}]}"#;
 
     fn wrap_step() -> ProposedStep {
         ProposedStep::Setting { key: "wrap".into(), value: json!(true), scope: None, why: "wrap".into() }
@@ -246,7 +259,9 @@ mod tests {
 
     #[test]
     fn prose_fences_and_thinking_around_the_object() {
-        let text = format!("<think>maybe {{\"steps\": []}} here</think>Sure! Here it is:\n```json\n{PLAN}\n```\nDone {{\"x\": 1}}");
+        let text = format!(
+            "<think>maybe {{\"steps\": []}} here</think>Sure! Here it is:\n```json\n{PLAN}\n```\nDone {{\"x\": 1}}"
+        );
         assert_eq!(parse(&text).unwrap().steps, vec![wrap_step()]);
     }
 
@@ -331,6 +346,9 @@ mod tests {
     #[test]
     fn a_string_argument_is_one_argument() {
         let p = parse(r#"{"steps": [{"type": "item", "id": "cmd:edit", "args": "a b.txt"}]}"#).unwrap();
-        assert_eq!(p.steps[0], ProposedStep::Item { id: "cmd:edit".into(), args: vec!["a b.txt".into()], why: String::new() });
+        assert_eq!(
+            p.steps[0],
+            ProposedStep::Item { id: "cmd:edit".into(), args: vec!["a b.txt".into()], why: String::new() }
+        );
     }
 }

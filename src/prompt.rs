@@ -106,8 +106,10 @@ fn one_line(s: &str) -> String {
 
 /// The plan's JSON schema, with the shortlisted ids and keys as enums.
 pub fn schema(shortlist: &[Ranked]) -> Value {
-    let ids: Vec<&str> = shortlist.iter().filter(|r| matches!(r.entry, Entry::Item(_))).map(|r| r.entry.name()).collect();
-    let keys: Vec<&str> = shortlist.iter().filter(|r| matches!(r.entry, Entry::Setting(_))).map(|r| r.entry.name()).collect();
+    let ids: Vec<&str> =
+        shortlist.iter().filter(|r| matches!(r.entry, Entry::Item(_))).map(|r| r.entry.name()).collect();
+    let keys: Vec<&str> =
+        shortlist.iter().filter(|r| matches!(r.entry, Entry::Setting(_))).map(|r| r.entry.name()).collect();
     let value_types: Vec<&str> = {
         let mut t: Vec<&str> = shortlist
             .iter()
@@ -196,7 +198,12 @@ mod tests {
     fn user_message_lists_the_shortlist_settings_context_and_request() {
         let c = catalog();
         let shortlist = rank(&c, "wrap sign column split tabstop", 10, Mode::Any);
-        let ctx = Context { os: "linux".into(), filetype: "rust".into(), project: "rust (cargo)".into(), ..Context::default() };
+        let ctx = Context {
+            os: "linux".into(),
+            filetype: "rust".into(),
+            project: "rust (cargo)".into(),
+            ..Context::default()
+        };
         let p = build("wrap lines\nand show signs", &shortlist, &ctx);
         assert!(p.user.contains("cmd:vsplit | command | split current window vertically\n"), "{}", p.user);
         assert!(p.user.contains("wrap | setting | long lines wrap\n"));
@@ -211,7 +218,8 @@ mod tests {
     #[test]
     fn system_prompt_states_the_rules() {
         let s = system_prompt("Neovim");
-        for rule in ["Never invent", "Prefer a catalog item", "\"steps\": []", "1 to 3 steps", "\"type\": \"terminal\""] {
+        for rule in ["Never invent", "Prefer a catalog item", "\"steps\": []", "1 to 3 steps", "\"type\": \"terminal\""]
+        {
             assert!(s.contains(rule), "missing {rule}");
         }
     }

@@ -33,8 +33,8 @@ use crate::catalog::{Catalog, Entry};
 mod concepts;
 mod text;
 
-pub use text::{query_words, stem};
 use text::split_words;
+pub use text::{query_words, stem};
 
 /// Whether every request word must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -205,7 +205,11 @@ fn name_parts(name: &str, words: &HashSet<String>) -> Vec<String> {
         i = j;
     }
     parts.reverse();
-    if parts.len() < 2 { Vec::new() } else { parts }
+    if parts.len() < 2 {
+        Vec::new()
+    } else {
+        parts
+    }
 }
 
 /// The entries a documentation text refers to by name: `'option'` and `:command`
@@ -418,7 +422,11 @@ fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Te
         }
     }
     for (i, (w, s)) in words.iter().zip(&stems).enumerate() {
-        if w.len() >= TYPO_MIN && w.bytes().all(|b| b.is_ascii_lowercase()) && !idx.terms.contains_key(s) && !idx.exact.contains_key(w) {
+        if w.len() >= TYPO_MIN
+            && w.bytes().all(|b| b.is_ascii_lowercase())
+            && !idx.terms.contains_key(s)
+            && !idx.exact.contains_key(w)
+        {
             for fix in idx.near(s) {
                 out[i].push(Term { word: fix.to_string(), stem: fix.to_string(), weight: TYPO, own: false });
             }
@@ -474,7 +482,13 @@ pub fn rank<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -
     rank_with(catalog, request, limit, mode, None)
 }
 
-fn rank_with<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode, skip_concept: Option<usize>) -> Vec<Ranked<'a>> {
+fn rank_with<'a>(
+    catalog: &'a Catalog,
+    request: &str,
+    limit: usize,
+    mode: Mode,
+    skip_concept: Option<usize>,
+) -> Vec<Ranked<'a>> {
     if limit == 0 {
         return Vec::new();
     }
@@ -517,7 +531,9 @@ fn rank_with<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode, 
         .map(|&d| ((total.value[d as usize] * 100.0).round() as u32, d))
         .filter(|&(s, _)| s > 0)
         .collect();
-    let order = |a: &(u32, u32), b: &(u32, u32)| b.0.cmp(&a.0).then_with(|| entries[a.1 as usize].name().cmp(entries[b.1 as usize].name()));
+    let order = |a: &(u32, u32), b: &(u32, u32)| {
+        b.0.cmp(&a.0).then_with(|| entries[a.1 as usize].name().cmp(entries[b.1 as usize].name()))
+    };
     if ranked.len() > limit {
         ranked.select_nth_unstable_by(limit - 1, order);
         ranked.truncate(limit);
@@ -536,7 +552,9 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores) {
     }
     if t.stem.len() >= 3 {
         let start = idx.vocabulary.partition_point(|v| v.as_str() < t.stem.as_str());
-        for v in idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem) {
+        for v in
+            idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem)
+        {
             for &(d, w) in &idx.terms[v] {
                 out.max(d, w * PREFIX);
             }
@@ -633,7 +651,10 @@ mod tests {
 
     #[test]
     fn stopwords_are_dropped_and_words_kept_in_order() {
-        assert_eq!(query_words("Please make the font bigger and turn on word wrap!"), ["make", "font", "bigger", "turn", "on", "word", "wrap"]);
+        assert_eq!(
+            query_words("Please make the font bigger and turn on word wrap!"),
+            ["make", "font", "bigger", "turn", "on", "word", "wrap"]
+        );
         assert!(query_words("the of a to").is_empty());
         assert!(rank(&catalog(), "the of a to", 10, Mode::Any).is_empty());
     }
@@ -722,7 +743,12 @@ mod tests {
         let c = neovim();
         let mut failures = Vec::new();
         for (i, concept) in concepts::all().iter().enumerate() {
-            assert!(c.get(&concept.expect).is_some(), "line {}: {} is not in the catalog", concept.line, concept.expect);
+            assert!(
+                c.get(&concept.expect).is_some(),
+                "line {}: {} is not in the catalog",
+                concept.line,
+                concept.expect
+            );
             let with = position(c, &concept.example, &concept.expect, None);
             let without = position(c, &concept.example, &concept.expect, Some(i));
             let helps = match (with, without) {
@@ -731,21 +757,36 @@ mod tests {
                 _ => false,
             };
             if !helps {
-                failures.push(format!("line {}: {:?} => {}: at {:?} with the concept, {:?} without", concept.line, concept.example, concept.expect, with, without));
+                failures.push(format!(
+                    "line {}: {:?} => {}: at {:?} with the concept, {:?} without",
+                    concept.line, concept.example, concept.expect, with, without
+                ));
             }
         }
-        assert!(failures.is_empty(), "{} concept(s) do not help their example:\n{}", failures.len(), failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} concept(s) do not help their example:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
 
     #[test]
     fn exact_names_come_first_on_the_neovim_catalog() {
         let c = neovim();
-        for (q, want) in [("wrap", "wrap"), ("vsplit", "cmd:vsplit"), ("rnu", "relativenumber"), ("set scrolloff to 5", "scrolloff"), ("tabonly", "cmd:tabonly")] {
+        for (q, want) in [
+            ("wrap", "wrap"),
+            ("vsplit", "cmd:vsplit"),
+            ("rnu", "relativenumber"),
+            ("set scrolloff to 5", "scrolloff"),
+            ("tabonly", "cmd:tabonly"),
+        ] {
             let got = rank(c, q, 5, Mode::Any);
             assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
         }
         // A plural still counts as the name (here two entries are named "number").
-        let mut two: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().take(2).map(|r| r.entry.name()).collect();
+        let mut two: Vec<&str> =
+            rank(c, "show line numbers", 5, Mode::Any).iter().take(2).map(|r| r.entry.name()).collect();
         two.sort();
         assert_eq!(two, ["cmd:number", "number"]);
     }
@@ -753,7 +794,11 @@ mod tests {
     #[test]
     fn a_typo_finds_the_word_it_misspells() {
         let c = neovim();
-        for (q, want) in [("show the regsiters", "cmd:registers"), ("open the quickfx window", "cmd:copen"), ("clear the jumplsit", "cmd:clearjumps")] {
+        for (q, want) in [
+            ("show the regsiters", "cmd:registers"),
+            ("open the quickfx window", "cmd:copen"),
+            ("clear the jumplsit", "cmd:clearjumps"),
+        ] {
             let got: Vec<&str> = rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name()).collect();
             assert!(got.contains(&want), "{q}: {got:?}");
         }
@@ -784,7 +829,11 @@ mod tests {
     fn compound_names_are_split_into_words() {
         let c = neovim();
         let top = |q: &str| rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name().to_string()).collect::<Vec<_>>();
-        assert!(top("horizontal splits go below").contains(&"splitbelow".to_string()), "{:?}", top("horizontal splits go below"));
+        assert!(
+            top("horizontal splits go below").contains(&"splitbelow".to_string()),
+            "{:?}",
+            top("horizontal splits go below")
+        );
         assert!(top("blend the popup menu").contains(&"pumblend".to_string()));
     }
 
@@ -792,13 +841,16 @@ mod tests {
     fn ranking_the_neovim_catalog_is_deterministic() {
         let c = neovim();
         let q = "make the window wider and turn off line wrapping everywhere";
-        let a: Vec<(String, u32)> = rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        let a: Vec<(String, u32)> =
+            rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
         for _ in 0..3 {
-            let b: Vec<(String, u32)> = rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+            let b: Vec<(String, u32)> =
+                rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
             assert_eq!(a, b);
         }
         let fresh = Catalog::from_json(include_str!("../tests/data/neovim-catalog.json")).unwrap();
-        let b: Vec<(String, u32)> = rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        let b: Vec<(String, u32)> =
+            rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
         assert_eq!(a, b);
     }
 }

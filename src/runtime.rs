@@ -348,6 +348,13 @@ mod tests {
 
     #[test]
     fn block_on_runs_on_the_runtime() {
-        assert_eq!(block_on(async { tokio::time::sleep(Duration::from_millis(1)).await; 5 }).unwrap(), 5);
+        assert_eq!(
+            block_on(async {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                5
+            })
+            .unwrap(),
+            5
+        );
     }
 }

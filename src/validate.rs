@@ -30,14 +30,19 @@ pub enum Confirm {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Action {
-    Item { id: String, args: Vec<String> },
+    Item {
+        id: String,
+        args: Vec<String>,
+    },
     Setting {
         key: String,
         value: SettingValue,
         #[serde(skip_serializing_if = "Option::is_none")]
         scope: Option<Scope>,
     },
-    Terminal { command: String },
+    Terminal {
+        command: String,
+    },
 }
 
 /// A step that passed validation.
@@ -91,17 +96,16 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
     let mut dropped = Vec::new();
     for (index, step) in plan.steps.iter().enumerate() {
         if index >= MAX_STEPS {
-            dropped.push(Dropped { index, reason: format!("more than {MAX_STEPS} steps: only the first {MAX_STEPS} are considered") });
+            dropped.push(Dropped {
+                index,
+                reason: format!("more than {MAX_STEPS} steps: only the first {MAX_STEPS} are considered"),
+            });
             continue;
         }
         match validate_step(step, catalog, policy) {
-            Ok((action, reach, label)) => steps.push(ValidStep {
-                index,
-                action,
-                why: display_text(step_why(step)),
-                reach,
-                label,
-            }),
+            Ok((action, reach, label)) => {
+                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label })
+            }
             Err(reason) => dropped.push(Dropped { index, reason }),
         }
     }
@@ -182,11 +186,7 @@ fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, String>
     };
     if let (Some(values), SettingValue::String(s)) = (&setting.values, &typed) {
         if !values.iter().any(|v| v == s) {
-            return Err(format!(
-                "“{key}” takes one of {}, not {}",
-                values.join(" | "),
-                short_json(value)
-            ));
+            return Err(format!("“{key}” takes one of {}, not {}", values.join(" | "), short_json(value)));
         }
     }
     Ok(typed)
@@ -217,7 +217,11 @@ fn item_label(id: &str, title: &str, args: &[String]) -> String {
         format!("Run in a terminal: {args}")
     } else {
         let title = if title.is_empty() { id } else { title };
-        if args.is_empty() { title.to_string() } else { format!("{title}: {args}") }
+        if args.is_empty() {
+            title.to_string()
+        } else {
+            format!("{title}: {args}")
+        }
     }
 }
 
@@ -273,34 +277,55 @@ mod tests {
 
     #[test]
     fn unknown_ids_and_keys_are_dropped_with_a_reason() {
-        assert_eq!(reason(&one(json!({"type": "setting", "key": "fontsize", "value": 16}))), "unknown setting “fontsize”");
+        assert_eq!(
+            reason(&one(json!({"type": "setting", "key": "fontsize", "value": 16}))),
+            "unknown setting “fontsize”"
+        );
         assert_eq!(reason(&one(json!({"type": "item", "id": "cmd:vs"}))), "unknown item “cmd:vs”");
         assert_eq!(reason(&one(json!({"type": "setting", "key": "Wrap", "value": true}))), "unknown setting “Wrap”");
         // Cyrillic а in place of the Latin a.
         assert_eq!(reason(&one(json!({"type": "setting", "key": "wrаp", "value": true}))), "unknown setting “wrаp”");
-        assert_eq!(reason(&one(json!({"type": "setting", "key": "vsplit", "value": true}))), "unknown setting “vsplit”");
+        assert_eq!(
+            reason(&one(json!({"type": "setting", "key": "vsplit", "value": true}))),
+            "unknown setting “vsplit”"
+        );
         assert_eq!(reason(&one(json!({"type": "item", "id": "wrap"}))), "unknown item “wrap”");
     }
 
     #[test]
     fn a_listed_alias_resolves_to_the_full_key() {
         let p = one(json!({"type": "setting", "key": "ts", "value": 4}));
-        assert_eq!(p.steps[0].action, Action::Setting { key: "tabstop".into(), value: SettingValue::Number(4), scope: None });
+        assert_eq!(
+            p.steps[0].action,
+            Action::Setting { key: "tabstop".into(), value: SettingValue::Number(4), scope: None }
+        );
         assert_eq!(p.steps[0].label, "Set tabstop = 4");
     }
 
     #[test]
     fn values_are_checked_against_type_and_allowed_values() {
-        let ok = |key: &str, value: Value| one(json!({"type": "setting", "key": key, "value": value})).steps[0].action.clone();
-        assert_eq!(ok("tabstop", json!("16")), Action::Setting { key: "tabstop".into(), value: SettingValue::Number(16), scope: None });
-        assert_eq!(ok("wrap", json!("false")), Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(false), scope: None });
-        let bad = |key: &str, value: Value| reason(&one(json!({"type": "setting", "key": key, "value": value}))).to_string();
+        let ok = |key: &str, value: Value| {
+            one(json!({"type": "setting", "key": key, "value": value})).steps[0].action.clone()
+        };
+        assert_eq!(
+            ok("tabstop", json!("16")),
+            Action::Setting { key: "tabstop".into(), value: SettingValue::Number(16), scope: None }
+        );
+        assert_eq!(
+            ok("wrap", json!("false")),
+            Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(false), scope: None }
+        );
+        let bad =
+            |key: &str, value: Value| reason(&one(json!({"type": "setting", "key": key, "value": value}))).to_string();
         assert_eq!(bad("tabstop", json!("16px")), "“tabstop” takes a number, not \"16px\"");
         assert_eq!(bad("tabstop", json!(16.5)), "“tabstop” takes a number, not 16.5");
         assert_eq!(bad("tabstop", json!(true)), "“tabstop” takes a number, not true");
         assert_eq!(bad("wrap", json!(1)), "“wrap” takes a boolean, not 1");
         assert_eq!(bad("wrap", json!("yes")), "“wrap” takes a boolean, not \"yes\"");
-        assert_eq!(bad("signcolumn", json!("yes:10")), "“signcolumn” takes one of yes | no | auto | number, not \"yes:10\"");
+        assert_eq!(
+            bad("signcolumn", json!("yes:10")),
+            "“signcolumn” takes one of yes | no | auto | number, not \"yes:10\""
+        );
         assert_eq!(bad("signcolumn", json!(1)), "“signcolumn” takes a string, not 1");
         assert!(bad("statusline", json!("%{`id`}")).contains("backtick"));
         assert!(bad("statusline", json!("a\u{1b}]52;c;x\u{7}")).contains("control character"));
@@ -308,8 +333,14 @@ mod tests {
 
     #[test]
     fn args_only_where_the_item_allows_them() {
-        assert_eq!(reason(&one(json!({"type": "item", "id": "cmd:nohlsearch", "args": "x"}))), "“cmd:nohlsearch” takes no arguments");
-        assert_eq!(reason(&one(json!({"type": "item", "id": "cmd:colorscheme"}))), "“cmd:colorscheme” needs an argument");
+        assert_eq!(
+            reason(&one(json!({"type": "item", "id": "cmd:nohlsearch", "args": "x"}))),
+            "“cmd:nohlsearch” takes no arguments"
+        );
+        assert_eq!(
+            reason(&one(json!({"type": "item", "id": "cmd:colorscheme"}))),
+            "“cmd:colorscheme” needs an argument"
+        );
         let p = one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md"}));
         assert_eq!(p.steps[0].label, "Run :vsplit notes.md");
     }
@@ -358,7 +389,10 @@ mod tests {
             RaiseRule { pattern: "cmd:vs*".into(), reach: Reach::Write },
             RaiseRule { pattern: "term:run".into(), reach: Reach::Safe },
         ]);
-        let plan = parse(r#"{"steps": [{"type": "item", "id": "cmd:vsplit"}, {"type": "item", "id": "term:run", "args": "ls"}]}"#).unwrap();
+        let plan = parse(
+            r#"{"steps": [{"type": "item", "id": "cmd:vsplit"}, {"type": "item", "id": "term:run", "args": "ls"}]}"#,
+        )
+        .unwrap();
         let p = validate(&plan, &catalog(), &policy);
         assert_eq!(p.steps[0].reach, Reach::Write);
         assert_eq!(p.steps[1].reach, Reach::Shell);
@@ -366,7 +400,8 @@ mod tests {
 
     #[test]
     fn item_arguments_with_control_characters_are_dropped_whatever_the_profile() {
-        let r = reason(&one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md\ncall system('x')"}))).to_string();
+        let r =
+            reason(&one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md\ncall system('x')"}))).to_string();
         assert!(r.contains("control character"), "{r}");
         let r = reason(&one(json!({"type": "item", "id": "term:run", "args": "ls\r\u{1b}[2Krm -rf ~"}))).to_string();
         assert!(r.contains("control character"), "{r}");
@@ -381,7 +416,9 @@ mod tests {
 
     #[test]
     fn an_empty_result_keeps_the_reply_and_malformed_steps_are_listed() {
-        let p = run(r#"{"reply": "I can't change the font size in a terminal.", "steps": [{"type": "setting", "key": "wrap"}]}"#);
+        let p = run(
+            r#"{"reply": "I can't change the font size in a terminal.", "steps": [{"type": "setting", "key": "wrap"}]}"#,
+        );
         assert!(p.steps.is_empty());
         assert_eq!(p.reply, "I can't change the font size in a terminal.");
         assert_eq!(p.dropped, vec![Dropped { index: 0, reason: "missing field “value”".into() }]);
@@ -389,7 +426,9 @@ mod tests {
 
     #[test]
     fn reply_and_why_are_plain_text() {
-        let p = run(r#"{"reply": "ok\u001b[31m\nred", "steps": [{"type": "setting", "key": "wrap", "value": true, "why": "a\rb"}]}"#);
+        let p = run(
+            r#"{"reply": "ok\u001b[31m\nred", "steps": [{"type": "setting", "key": "wrap", "value": true, "why": "a\rb"}]}"#,
+        );
         assert_eq!(p.reply, "ok [31m red");
         assert_eq!(p.steps[0].why, "a b");
     }

@@ -53,7 +53,8 @@ fn batch_mode_answers_each_line_with_its_qid() {
     let input = "{\"qid\": \"a\", \"query\": \"split the window side by side\", \"k\": 1}\n\n{\"qid\": \"b\", \"query\": \"wrap\", \"k\": 5}\n";
     let o = leash(&["rank", "--catalog", cat.to_str().unwrap(), "--batch"], input);
     assert!(o.status.success());
-    let lines: Vec<Value> = String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines, vec![json!({"qid": "a", "ranking": ["cmd:vsplit"]}), json!({"qid": "b", "ranking": ["wrap"]})]);
 }
 
@@ -109,7 +110,10 @@ fn help_documents_every_command() {
 #[test]
 fn prompt_prints_messages_schema_and_shortlist() {
     let cat = catalog_file();
-    let p = json_out(&leash(&["prompt", "--catalog", cat.to_str().unwrap(), "--context", r#"{"os": "linux"}"#, "wrap", "lines"], ""));
+    let p = json_out(&leash(
+        &["prompt", "--catalog", cat.to_str().unwrap(), "--context", r#"{"os": "linux"}"#, "wrap", "lines"],
+        "",
+    ));
     assert!(p["system"].as_str().unwrap().contains("Neovim"));
     assert!(p["user"].as_str().unwrap().contains("wrap (boolean)"));
     assert!(p["user"].as_str().unwrap().contains("OS linux"));
@@ -123,7 +127,10 @@ fn plan_without_a_provider_uses_the_offline_planner() {
     let plan = json_out(&leash(&["plan", "--catalog", cat.to_str().unwrap(), "turn", "on", "word", "wrap"], ""));
     assert_eq!(plan["steps"][0]["key"], "wrap", "{plan}");
     assert_eq!(plan["steps"][0]["value"], true);
-    let refused = leash(&["plan", "--catalog", cat.to_str().unwrap(), "--provider", "anthropic", "--url", "http://127.0.0.1:9", "wrap"], "");
+    let refused = leash(
+        &["plan", "--catalog", cat.to_str().unwrap(), "--provider", "anthropic", "--url", "http://127.0.0.1:9", "wrap"],
+        "",
+    );
     assert_eq!(refused.status.code(), Some(1));
     assert!(refused.stdout.is_empty());
 }

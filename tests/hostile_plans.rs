@@ -39,7 +39,8 @@ fn text_of(line: &Value) -> String {
 
 #[test]
 fn every_hostile_plan_is_dropped_or_shown() {
-    let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hostile-plans.jsonl")).unwrap();
+    let corpus =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hostile-plans.jsonl")).unwrap();
     let catalog = catalog();
     let policy = Policy::new(Profile::Neovim);
     let mut failures = Vec::new();

@@ -29,7 +29,15 @@ fn config(kind: &str, url: &str, extra: Value) -> ProviderConfig {
 }
 
 fn run(cfg: &ProviderConfig) -> Result<PlanOutcome, LlmError> {
-    llm::plan_blocking(REQUEST, &catalog(), 60, &Context::default(), cfg, &Policy::new(Profile::Neovim), &CancelToken::new())
+    llm::plan_blocking(
+        REQUEST,
+        &catalog(),
+        60,
+        &Context::default(),
+        cfg,
+        &Policy::new(Profile::Neovim),
+        &CancelToken::new(),
+    )
 }
 
 fn assert_wrap_plan(out: &PlanOutcome) {
@@ -204,7 +212,8 @@ fn rate_limit_then_success_honours_retry_after_ms() {
 
 #[test]
 fn rate_limit_then_success_honours_retry_after_seconds() {
-    let limited = json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}});
+    let limited =
+        json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}});
     let server = TestServer::start(vec![
         Reply::json(429, limited).header("retry-after", "1"),
         Reply::json(200, openai_text(WRAP_PLAN, "stop")),
@@ -281,7 +290,10 @@ fn quota_errors_are_not_retried() {
 
 #[test]
 fn bad_request_and_not_found_are_not_retried() {
-    let server = TestServer::start(vec![Reply::json(404, json!({"error": "model 'qwen-test' not found, try pulling it first"}))]);
+    let server = TestServer::start(vec![Reply::json(
+        404,
+        json!({"error": "model 'qwen-test' not found, try pulling it first"}),
+    )]);
     let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": server.url(), "model": "qwen-test"})).unwrap();
     let err = run(&cfg).unwrap_err();
     assert_eq!(server.requests().len(), 1);
@@ -297,8 +309,12 @@ fn bad_request_and_not_found_are_not_retried() {
 
 #[test]
 fn a_slow_server_runs_past_the_deadline() {
-    let server = TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop")).after(Duration::from_secs(5))]);
-    let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": server.url(), "model": "qwen-test", "timeout_ms": 300})).unwrap();
+    let server =
+        TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop")).after(Duration::from_secs(5))]);
+    let cfg = ProviderConfig::from_json(
+        &json!({"name": "ollama", "url": server.url(), "model": "qwen-test", "timeout_ms": 300}),
+    )
+    .unwrap();
     let t = Instant::now();
     let err = run(&cfg).unwrap_err();
     let took = t.elapsed();
@@ -319,7 +335,10 @@ fn the_deadline_covers_retries() {
 #[test]
 fn connection_refused_says_whether_the_server_runs() {
     let url = format!("http://127.0.0.1:{}", dead_port());
-    let cfg = ProviderConfig::from_json(&json!({"name": "lmstudio", "kind": "openai", "url": url, "model": "m", "retries": 1})).unwrap();
+    let cfg = ProviderConfig::from_json(
+        &json!({"name": "lmstudio", "kind": "openai", "url": url, "model": "m", "retries": 1}),
+    )
+    .unwrap();
     let err = run(&cfg).unwrap_err();
     assert_eq!(err.to_string(), format!("connection refused at {url}: is the server running?"));
     assert_eq!(err.code(), "connect");
@@ -422,7 +441,8 @@ fn a_key_command_runs_at_request_time() {
 
 #[test]
 fn cancelling_mid_request_drops_it_promptly() {
-    let server = TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
+    let server =
+        TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
     let cfg = config("anthropic", &server.url(), json!({}));
     let job = llm::plan_start(
         REQUEST.to_string(),
@@ -451,7 +471,8 @@ fn cancelling_mid_request_drops_it_promptly() {
 
 #[test]
 fn a_cancel_token_ends_plan_with_cancelled() {
-    let server = TestServer::start(vec![Reply::json(200, openai_text(WRAP_PLAN, "stop")).after(Duration::from_secs(10))]);
+    let server =
+        TestServer::start(vec![Reply::json(200, openai_text(WRAP_PLAN, "stop")).after(Duration::from_secs(10))]);
     let cfg = config("openai", &server.url(), json!({}));
     let cancel = CancelToken::new();
     let c2 = cancel.clone();
@@ -460,7 +481,9 @@ fn a_cancel_token_ends_plan_with_cancelled() {
         c2.cancel();
     });
     let t = Instant::now();
-    let err = llm::plan_blocking(REQUEST, &catalog(), 60, &Context::default(), &cfg, &Policy::new(Profile::Neovim), &cancel).unwrap_err();
+    let err =
+        llm::plan_blocking(REQUEST, &catalog(), 60, &Context::default(), &cfg, &Policy::new(Profile::Neovim), &cancel)
+            .unwrap_err();
     assert!(err.is_cancelled(), "{err:?}");
     assert!(t.elapsed() < Duration::from_secs(1));
 }
@@ -469,7 +492,15 @@ fn a_cancel_token_ends_plan_with_cancelled() {
 fn a_job_result_carries_the_plan() {
     let server = TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop"))]);
     let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": server.url(), "model": "q"})).unwrap();
-    let job = llm::plan_start(REQUEST.into(), std::sync::Arc::new(catalog()), 60, Context::default(), cfg, Policy::new(Profile::Neovim)).unwrap();
+    let job = llm::plan_start(
+        REQUEST.into(),
+        std::sync::Arc::new(catalog()),
+        60,
+        Context::default(),
+        cfg,
+        Policy::new(Profile::Neovim),
+    )
+    .unwrap();
     let t = Instant::now();
     let result = loop {
         if let Some(r) = job.try_take() {

@@ -23,13 +23,22 @@ fn loopback_bypasses_a_dead_proxy_and_other_hosts_use_it() {
         std::env::remove_var(var);
     }
     let run = |cfg: &ProviderConfig| {
-        llm::plan_blocking("turn on word wrap", &catalog(), 60, &Context::default(), cfg, &Policy::new(Profile::Neovim), &CancelToken::new())
+        llm::plan_blocking(
+            "turn on word wrap",
+            &catalog(),
+            60,
+            &Context::default(),
+            cfg,
+            &Policy::new(Profile::Neovim),
+            &CancelToken::new(),
+        )
     };
 
     for host in ["127.0.0.1", "localhost"] {
         let server = TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop"))]);
         let url = format!("http://{host}:{}", server.addr.port());
-        let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": url, "model": "q", "timeout_ms": 5000})).unwrap();
+        let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": url, "model": "q", "timeout_ms": 5000}))
+            .unwrap();
         let out = run(&cfg).unwrap_or_else(|e| panic!("{host}: {e}"));
         assert_eq!(out.plan.to_json()["steps"][0]["key"], json!("wrap"));
         server.wait_for_requests(1, Duration::from_secs(1));

@@ -31,7 +31,8 @@ fn check_invariants(text: &str) {
     for profile in [Profile::Neovim, Profile::Generic] {
         let Ok(p) = plan::parse(text) else { return };
         let v = validate(&p, &cat, &Policy::new(profile));
-        let mut indices: Vec<usize> = v.steps.iter().map(|s| s.index).chain(v.dropped.iter().map(|d| d.index)).collect();
+        let mut indices: Vec<usize> =
+            v.steps.iter().map(|s| s.index).chain(v.dropped.iter().map(|d| d.index)).collect();
         indices.sort_unstable();
         assert_eq!(indices, (0..p.steps.len()).collect::<Vec<_>>(), "every step is kept or dropped, once");
         assert!(v.steps.len() <= MAX_STEPS);
@@ -51,20 +52,40 @@ fn check_invariants(text: &str) {
 
 fn step() -> impl Strategy<Value = Value> {
     let name = prop_oneof![
-        Just("cmd:vsplit".to_string()), Just("cmd:vs".to_string()), Just("cmd:edit".to_string()),
-        Just("cmd:colorscheme".to_string()), Just("cmd:nohlsearch".to_string()), Just("term:run".to_string()),
-        Just("user:Thing".to_string()), Just("wrap".to_string()), Just("ts".to_string()), Just("tabstop".to_string()),
-        Just("signcolumn".to_string()), Just("statusline".to_string()), Just("shell".to_string()), Just("sh".to_string()),
+        Just("cmd:vsplit".to_string()),
+        Just("cmd:vs".to_string()),
+        Just("cmd:edit".to_string()),
+        Just("cmd:colorscheme".to_string()),
+        Just("cmd:nohlsearch".to_string()),
+        Just("term:run".to_string()),
+        Just("user:Thing".to_string()),
+        Just("wrap".to_string()),
+        Just("ts".to_string()),
+        Just("tabstop".to_string()),
+        Just("signcolumn".to_string()),
+        Just("statusline".to_string()),
+        Just("shell".to_string()),
+        Just("sh".to_string()),
         ".{0,12}",
     ];
     let text = prop_oneof![
-        Just("notes.md | !touch /tmp/x".to_string()), Just("`touch x`".to_string()), Just("+!touch x".to_string()),
-        Just("term://sh".to_string()), Just("../../x".to_string()), Just("desert".to_string()), Just("%".to_string()),
-        "\\PC{0,20}", ".{0,20}",
+        Just("notes.md | !touch /tmp/x".to_string()),
+        Just("`touch x`".to_string()),
+        Just("+!touch x".to_string()),
+        Just("term://sh".to_string()),
+        Just("../../x".to_string()),
+        Just("desert".to_string()),
+        Just("%".to_string()),
+        "\\PC{0,20}",
+        ".{0,20}",
     ];
     let value = prop_oneof![
-        any::<bool>().prop_map(Value::from), any::<i64>().prop_map(Value::from), any::<f64>().prop_map(Value::from),
-        text.clone().prop_map(Value::from), Just(Value::Null), Just(json!([1, 2])),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        text.clone().prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!([1, 2])),
     ];
     let kind = prop_oneof![Just("item"), Just("setting"), Just("terminal"), Just("shell"), Just("")];
     (kind, name, text, value, proptest::option::of(prop_oneof![Just("local"), Just("global"), Just("x")])).prop_map(

@@ -126,9 +126,7 @@ function M.install(root)
   local native = H.native()
   root = root or native.root()
   local src = native.artifact(root)
-  if not vim.uv.fs_stat(src) then
-    return false, ('leash: cargo finished but %s does not exist'):format(src)
-  end
+  if not vim.uv.fs_stat(src) then return false, ('leash: cargo finished but %s does not exist'):format(src) end
   local dest = root .. '/lua/' .. native.installed_name()
   local tmp = ('%s.%d.tmp'):format(dest, vim.uv.os_getpid())
   local ok, err = vim.uv.fs_copyfile(src, tmp)

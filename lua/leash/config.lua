@@ -140,7 +140,15 @@ end
 local function user_entries(v)
   if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of entries, not %s'):format(type(v)) end
   local allowed = {
-    id = true, title = true, run = true, cmd = true, cwd = true, args = true, reach = true, aliases = true, description = true,
+    id = true,
+    title = true,
+    run = true,
+    cmd = true,
+    cwd = true,
+    args = true,
+    reach = true,
+    aliases = true,
+    description = true,
   }
   local seen = {}
   for i, e in ipairs(v) do
@@ -154,7 +162,9 @@ local function user_entries(v)
     if seen[name] then return bad(('repeats the id %q'):format(name)) end
     seen[name] = true
     if type(e.title) ~= 'string' or vim.trim(e.title) == '' then return bad('needs a title') end
-    if (e.run == nil) == (e.cmd == nil) then return bad('needs exactly one of run (a function) or cmd (an argv list)') end
+    if (e.run == nil) == (e.cmd == nil) then
+      return bad('needs exactly one of run (a function) or cmd (an argv list)')
+    end
     if e.run ~= nil and type(e.run) ~= 'function' then return bad('run should be a function') end
     if e.cmd ~= nil then
       local err = list_of_strings(e.cmd)
@@ -209,7 +219,9 @@ H.schema = {
       },
     },
     raise = function(v)
-      if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of { pattern, reach }, not %s'):format(type(v)) end
+      if type(v) ~= 'table' or not vim.islist(v) then
+        return ('should be a list of { pattern, reach }, not %s'):format(type(v))
+      end
       for i, r in ipairs(v) do
         if type(r) ~= 'table' or type(r.pattern) ~= 'string' or r.pattern == '' then
           return ('[%d] needs a pattern (an id or key, or a prefix ending in *)'):format(i)

@@ -124,7 +124,9 @@ function M.confirm_and_run(plan, opts)
   local function go()
     local ok, err = M.run(plan, { entries = opts.entries })
     if ok then
-      H.notify(('leash: ran %d step%s (:Leash undo restores settings)'):format(#plan.steps, #plan.steps == 1 and '' or 's'))
+      H.notify(
+        ('leash: ran %d step%s (:Leash undo restores settings)'):format(#plan.steps, #plan.steps == 1 and '' or 's')
+      )
     else
       H.notify(err, vim.log.levels.ERROR)
     end
@@ -222,7 +224,9 @@ H.archive_suffixes = {
 -- Helper functionality =======================================================
 
 function H.notify(msg, level)
-  if vim.in_fast_event() then return vim.schedule(function() H.notify(msg, level) end) end
+  if vim.in_fast_event() then
+    return vim.schedule(function() H.notify(msg, level) end)
+  end
   vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
 end
 
@@ -277,9 +281,7 @@ end
 
 --- Put back the values `rec` saw, in the window or buffer it changed.
 function H.restore(rec)
-  if rec.kind == 'global' then
-    return vim.api.nvim_set_option_value(rec.key, rec.old_global, { scope = 'global' })
-  end
+  if rec.kind == 'global' then return vim.api.nvim_set_option_value(rec.key, rec.old_global, { scope = 'global' }) end
   if rec.scope ~= 'local' then vim.api.nvim_set_option_value(rec.key, rec.old_global, { scope = 'global' }) end
   if rec.kind == 'buf' then
     if not vim.api.nvim_buf_is_valid(rec.buf) then error('its buffer is gone', 0) end
@@ -398,7 +400,9 @@ end
 
 --- The start-of-name rules for one word of a file argument: " …why" or nil.
 function H.check_word(word)
-  if word:find('^[+!~]') then return (' holds the word “%s”, which Neovim reads as a command, option or home directory'):format(word) end
+  if word:find('^[+!~]') then
+    return (' holds the word “%s”, which Neovim reads as a command, option or home directory'):format(word)
+  end
   if word:find('^%a[%w+.-]*:') then return (' holds the URL-like name “%s” (term:// runs a shell)'):format(word) end
   local lower = word:gsub('[/\\]+$', ''):lower()
   for _, suffix in ipairs(H.archive_suffixes) do
@@ -456,9 +460,10 @@ function H.without_read_handlers(fn)
     end
   end
   if opened then
-    return nil, ('it opened “%s”, a name a handler would run or fetch; leash does not load it'):format(
-      require('leash.ui.confirm').visible(opened)
-    )
+    return nil,
+      ('it opened “%s”, a name a handler would run or fetch; leash does not load it'):format(
+        require('leash.ui.confirm').visible(opened)
+      )
   end
   if not ok then return nil, H.clean(err) end
   return true
@@ -492,7 +497,9 @@ end
 M.handlers.map = function(_, entry, _)
   local mode, lhs = entry.id:match('^map:(%a):(.+)$')
   if not mode then return nil, 'not a keymap id' end
-  if mode ~= 'n' then return nil, ('only normal-mode mappings can run from a plan (this one is for mode %s)'):format(mode) end
+  if mode ~= 'n' then
+    return nil, ('only normal-mode mappings can run from a plan (this one is for mode %s)'):format(mode)
+  end
   local m = vim.fn.maparg(lhs, mode, false, true)
   if type(m) ~= 'table' or vim.tbl_isempty(m) then return nil, 'the mapping no longer exists' end
   if m.callback and m.expr ~= 1 then

@@ -35,7 +35,10 @@ function M.check()
       local out = vim.fn.system({ tool, '--version' })
       health.ok(vim.trim(out))
     else
-      health.warn(tool .. ' not found (needed only to build the native library)', { 'install Rust from https://rustup.rs' })
+      health.warn(
+        tool .. ' not found (needed only to build the native library)',
+        { 'install Rust from https://rustup.rs' }
+      )
     end
   end
   local log = require('leash.build').log_path()
@@ -65,10 +68,19 @@ function M.check()
   local cfg = require('leash.config').get()
   local p = require('leash.planner').provider_config(cfg)
   if not p then
-    health.info('no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers')
+    health.info(
+      'no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers'
+    )
   else
     local kind = p.kind or (H.default_key_env[p.name] ~= nil and p.name) or '?'
-    health.ok(('provider %s (%s%s%s)'):format(p.name, kind, p.model and (', ' .. p.model) or '', p.url and (', ' .. p.url) or ''))
+    health.ok(
+      ('provider %s (%s%s%s)'):format(
+        p.name,
+        kind,
+        p.model and (', ' .. p.model) or '',
+        p.url and (', ' .. p.url) or ''
+      )
+    )
     -- Only whether a key is reachable; never its value.
     if p.api_key_cmd then
       health.ok('the key comes from a command, run when a request is made: ' .. p.api_key_cmd[1])

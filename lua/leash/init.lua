@@ -130,7 +130,9 @@ end
 
 --- Notify safely from any context (libuv callbacks included).
 function H.notify(msg, level)
-  if vim.in_fast_event() then return vim.schedule(function() H.notify(msg, level) end) end
+  if vim.in_fast_event() then
+    return vim.schedule(function() H.notify(msg, level) end)
+  end
   vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
 end
 

@@ -148,9 +148,7 @@ function H.drain()
   local p = H.pending
   if not p then return end
   local ok, result = pcall(function() return p.job:take() end)
-  if not ok then
-    result = { status = 'error', error = require('leash.native').message(result), code = 'internal' }
-  end
+  if not ok then result = { status = 'error', error = require('leash.native').message(result), code = 'internal' } end
   if result == nil then return end -- another job's byte (a cancelled one)
   H.pending = nil
   H.finish(p, result)
@@ -159,13 +157,17 @@ end
 --- Where the completion pipe is missing: check the job every 20 ms until it is taken.
 function H.poll(p)
   local timer = vim.uv.new_timer()
-  timer:start(20, 20, vim.schedule_wrap(function()
-    if H.pending ~= p then
-      if not timer:is_closing() then timer:close() end
-      return
-    end
-    if p.job:is_finished() then H.drain() end
-  end))
+  timer:start(
+    20,
+    20,
+    vim.schedule_wrap(function()
+      if H.pending ~= p then
+        if not timer:is_closing() then timer:close() end
+        return
+      end
+      if p.job:is_finished() then H.drain() end
+    end)
+  )
 end
 
 function H.finish(p, result)
@@ -204,7 +206,12 @@ end
 -- Progress: Neovim 0.12 progress messages where available, a notification otherwise.
 function H.progress_start(provider)
   local msg = ('planning with %s… (<C-c> or :Leash cancel to stop)'):format(provider)
-  local ok, id = pcall(vim.api.nvim_echo, { { msg } }, true, { kind = 'progress', title = 'leash', status = 'running', percent = 0 })
+  local ok, id = pcall(
+    vim.api.nvim_echo,
+    { { msg } },
+    true,
+    { kind = 'progress', title = 'leash', status = 'running', percent = 0 }
+  )
   if ok and type(id) == 'number' and id > 0 then
     H.progress_id = id
   else
@@ -220,7 +227,12 @@ function H.progress_end(provider, result, ms)
   })[result.status] or ('planning failed after %d ms'):format(ms)
   if H.progress_id then
     local status = ({ done = 'success', cancelled = 'cancel' })[result.status] or 'failed'
-    pcall(vim.api.nvim_echo, { { text } }, false, { id = H.progress_id, kind = 'progress', title = 'leash', status = status, percent = 100 })
+    pcall(
+      vim.api.nvim_echo,
+      { { text } },
+      false,
+      { id = H.progress_id, kind = 'progress', title = 'leash', status = status, percent = 100 }
+    )
     H.progress_id = nil
   end
   if result.status == 'cancelled' then H.notify('leash: ' .. text) end
@@ -242,7 +254,9 @@ function H.unmap_cancel_key()
 end
 
 function H.notify(msg, level)
-  if vim.in_fast_event() then return vim.schedule(function() H.notify(msg, level) end) end
+  if vim.in_fast_event() then
+    return vim.schedule(function() H.notify(msg, level) end)
+  end
   vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
 end
 

@@ -95,18 +95,18 @@ fn parse_flags(args: &[String]) -> Result<Flags, CliError> {
     let mut f = Flags::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next().cloned().ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-        };
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| CliError::Usage(format!("{name} needs a value")));
         match arg.as_str() {
             "--catalog" => f.catalog = Some(value("--catalog")?),
             "--limit" => {
                 let v = value("--limit")?;
-                f.limit = Some(v.parse().map_err(|_| CliError::Usage(format!("--limit takes a whole number, not “{v}”")))?);
+                f.limit =
+                    Some(v.parse().map_err(|_| CliError::Usage(format!("--limit takes a whole number, not “{v}”")))?);
             }
             "--mode" => {
                 let v = value("--mode")?;
-                f.mode = Some(Mode::parse(&v).ok_or_else(|| CliError::Usage(format!("--mode is any or all, not “{v}”")))?);
+                f.mode =
+                    Some(Mode::parse(&v).ok_or_else(|| CliError::Usage(format!("--mode is any or all, not “{v}”")))?);
             }
             "--batch" => f.batch = true,
             "--context" => f.context = Some(value("--context")?),
@@ -168,7 +168,8 @@ fn cmd_rank(f: Flags) -> Result<(), CliError> {
 
 fn context_for(f: &Flags, catalog: &Catalog) -> Result<Context, CliError> {
     let mut context: Context = match &f.context {
-        Some(text) => serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--context is not a JSON object of context fields: {e}")))?,
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| CliError::Usage(format!("--context is not a JSON object of context fields: {e}")))?,
         None => Context::default(),
     };
     if context.editor.is_empty() && catalog.editor() == "neovim" {
@@ -213,7 +214,8 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
     let policy = policy_for(&f, &catalog)?;
     let mut config = match (&f.config, &f.provider) {
         (Some(text), _) => {
-            let v: Value = serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--config is not JSON: {e}")))?;
+            let v: Value =
+                serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--config is not JSON: {e}")))?;
             ProviderConfig::from_json(&v)?
         }
         (None, Some(name)) if name != "offline" => ProviderConfig::named(name),
@@ -239,7 +241,10 @@ fn cmd_catalog(f: Flags) -> Result<(), CliError> {
         let slot = counts.entry(e.kind().to_string()).or_insert(json!(0));
         *slot = json!(slot.as_u64().unwrap_or(0) + 1);
     }
-    print(&mut std::io::stdout().lock(), &json!({"editor": catalog.editor(), "entries": catalog.len(), "kinds": counts}))
+    print(
+        &mut std::io::stdout().lock(),
+        &json!({"editor": catalog.editor(), "entries": catalog.len(), "kinds": counts}),
+    )
 }
 
 fn run(args: Vec<String>) -> Result<(), CliError> {

@@ -14,7 +14,10 @@ use tokio::time::Instant;
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{answer, headers_with_key, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
+use super::{
+    answer, downgraded, headers_with_key, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output,
+    Provider, Usage,
+};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool's name.
@@ -80,7 +83,8 @@ impl Anthropic {
     pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
         let provider = &self.r.name;
         let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
-        let blocks = body.get("content").and_then(Value::as_array).ok_or_else(|| malformed("it has no “content” list"))?;
+        let blocks =
+            body.get("content").and_then(Value::as_array).ok_or_else(|| malformed("it has no “content” list"))?;
         let stop = body.get("stop_reason").and_then(Value::as_str).unwrap_or("");
         let text: String = blocks
             .iter()
@@ -97,7 +101,8 @@ impl Anthropic {
                 return Err(LlmError::Truncated { provider: provider.clone(), max_tokens: self.r.max_tokens })
             }
             "refusal" => {
-                let message = if text.trim().is_empty() { "the request was declined".to_string() } else { one_line(&text) };
+                let message =
+                    if text.trim().is_empty() { "the request was declined".to_string() } else { one_line(&text) };
                 return Err(LlmError::Refused { provider: provider.clone(), message });
             }
             _ => {}

@@ -162,7 +162,9 @@ fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
             Ok(Some(v))
         }
         fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            u64::try_from(v).map(Some).map_err(|_| E::custom(format!("{v} is negative; expected a whole non-negative number")))
+            u64::try_from(v)
+                .map(Some)
+                .map_err(|_| E::custom(format!("{v} is negative; expected a whole non-negative number")))
         }
         fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
             if v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64 {
@@ -298,7 +300,8 @@ impl ProviderConfig {
                 ProviderKind::Openai if is_openai_cloud(&base) => OPENAI_MODEL.to_string(),
                 ProviderKind::Offline => String::new(),
                 ProviderKind::Openai | ProviderKind::Ollama => {
-                    let hint = if kind == ProviderKind::Ollama { " (`ollama list` shows the installed ones)" } else { "" };
+                    let hint =
+                        if kind == ProviderKind::Ollama { " (`ollama list` shows the installed ones)" } else { "" };
                     return Err(bad(format!("no model: set providers.{name}.model{hint}")));
                 }
             },
@@ -306,8 +309,10 @@ impl ProviderConfig {
 
         let mut headers = HeaderMap::new();
         for (k, v) in &self.headers {
-            let hn = HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad(format!("header name “{k}” is not valid")))?;
-            let mut hv = HeaderValue::from_str(v).map_err(|_| bad(format!("the value of header “{k}” is not valid")))?;
+            let hn =
+                HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad(format!("header name “{k}” is not valid")))?;
+            let mut hv =
+                HeaderValue::from_str(v).map_err(|_| bad(format!("the value of header “{k}” is not valid")))?;
             hv.set_sensitive(true);
             headers.insert(hn, hv);
         }
@@ -347,7 +352,9 @@ impl ProviderConfig {
             (ProviderKind::Anthropic, None) if anthropic_supports_json_outputs(&model) => Structured::JsonSchema,
             (ProviderKind::Anthropic, None) => Structured::Tool,
             (_, Some(Structured::Tool)) => {
-                return Err(bad("structured = 'tool' is for anthropic; use 'json_schema', 'json_object' or 'none'".into()))
+                return Err(bad(
+                    "structured = 'tool' is for anthropic; use 'json_schema', 'json_object' or 'none'".into()
+                ))
             }
             (_, Some(s)) => s,
             (_, None) => Structured::JsonSchema,
@@ -355,7 +362,10 @@ impl ProviderConfig {
 
         let key_header = match self.api_key_header.as_deref() {
             None => None,
-            Some(h) => Some(HeaderName::from_bytes(h.as_bytes()).map_err(|_| bad(format!("api_key_header “{h}” is not a header name")))?),
+            Some(h) => Some(
+                HeaderName::from_bytes(h.as_bytes())
+                    .map_err(|_| bad(format!("api_key_header “{h}” is not a header name")))?,
+            ),
         };
         let key = self.key_plan(kind, &name, &base)?;
         let ca_file = self.ca_file.as_deref().map(expand_home);
@@ -471,10 +481,14 @@ mod tests {
 
     #[test]
     fn json_outputs_by_model_version() {
-        for m in ["claude-haiku-4-5", "claude-sonnet-4-5-20250929", "claude-opus-4-6", "claude-opus-5", "claude-sonnet-4.5"] {
+        for m in
+            ["claude-haiku-4-5", "claude-sonnet-4-5-20250929", "claude-opus-4-6", "claude-opus-5", "claude-sonnet-4.5"]
+        {
             assert!(anthropic_supports_json_outputs(m), "{m}");
         }
-        for m in ["claude-3-5-sonnet-20241022", "claude-sonnet-4-20250514", "claude-opus-4-1-20250805", "my-gateway-alias"] {
+        for m in
+            ["claude-3-5-sonnet-20241022", "claude-sonnet-4-20250514", "claude-opus-4-1-20250805", "my-gateway-alias"]
+        {
             assert!(!anthropic_supports_json_outputs(m), "{m}");
         }
     }
@@ -496,10 +510,12 @@ mod tests {
         assert_eq!(o.deadline, LOCAL_DEADLINE);
         assert!(o.loopback);
         assert_eq!(o.key, KeyPlan::None);
-        let lm = ProviderConfig::from_json(&json!({"name": "lmstudio", "kind": "openai", "url": "http://localhost:1234/v1", "model": "m"}))
-            .unwrap()
-            .resolve()
-            .unwrap();
+        let lm = ProviderConfig::from_json(
+            &json!({"name": "lmstudio", "kind": "openai", "url": "http://localhost:1234/v1", "model": "m"}),
+        )
+        .unwrap()
+        .resolve()
+        .unwrap();
         assert_eq!(lm.key, KeyPlan::None);
         assert_eq!(lm.deadline, LOCAL_DEADLINE);
         let err = ProviderConfig::named("groq").resolve().unwrap_err().to_string();

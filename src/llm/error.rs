@@ -24,7 +24,9 @@ pub enum LlmError {
     #[error("{status} from {provider}: {message}{hint}")]
     Http { provider: String, status: u16, message: String, hint: String },
     /// A quota or spend limit was reached: retrying will not help.
-    #[error("{status} from {provider}: quota or spend limit reached ({message}); check the account's plan and billing")]
+    #[error(
+        "{status} from {provider}: quota or spend limit reached ({message}); check the account's plan and billing"
+    )]
     Quota { provider: String, status: u16, message: String },
     /// Still rate-limited after the retries, or told to wait past the deadline.
     #[error("{provider} is rate-limiting requests{}; try again later", retry_text(.retry_in))]
@@ -121,7 +123,10 @@ mod tests {
     #[test]
     fn messages_say_what_to_do() {
         let e = LlmError::Deadline { provider: "anthropic".into(), deadline: Duration::from_secs(30) };
-        assert_eq!(e.to_string(), "anthropic did not answer within 30 s (deadline); raise providers.anthropic.timeout_ms");
+        assert_eq!(
+            e.to_string(),
+            "anthropic did not answer within 30 s (deadline); raise providers.anthropic.timeout_ms"
+        );
         let e = LlmError::Deadline { provider: "x".into(), deadline: Duration::from_millis(200) };
         assert!(e.to_string().contains("within 0.2 s"));
         let e = LlmError::Truncated { provider: "openai".into(), max_tokens: 1024 };
@@ -133,7 +138,11 @@ mod tests {
             hint: "is the server running?".into(),
         };
         assert_eq!(e.to_string(), "connection refused at http://127.0.0.1:1234: is the server running?");
-        let e = LlmError::Auth { provider: "anthropic".into(), status: 401, key: "the API key in ANTHROPIC_API_KEY".into() };
+        let e = LlmError::Auth {
+            provider: "anthropic".into(),
+            status: 401,
+            key: "the API key in ANTHROPIC_API_KEY".into(),
+        };
         assert_eq!(e.to_string(), "401 from anthropic: the API key in ANTHROPIC_API_KEY was rejected; check it");
     }
 }

@@ -64,9 +64,8 @@ pub(crate) fn client(r: &Resolved) -> Result<Client, LlmError> {
     if let Some(c) = clients().lock().unwrap_or_else(|e| e.into_inner()).get(&cache_key) {
         return Ok(c.clone());
     }
-    let mut builder = Client::builder()
-        .connect_timeout(r.connect_timeout)
-        .user_agent(concat!("leash/", env!("CARGO_PKG_VERSION")));
+    let mut builder =
+        Client::builder().connect_timeout(r.connect_timeout).user_agent(concat!("leash/", env!("CARGO_PKG_VERSION")));
     if r.loopback {
         builder = builder.no_proxy();
     }
@@ -75,7 +74,11 @@ pub(crate) fn client(r: &Resolved) -> Result<Client, LlmError> {
             LlmError::Config(format!("providers.{}.ca_file: cannot read {}: {e}", r.name, path.display()))
         })?;
         let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
-            LlmError::Config(format!("providers.{}.ca_file: {} is not a PEM certificate file: {e}", r.name, path.display()))
+            LlmError::Config(format!(
+                "providers.{}.ca_file: {} is not a PEM certificate file: {e}",
+                r.name,
+                path.display()
+            ))
         })?;
         if certs.is_empty() {
             return Err(LlmError::Config(format!(
@@ -122,7 +125,8 @@ pub(crate) async fn post_json(
             return Err(deadline_error(r));
         }
         let exchange = async {
-            let resp = client.post(url.clone()).headers(headers.clone()).json(body).send().await.map_err(Sent::Connect)?;
+            let resp =
+                client.post(url.clone()).headers(headers.clone()).json(body).send().await.map_err(Sent::Connect)?;
             let status = resp.status();
             let resp_headers = resp.headers().clone();
             if resp.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
@@ -190,7 +194,10 @@ enum Sent {
 }
 
 fn too_large(r: &Resolved) -> LlmError {
-    LlmError::Malformed { provider: r.name.clone(), message: format!("the answer is larger than {MAX_BODY_BYTES} bytes") }
+    LlmError::Malformed {
+        provider: r.name.clone(),
+        message: format!("the answer is larger than {MAX_BODY_BYTES} bytes"),
+    }
 }
 
 /// The start of a body, for messages, with the key scrubbed out.
@@ -252,7 +259,14 @@ pub(crate) fn error_info(bytes: &[u8], key: Option<&KeyInUse>) -> ErrorInfo {
 }
 
 /// Decides what a non-2xx answer means.
-fn classify(r: &Resolved, status: StatusCode, headers: &HeaderMap, bytes: &[u8], key: Option<&KeyInUse>, attempts: u32) -> Failure {
+fn classify(
+    r: &Resolved,
+    status: StatusCode,
+    headers: &HeaderMap,
+    bytes: &[u8],
+    key: Option<&KeyInUse>,
+    attempts: u32,
+) -> Failure {
     let info = error_info(bytes, key);
     let provider = r.name.clone();
     let code = status.as_u16();
@@ -261,7 +275,8 @@ fn classify(r: &Resolved, status: StatusCode, headers: &HeaderMap, bytes: &[u8],
             .iter()
             .any(|q| info.kind == *q || info.code == *q)
         || info.message.contains("exceeded your current quota");
-    let should_retry = headers.get("x-should-retry").and_then(|v| v.to_str().ok()).map(|v| v.trim().eq_ignore_ascii_case("true"));
+    let should_retry =
+        headers.get("x-should-retry").and_then(|v| v.to_str().ok()).map(|v| v.trim().eq_ignore_ascii_case("true"));
     let server_delay = retry_after(headers);
     let fail = |error| Failure { error, retry: false, server_delay: None };
 
@@ -398,14 +413,23 @@ fn io_kind(e: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> 
 fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
     let inner = innermost(e);
     let lower = inner.to_ascii_lowercase();
-    let (message, hint) = if io_kind(e) == Some(std::io::ErrorKind::ConnectionRefused) || lower.contains("connection refused") {
+    let (message, hint) = if io_kind(e) == Some(std::io::ErrorKind::ConnectionRefused)
+        || lower.contains("connection refused")
+    {
         ("connection refused".to_string(), "is the server running?".to_string())
     } else if e.is_timeout() || io_kind(e) == Some(std::io::ErrorKind::TimedOut) {
         (
             format!("no connection within {}", super::error::seconds(&r.connect_timeout)),
-            format!("check the url, the network and any proxy (HTTPS_PROXY), or raise providers.{}.connect_timeout_ms", r.name),
+            format!(
+                "check the url, the network and any proxy (HTTPS_PROXY), or raise providers.{}.connect_timeout_ms",
+                r.name
+            ),
         )
-    } else if lower.contains("dns") || lower.contains("lookup") || lower.contains("resolve") || lower.contains("name or service") {
+    } else if lower.contains("dns")
+        || lower.contains("lookup")
+        || lower.contains("resolve")
+        || lower.contains("name or service")
+    {
         ("the host name could not be resolved".to_string(), format!("check providers.{}.url and the network", r.name))
     } else if lower.contains("certificate") || lower.contains("unknownissuer") || lower.contains("tls") {
         (
@@ -483,7 +507,10 @@ mod tests {
     #[test]
     fn error_bodies_of_every_dialect() {
         let a = error_info(br#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down","details":{"error_code":"enforced_spend_limit_reached"}}}"#, None);
-        assert_eq!((a.kind.as_str(), a.code.as_str(), a.message.as_str()), ("rate_limit_error", "enforced_spend_limit_reached", "slow down"));
+        assert_eq!(
+            (a.kind.as_str(), a.code.as_str(), a.message.as_str()),
+            ("rate_limit_error", "enforced_spend_limit_reached", "slow down")
+        );
         let o = error_info(br#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#, None);
         assert_eq!(o.kind, "insufficient_quota");
         let l = error_info(br#"{"error":"model 'x' not found, try pulling it first"}"#, None);

@@ -65,7 +65,9 @@ impl KeySource {
         match self {
             KeySource::Env(v) => format!("the API key in {v}"),
             KeySource::File(p) => format!("the API key in {}", p.display()),
-            KeySource::Command(argv) => format!("the API key printed by `{}`", argv.first().map(String::as_str).unwrap_or("")),
+            KeySource::Command(argv) => {
+                format!("the API key printed by `{}`", argv.first().map(String::as_str).unwrap_or(""))
+            }
         }
     }
 
@@ -96,7 +98,9 @@ pub(crate) fn forget(source: &KeySource) {
 /// Reads the key from its source. `Ok(None)` means the source is empty or absent.
 pub(crate) async fn read(source: &KeySource, provider: &str, deadline: Instant) -> Result<Option<Secret>, LlmError> {
     match source {
-        KeySource::Env(var) => Ok(std::env::var(var).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).map(Secret)),
+        KeySource::Env(var) => {
+            Ok(std::env::var(var).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).map(Secret))
+        }
         KeySource::File(path) => match std::fs::read_to_string(path) {
             Ok(text) => {
                 let key = text.trim();
@@ -107,10 +111,9 @@ pub(crate) async fn read(source: &KeySource, provider: &str, deadline: Instant) 
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(LlmError::Key(format!(
-                "cannot read providers.{provider}.api_key_file {}: {e}",
-                path.display()
-            ))),
+            Err(e) => {
+                Err(LlmError::Key(format!("cannot read providers.{provider}.api_key_file {}: {e}", path.display())))
+            }
         },
         KeySource::Command(argv) => {
             {
@@ -190,7 +193,10 @@ mod tests {
             assert_eq!(read(&src, "p", deadline).await.unwrap().unwrap().expose(), "sk-from-cmd");
             let bad = KeySource::Command(vec!["sh".into(), "-c".into(), "echo nope >&2; exit 3".into()]);
             let err = read(&bad, "p", deadline).await.unwrap_err().to_string();
-            assert!(err.contains("exit status 3") && err.contains("nope") && err.contains("providers.p.api_key_cmd"), "{err}");
+            assert!(
+                err.contains("exit status 3") && err.contains("nope") && err.contains("providers.p.api_key_cmd"),
+                "{err}"
+            );
             let missing = KeySource::Command(vec!["/nonexistent/leash-key-helper".into()]);
             assert!(read(&missing, "p", deadline).await.unwrap_err().to_string().contains("could not be started"));
         });

@@ -103,7 +103,11 @@ pub trait Provider {
     fn name(&self) -> &str;
     fn model(&self) -> &str;
     /// Asks the model; gives up at `deadline`. Dropping the future cancels the request.
-    fn complete(&self, request: &ModelRequest<'_>, deadline: Instant) -> impl Future<Output = Result<Answer, LlmError>> + Send;
+    fn complete(
+        &self,
+        request: &ModelRequest<'_>,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Answer, LlmError>> + Send;
 }
 
 /// A provider of any dialect.
@@ -173,7 +177,11 @@ macro_rules! resolved_accessor {
 resolved_accessor!(anthropic::Anthropic, openai::OpenAi, ollama::Ollama);
 
 /// Asks the configured provider once (with its retries and deadline), cancellable.
-pub async fn complete(config: &ProviderConfig, request: &ModelRequest<'_>, cancel: &CancelToken) -> Result<Answer, LlmError> {
+pub async fn complete(
+    config: &ProviderConfig,
+    request: &ModelRequest<'_>,
+    cancel: &CancelToken,
+) -> Result<Answer, LlmError> {
     let Some(provider) = AnyProvider::new(config)? else {
         return Err(LlmError::Config("the offline planner takes no prompt; use llm::plan".into()));
     };
@@ -338,7 +346,8 @@ pub struct LogError {
 impl LogRecord {
     /// The record as one JSON line (no trailing newline).
     pub fn to_line(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":{{\"code\":\"log\",\"message\":{:?}}}}}", e.to_string()))
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"error\":{{\"code\":\"log\",\"message\":{:?}}}}}", e.to_string()))
     }
 
     /// A record for a request that failed.

@@ -30,7 +30,19 @@ or provider = 'ollama' for a local one (see :help leash-providers).";
 
 const TRUE_WORDS: &[&str] = &["on", "enable", "enabled", "show", "true", "yes", "activate", "start"];
 const FALSE_WORDS: &[&str] = &[
-    "off", "disable", "disabled", "hide", "false", "no", "not", "don't", "dont", "stop", "deactivate", "without", "never",
+    "off",
+    "disable",
+    "disabled",
+    "hide",
+    "false",
+    "no",
+    "not",
+    "don't",
+    "dont",
+    "stop",
+    "deactivate",
+    "without",
+    "never",
     "remove",
 ];
 /// Words that say what to do without naming what: ignored when matching.
@@ -40,7 +52,8 @@ const FILLER: &[&str] = &[
     "local", "locally", "here", "equal", "equals",
 ];
 /// Words that ask for something relative to the current state: a model's job.
-const RELATIVE: &[&str] = &["toggle", "increase", "decrease", "bigger", "smaller", "more", "less", "larger", "double", "half"];
+const RELATIVE: &[&str] =
+    &["toggle", "increase", "decrease", "bigger", "smaller", "more", "less", "larger", "double", "half"];
 
 /// The offline planner's answer: a plan object, or the explanation as a plan with no steps.
 pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer {

@@ -62,12 +62,16 @@ impl Ollama {
     pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
         let provider = &self.r.name;
         if let Some(e) = body.get("error").and_then(Value::as_str) {
-            return Err(LlmError::Malformed { provider: provider.clone(), message: format!("it reports an error: {e}") });
+            return Err(LlmError::Malformed {
+                provider: provider.clone(),
+                message: format!("it reports an error: {e}"),
+            });
         }
-        let message = body.get("message").ok_or_else(|| LlmError::Malformed {
-            provider: provider.clone(),
-            message: "it has no “message”".into(),
-        })?;
+        let message = body
+            .get("message")
+            .ok_or_else(|| LlmError::Malformed {
+                provider: provider.clone(), message: "it has no “message”".into()
+            })?;
         let usage = Usage {
             input_tokens: body.get("prompt_eval_count").and_then(Value::as_u64),
             output_tokens: body.get("eval_count").and_then(Value::as_u64),

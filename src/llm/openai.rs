@@ -14,7 +14,10 @@ use tokio::time::Instant;
 use super::config::{is_openai_cloud, Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{answer, headers_with_key, downgraded, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output, Provider, Usage};
+use super::{
+    answer, downgraded, headers_with_key, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output,
+    Provider, Usage,
+};
 
 /// An OpenAI-compatible endpoint.
 #[derive(Debug, Clone)]
@@ -100,11 +103,9 @@ impl OpenAi {
         let content = match message.get("content") {
             Some(Value::String(s)) => s.clone(),
             Some(Value::Null) | None => String::new(),
-            Some(Value::Array(parts)) => parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join(""),
+            Some(Value::Array(parts)) => {
+                parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
+            }
             Some(_) => return Err(malformed("its message content is neither text nor null")),
         };
         if !content.trim().is_empty() {

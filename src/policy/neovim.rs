@@ -75,7 +75,8 @@ const NO_ARGS: &[&str] = &["hide"];
 /// `:center 99999` (or `:right`, `:left`, `:retab`) pads every line with that many
 /// spaces. Every number in their arguments must be at most the cap (`:sleep` counts
 /// seconds, or milliseconds with a trailing `m`).
-const NUMBER_ARG_CAPS: &[(&str, u64)] = &[("sleep", 10), ("center", 1000), ("right", 1000), ("left", 1000), ("retab", 100)];
+const NUMBER_ARG_CAPS: &[(&str, u64)] =
+    &[("sleep", 10), ("center", 1000), ("right", 1000), ("left", 1000), ("retab", 100)];
 
 /// Checks the numbers in the arguments of a command listed in [`NUMBER_ARG_CAPS`].
 fn check_number_args(name: &str, args: &[String]) -> Result<(), String> {
@@ -100,16 +101,14 @@ fn check_number_args(name: &str, args: &[String]) -> Result<(), String> {
 /// regard to case (stricter than the plugins' patterns).
 const ARCHIVE_SUFFIXES: &[&str] = &[
     // gzip.vim (read and write)
-    ".gz", ".bz2", ".z", ".lzma", ".xz", ".lz", ".zst", ".br", ".lzo",
-    // tarPlugin.vim
+    ".gz", ".bz2", ".z", ".lzma", ".xz", ".lz", ".zst", ".br", ".lzo", // tarPlugin.vim
     ".tar", ".lrp", ".tbz", ".tgz", ".txz", ".tzs", ".tzst",
     // zipPlugin.vim (g:zipPlugin_ext) plus a few newer package formats
-    ".aar", ".apk", ".celzip", ".crtx", ".docm", ".docx", ".dotm", ".dotx", ".ear", ".epub",
-    ".gcsx", ".glox", ".gqsx", ".ja", ".jar", ".kmz", ".odb", ".odc", ".odf", ".odg", ".odi",
-    ".odm", ".odp", ".ods", ".odt", ".otc", ".otf", ".otg", ".oth", ".oti", ".otp", ".ots",
-    ".ott", ".oxt", ".potm", ".potx", ".ppam", ".ppsm", ".ppsx", ".pptm", ".pptx", ".sldx",
-    ".thmx", ".vdw", ".war", ".wsz", ".xap", ".xlam", ".xlsb", ".xlsm", ".xlsx", ".xltm",
-    ".xltx", ".xpi", ".zip", ".whl", ".vsix", ".nupkg", ".crx",
+    ".aar", ".apk", ".celzip", ".crtx", ".docm", ".docx", ".dotm", ".dotx", ".ear", ".epub", ".gcsx", ".glox", ".gqsx",
+    ".ja", ".jar", ".kmz", ".odb", ".odc", ".odf", ".odg", ".odi", ".odm", ".odp", ".ods", ".odt", ".otc", ".otf",
+    ".otg", ".oth", ".oti", ".otp", ".ots", ".ott", ".oxt", ".potm", ".potx", ".ppam", ".ppsm", ".ppsx", ".pptm",
+    ".pptx", ".sldx", ".thmx", ".vdw", ".war", ".wsz", ".xap", ".xlam", ".xlsb", ".xlsm", ".xlsx", ".xltm", ".xltx",
+    ".xpi", ".zip", ".whl", ".vsix", ".nupkg", ".crx",
 ];
 
 /// Options whose value is a runtime-file name that Neovim sources (`filetype=x` sources
@@ -291,7 +290,10 @@ fn check_arg(arg: &str, flags: Flags) -> Result<(), String> {
 /// The start-of-name rules for one white-space separated word of a file argument.
 fn check_word(what: &str, word: &str) -> Result<(), String> {
     if word.starts_with('+') {
-        return Err(format!("{what} has a word starting with “+” (“{}”), which Neovim can read as +cmd or ++opt", shown(word)));
+        return Err(format!(
+            "{what} has a word starting with “+” (“{}”), which Neovim can read as +cmd or ++opt",
+            shown(word)
+        ));
     }
     if word.starts_with('!') {
         return Err(format!("{what} has a word starting with “!” (“{}”)", shown(word)));
@@ -648,11 +650,8 @@ mod tests {
         assert!(load(&lowered).is_err(), "a row below its class must reject the file");
         let bad_flag = DATA.replacen(r#""xfile""#, r#""xfiles""#, 1);
         assert!(load(&bad_flag).is_err());
-        let no_reason = DATA.replacen(
-            r#""reason": "removed or hidden in Nvim: setting it does nothing""#,
-            r#""reason": " ""#,
-            1,
-        );
+        let no_reason =
+            DATA.replacen(r#""reason": "removed or hidden in Nvim: setting it does nothing""#, r#""reason": " ""#, 1);
         assert_ne!(no_reason, DATA);
         assert!(load(&no_reason).is_err());
     }
@@ -714,10 +713,33 @@ mod tests {
     #[test]
     fn code_options() {
         for key in [
-            "shell", "shellcmdflag", "shellxquote", "makeprg", "grepprg", "makeef", "statusline",
-            "tabline", "winbar", "statuscolumn", "foldexpr", "indentexpr", "formatexpr", "complete",
-            "completefunc", "runtimepath", "packpath", "path", "filetype", "syntax", "modeline",
-            "modelineexpr", "exrc", "eventignore", "spellsuggest", "keywordprg", "viewdir",
+            "shell",
+            "shellcmdflag",
+            "shellxquote",
+            "makeprg",
+            "grepprg",
+            "makeef",
+            "statusline",
+            "tabline",
+            "winbar",
+            "statuscolumn",
+            "foldexpr",
+            "indentexpr",
+            "formatexpr",
+            "complete",
+            "completefunc",
+            "runtimepath",
+            "packpath",
+            "path",
+            "filetype",
+            "syntax",
+            "modeline",
+            "modelineexpr",
+            "exrc",
+            "eventignore",
+            "spellsuggest",
+            "keywordprg",
+            "viewdir",
         ] {
             assert_eq!(option_reach(key), Some(Reach::Code), "{key}");
         }
@@ -726,9 +748,23 @@ mod tests {
     #[test]
     fn fs_options_are_write() {
         for key in [
-            "backup", "backupdir", "backupext", "backupskip", "directory", "undodir", "undofile",
-            "shada", "shadafile", "spellfile", "verbosefile", "write", "writeany", "autowrite",
-            "swapfile", "tags", "dictionary",
+            "backup",
+            "backupdir",
+            "backupext",
+            "backupskip",
+            "directory",
+            "undodir",
+            "undofile",
+            "shada",
+            "shadafile",
+            "spellfile",
+            "verbosefile",
+            "write",
+            "writeany",
+            "autowrite",
+            "swapfile",
+            "tags",
+            "dictionary",
         ] {
             assert_eq!(option_reach(key), Some(Reach::Write), "{key}");
         }
@@ -737,9 +773,26 @@ mod tests {
     #[test]
     fn safe_options() {
         for key in [
-            "tabstop", "shiftwidth", "expandtab", "number", "relativenumber", "wrap", "list",
-            "clipboard", "guifont", "fileformat", "mouse", "ignorecase", "hlsearch", "colorcolumn",
-            "cursorline", "spell", "textwidth", "scrolloff", "writedelay", "compatible",
+            "tabstop",
+            "shiftwidth",
+            "expandtab",
+            "number",
+            "relativenumber",
+            "wrap",
+            "list",
+            "clipboard",
+            "guifont",
+            "fileformat",
+            "mouse",
+            "ignorecase",
+            "hlsearch",
+            "colorcolumn",
+            "cursorline",
+            "spell",
+            "textwidth",
+            "scrolloff",
+            "writedelay",
+            "compatible",
         ] {
             assert_eq!(option_reach(key), Some(Reach::Safe), "{key}");
         }
@@ -755,11 +808,41 @@ mod tests {
     #[test]
     fn code_commands() {
         for name in [
-            "lua", "=", "luafile", "python3", "call", "echo", "let", "source", "runtime", "packadd",
-            "substitute", "put", "iput", "cexpr", "colorscheme", "compiler", "setfiletype", "syntax",
-            "autocmd", "command", "nnoremap", "iabbrev", "menu", "doautocmd", "breakadd", "rshada",
+            "lua",
+            "=",
+            "luafile",
+            "python3",
+            "call",
+            "echo",
+            "let",
+            "source",
+            "runtime",
+            "packadd",
+            "substitute",
+            "put",
+            "iput",
+            "cexpr",
+            "colorscheme",
+            "compiler",
+            "setfiletype",
+            "syntax",
+            "autocmd",
+            "command",
+            "nnoremap",
+            "iabbrev",
+            "menu",
+            "doautocmd",
+            "breakadd",
+            "rshada",
             "loadview", // meta commands count as code
-            "global", "vglobal", "windo", "bufdo", "argdo", "cdo", "emenu", "folddoopen",
+            "global",
+            "vglobal",
+            "windo",
+            "bufdo",
+            "argdo",
+            "cdo",
+            "emenu",
+            "folddoopen",
         ] {
             assert_eq!(command_reach(name), Some(Reach::Code), "{name}");
         }
@@ -768,8 +851,23 @@ mod tests {
     #[test]
     fn write_commands() {
         for name in [
-            "write", "saveas", "update", "wall", "wq", "xit", "file", "mksession", "mkview", "wshada",
-            "wundo", "redir", "profile", "helptags", "spellgood", "preserve", "cquit",
+            "write",
+            "saveas",
+            "update",
+            "wall",
+            "wq",
+            "xit",
+            "file",
+            "mksession",
+            "mkview",
+            "wshada",
+            "wundo",
+            "redir",
+            "profile",
+            "helptags",
+            "spellgood",
+            "preserve",
+            "cquit",
         ] {
             assert_eq!(command_reach(name), Some(Reach::Write), "{name}");
         }
@@ -778,9 +876,31 @@ mod tests {
     #[test]
     fn edit_commands() {
         for name in [
-            "delete", "move", "copy", "t", "join", ">", "<", "sort", "uniq", "retab", "left",
-            "right", "center", "append", "insert", "change", "undo", "redo", "earlier", "later", "read",
-            "diffget", "diffput", "recover", "spellrepall",
+            "delete",
+            "move",
+            "copy",
+            "t",
+            "join",
+            ">",
+            "<",
+            "sort",
+            "uniq",
+            "retab",
+            "left",
+            "right",
+            "center",
+            "append",
+            "insert",
+            "change",
+            "undo",
+            "redo",
+            "earlier",
+            "later",
+            "read",
+            "diffget",
+            "diffput",
+            "recover",
+            "spellrepall",
         ] {
             assert_eq!(command_reach(name), Some(Reach::Edit), "{name}");
         }
@@ -789,9 +909,29 @@ mod tests {
     #[test]
     fn safe_commands() {
         for name in [
-            "vsplit", "edit", "split", "tabedit", "buffer", "bnext", "yank", "mark", "help", "nohlsearch",
-            "cd", "cnext", "copen", "tag", "only", "quit", "redraw", "args", "argadd", "vimgrep", "hide",
-            "undojoin", "ls",
+            "vsplit",
+            "edit",
+            "split",
+            "tabedit",
+            "buffer",
+            "bnext",
+            "yank",
+            "mark",
+            "help",
+            "nohlsearch",
+            "cd",
+            "cnext",
+            "copen",
+            "tag",
+            "only",
+            "quit",
+            "redraw",
+            "args",
+            "argadd",
+            "vimgrep",
+            "hide",
+            "undojoin",
+            "ls",
         ] {
             assert_eq!(command_reach(name), Some(Reach::Safe), "{name}");
         }
@@ -800,11 +940,40 @@ mod tests {
     #[test]
     fn withheld_commands() {
         for name in [
-            "silent", "vertical", "horizontal", "tab", "keepjumps", "keepmarks", "keepalt",
-            "keeppatterns", "lockmarks", "noautocmd", "noswapfile", "sandbox", "unsilent", "verbose",
-            "topleft", "botright", "aboveleft", "belowright", "leftabove", "rightbelow", "browse",
-            "confirm", "filter", "set", "setlocal", "setglobal", "execute", "normal", "@", "*", "debug",
-            "restart", "connect", "trust",
+            "silent",
+            "vertical",
+            "horizontal",
+            "tab",
+            "keepjumps",
+            "keepmarks",
+            "keepalt",
+            "keeppatterns",
+            "lockmarks",
+            "noautocmd",
+            "noswapfile",
+            "sandbox",
+            "unsilent",
+            "verbose",
+            "topleft",
+            "botright",
+            "aboveleft",
+            "belowright",
+            "leftabove",
+            "rightbelow",
+            "browse",
+            "confirm",
+            "filter",
+            "set",
+            "setlocal",
+            "setglobal",
+            "execute",
+            "normal",
+            "@",
+            "*",
+            "debug",
+            "restart",
+            "connect",
+            "trust",
         ] {
             assert!(withheld(name).is_some_and(|r| !r.is_empty()), "{name}");
         }
@@ -866,8 +1035,19 @@ mod tests {
         // The 13 self-expanding commands refuse backticks whatever the step's reach.
         let shell = Reach::Shell;
         for name in [
-            "argadd", "argedit", "argglobal", "arglocal", "args", "drop", "next", "snext", "vimgrep",
-            "vimgrepadd", "lvimgrep", "lvimgrepadd", "helptags",
+            "argadd",
+            "argedit",
+            "argglobal",
+            "arglocal",
+            "args",
+            "drop",
+            "next",
+            "snext",
+            "vimgrep",
+            "vimgrepadd",
+            "lvimgrep",
+            "lvimgrepadd",
+            "helptags",
         ] {
             assert!(table().commands[name].flags.backticks, "{name}");
             assert!(check_command_args(name, shell, &args(&["`touch x`"])).is_err(), "{name}");
@@ -888,7 +1068,9 @@ mod tests {
 
     #[test]
     fn expansion_characters_are_refused_for_file_arguments() {
-        for attack in ["%.bak", "#", "*.rs", "a?.md", "[ab].md", "{a,b}.md", "$HOME/.bashrc", "~/.bashrc", "<cfile>", "x<cword>y"] {
+        for attack in
+            ["%.bak", "#", "*.rs", "a?.md", "[ab].md", "{a,b}.md", "$HOME/.bashrc", "~/.bashrc", "<cfile>", "x<cword>y"]
+        {
             refused("edit", attack);
         }
         accepted("edit", "a~b.md");

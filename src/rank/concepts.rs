@@ -44,7 +44,10 @@ fn parse(text: &str) -> Vec<Concept> {
         }
         let mut cols = line.split('|').map(str::trim);
         let (Some(people), Some(editor)) = (cols.next(), cols.next()) else { continue };
-        let (example, expect) = cols.next().and_then(|e| e.split_once("=>")).map_or((String::new(), String::new()), |(a, b)| (a.trim().to_string(), b.trim().to_string()));
+        let (example, expect) = cols
+            .next()
+            .and_then(|e| e.split_once("=>"))
+            .map_or((String::new(), String::new()), |(a, b)| (a.trim().to_string(), b.trim().to_string()));
         let phrases = people
             .split(',')
             .map(|p| query_words(p).iter().map(|w| stem(w)).collect::<Vec<_>>())

@@ -4,18 +4,19 @@
 /// Words that carry no meaning in a request to an editor. ("all", "on", "off", "no"
 /// and "not" stay: `:wall`, `:only`, `nowrap` and "don't" requests depend on them.)
 pub(crate) const STOPWORDS: &[&str] = &[
-    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do",
-    "does", "for", "from", "get", "have", "how", "i", "i'd", "i'm", "if", "in", "into", "is", "it", "it's", "its",
-    "just", "let", "lets", "me", "my", "of", "or", "our", "please", "pls", "plz", "so", "some", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "want", "wanna", "was",
-    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do", "does",
+    "for", "from", "get", "have", "how", "i", "i'd", "i'm", "if", "in", "into", "is", "it", "it's", "its", "just",
+    "let", "lets", "me", "my", "of", "or", "our", "please", "pls", "plz", "so", "some", "that", "the", "their", "them",
+    "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "want", "wanna", "was", "we", "what",
+    "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
     // The editor itself and the documentation's placeholder name: "make vim stop
     // beeping", "replace foo with bar".
     "vim", "nvim", "neovim", "foo",
 ];
 
 /// Symbols people type for what the editor names in words (`~` lines, `$` at line ends).
-const SYMBOLS: &[(char, &str)] = &[('~', "tilde"), ('$', "dollar"), ('¶', "pilcrow"), ('↪', "arrow"), ('→', "arrow"), ('·', "dot"), ('•', "dot")];
+const SYMBOLS: &[(char, &str)] =
+    &[('~', "tilde"), ('$', "dollar"), ('¶', "pilcrow"), ('↪', "arrow"), ('→', "arrow"), ('·', "dot"), ('•', "dot")];
 
 /// Lower-cased words of a text: letters, digits, `_` and inner apostrophes.
 pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
@@ -88,14 +89,26 @@ fn strip_suffix(word: &str) -> String {
     ] {
         if let Some(stem) = w.strip_suffix(suffix) {
             // "searches", "boxes" lose "es"; "messages", "files" only lose "s".
-            if suffix == "es" && !(stem.ends_with("ch") || stem.ends_with("sh") || stem.ends_with('x') || stem.ends_with('s') || stem.ends_with('z')) {
+            if suffix == "es"
+                && !(stem.ends_with("ch")
+                    || stem.ends_with("sh")
+                    || stem.ends_with('x')
+                    || stem.ends_with('s')
+                    || stem.ends_with('z'))
+            {
                 continue;
             }
-            if stem.len() >= min_stem && !(suffix == "s" && (stem.ends_with('s') || stem.ends_with('u') || stem.ends_with('i'))) {
+            if stem.len() >= min_stem
+                && !(suffix == "s" && (stem.ends_with('s') || stem.ends_with('u') || stem.ends_with('i')))
+            {
                 let mut out = format!("{stem}{replacement}");
                 // "wrapping" → "wrapp" → "wrap"
                 let b = out.as_bytes();
-                if replacement.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o' | b'd') {
+                if replacement.is_empty()
+                    && b.len() >= 3
+                    && b[b.len() - 1] == b[b.len() - 2]
+                    && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o' | b'd')
+                {
                     out.pop();
                 }
                 return out;

@@ -7,7 +7,8 @@ local make_ok = vim.fn.executable('make') == 1
 
 --- Write `files` ({ [relpath] = text }) under a new temporary directory.
 local function project(files)
-  local dir = vim.fs.normalize(vim.uv.fs_realpath(vim.fs.dirname(vim.fn.tempname())) .. '/' .. vim.fs.basename(vim.fn.tempname()))
+  local dir =
+    vim.fs.normalize(vim.uv.fs_realpath(vim.fs.dirname(vim.fn.tempname())) .. '/' .. vim.fs.basename(vim.fn.tempname()))
   vim.fn.mkdir(dir, 'p')
   for rel, text in pairs(files or {}) do
     local path = dir .. '/' .. rel
@@ -70,9 +71,7 @@ local function close_extra_windows()
   vim.cmd('silent! %bwipeout!')
 end
 
-local function edit(path)
-  vim.api.nvim_cmd({ cmd = 'edit', args = { path }, magic = { file = false, bar = false } }, {})
-end
+local function edit(path) vim.api.nvim_cmd({ cmd = 'edit', args = { path }, magic = { file = false, bar = false } }, {}) end
 
 --- Programs named `names` in a folder put first on PATH; each records its argv and cwd.
 local function fake_programs(names)
@@ -450,10 +449,22 @@ describe('LSP and diagnostics actions', function()
       end,
       ['textDocument/rename'] = function(p)
         seen.rename = p.newName
-        return { changes = { [uri] = { { range = range(0, 6, 0, 7), newText = p.newName }, { range = range(1, 7, 1, 8), newText = p.newName } } } }
+        return {
+          changes = {
+            [uri] = {
+              { range = range(0, 6, 0, 7), newText = p.newName },
+              { range = range(1, 7, 1, 8), newText = p.newName },
+            },
+          },
+        }
       end,
       ['textDocument/codeAction'] = function()
-        return { { title = 'add a comment', edit = { changes = { [uri] = { { range = range(0, 0, 0, 0), newText = '-- hi\n' } } } } } }
+        return {
+          {
+            title = 'add a comment',
+            edit = { changes = { [uri] = { { range = range(0, 0, 0, 0), newText = '-- hi\n' } } } },
+          },
+        }
       end,
       ['textDocument/hover'] = function()
         seen.hover = true

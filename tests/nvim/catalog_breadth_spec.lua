@@ -243,7 +243,10 @@ describe('scripts source', function()
     eq('go run ./cmd/tool', by['script:go:run-tool'].title)
     local lint = by['script:vscode:lint-all']
     ok(lint, 'shell task')
-    eq({ 'sh', '-c', 'golangci-lint run ./...' }, jit.os ~= 'Windows' and lint.cmd or { 'sh', '-c', 'golangci-lint run ./...' })
+    eq(
+      { 'sh', '-c', 'golangci-lint run ./...' },
+      jit.os ~= 'Windows' and lint.cmd or { 'sh', '-c', 'golangci-lint run ./...' }
+    )
     eq('shell', lint.reach)
     local real = vim.fs.normalize(vim.uv.cwd())
     eq({ 'go', 'generate', real .. '/...' }, by['script:vscode:gen'].cmd)
@@ -297,8 +300,20 @@ describe('git source', function()
     vim.fn.mkdir(dir .. '/sub', 'p')
     local by = catalog_in(dir .. '/sub')
     local want = {
-      'status', 'diff', 'diff_file', 'log_file', 'blame_line', 'stage_file', 'stage_all', 'commit',
-      'pull', 'push', 'switch', 'branch_create', 'stash', 'stash_pop',
+      'status',
+      'diff',
+      'diff_file',
+      'log_file',
+      'blame_line',
+      'stage_file',
+      'stage_all',
+      'commit',
+      'pull',
+      'push',
+      'switch',
+      'branch_create',
+      'stash',
+      'stash_pop',
     }
     for _, a in ipairs(want) do
       local e = by['git:' .. a]
@@ -364,11 +379,13 @@ describe('files, terminal, LSP and diagnostics sources', function()
         return {
           request = function(method, _, callback)
             if method == 'initialize' then
-              vim.schedule(function()
-                callback(nil, {
-                  capabilities = { documentFormattingProvider = true, hoverProvider = true, renameProvider = true },
-                })
-              end)
+              vim.schedule(
+                function()
+                  callback(nil, {
+                    capabilities = { documentFormattingProvider = true, hoverProvider = true, renameProvider = true },
+                  })
+                end
+              )
             else
               vim.schedule(function() callback(nil, nil) end)
             end
@@ -380,10 +397,10 @@ describe('files, terminal, LSP and diagnostics sources', function()
           end,
           is_closing = function() return closing end,
           terminate = function()
-          if closing then return end
-          closing = true
-          vim.schedule(function() dispatchers.on_exit(0, 15) end)
-        end,
+            if closing then return end
+            closing = true
+            vim.schedule(function() dispatchers.on_exit(0, 15) end)
+          end,
         }
       end,
     })
@@ -448,12 +465,14 @@ describe('catalog breadth config', function()
   end)
 
   it('rejects malformed user entries', function()
-    local function err(e) return raises(function() require('leash').setup({ entries = { e } }) end) end
+    local function err(e)
+      return raises(function() require('leash').setup({ entries = { e } }) end)
+    end
     matches('exactly one of run', err({ id = 'a', title = 'a' }))
     matches('exactly one of run', err({ id = 'a', title = 'a', run = function() end, cmd = { 'x' } }))
     matches('needs a title', err({ id = 'a', run = function() end }))
     matches('needs an id', err({ id = 'a b', title = 'a', run = function() end }))
-    matches("reach should be", err({ id = 'a', title = 'a', run = function() end, reach = 'none' }))
+    matches('reach should be', err({ id = 'a', title = 'a', run = function() end, reach = 'none' }))
     matches('non%-empty list', err({ id = 'a', title = 'a', cmd = {} }))
     matches("unknown field 'bang'", err({ id = 'a', title = 'a', cmd = { 'x' }, bang = true }))
     matches('unknown option', raises(function() require('leash').setup({ sources = { gti = false } }) end))
@@ -468,7 +487,8 @@ describe('shell and write items need the plan window', function()
   end)
 
   it('gives confirm = required for every shell and write item, default for safe ones', function()
-    local dir = project({ Makefile = 'test:\n\ttrue\n', ['package.json'] = '{"scripts":{"test":"x"}}', ['pnpm-lock.yaml'] = '' })
+    local dir =
+      project({ Makefile = 'test:\n\ttrue\n', ['package.json'] = '{"scripts":{"test":"x"}}', ['pnpm-lock.yaml'] = '' })
     if git_ok then git(dir, 'init', '-q') end
     local by = catalog_in(dir)
     local confirm = require('leash.ui.confirm')

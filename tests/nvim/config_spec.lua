@@ -29,19 +29,28 @@ describe('config', function()
   end)
 
   it('names the wrong type', function()
-    eq('leash: option confirm_before_run should be a boolean, not string', raises(require('leash').setup, {
-      confirm_before_run = 'no',
-    }))
-    matches('option shortlist_limit should be an integer from 1 to 500, not 0', raises(require('leash').setup, {
-      shortlist_limit = 0,
-    }))
+    eq(
+      'leash: option confirm_before_run should be a boolean, not string',
+      raises(require('leash').setup, {
+        confirm_before_run = 'no',
+      })
+    )
+    matches(
+      'option shortlist_limit should be an integer from 1 to 500, not 0',
+      raises(require('leash').setup, {
+        shortlist_limit = 0,
+      })
+    )
     matches('option sources should be a table, not boolean', raises(require('leash').setup, { sources = true }))
   end)
 
   it('checks providers and that the chosen one exists', function()
-    matches("option providers.x.kind should be one of 'anthropic', 'openai', 'ollama'", raises(require('leash').setup, {
-      providers = { x = { kind = 'gpt' } },
-    }))
+    matches(
+      "option providers.x.kind should be one of 'anthropic', 'openai', 'ollama'",
+      raises(require('leash').setup, {
+        providers = { x = { kind = 'gpt' } },
+      })
+    )
     matches('provider "nope" is not defined', raises(require('leash').setup, { provider = 'nope' }))
     require('leash').setup({ provider = 'local', providers = { ['local'] = { kind = 'ollama', model = 'm' } } })
     eq('local', require('leash.config').get().provider)

@@ -1,7 +1,11 @@
 -- lua/leash/ui/confirm.lua: the confirmation rule and the plan window.
 
 local function plan(steps, extra)
-  return vim.tbl_extend('force', { reply = 'Done soon.', confirm = 'default', steps = steps, dropped = {} }, extra or {})
+  return vim.tbl_extend(
+    'force',
+    { reply = 'Done soon.', confirm = 'default', steps = steps, dropped = {} },
+    extra or {}
+  )
 end
 
 local wrap_step = { index = 0, type = 'setting', key = 'wrap', value = true, why = 'enable word wrap', reach = 'safe' }
@@ -16,9 +20,7 @@ local shell_step = {
 
 local function is_float(win) return vim.api.nvim_win_get_config(win or 0).relative ~= '' end
 
-local function floats()
-  return vim.tbl_filter(is_float, vim.api.nvim_list_wins())
-end
+local function floats() return vim.tbl_filter(is_float, vim.api.nvim_list_wins()) end
 
 local function close_floats()
   for _, w in ipairs(floats()) do
@@ -44,7 +46,9 @@ local function text(h) return table.concat(vim.api.nvim_buf_get_lines(h.buf, 0, 
 
 local function press(keys) vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, true, true), 'x', false) end
 
-local function settle() vim.wait(30, function() return false end) end
+local function settle()
+  vim.wait(30, function() return false end)
+end
 
 describe('confirm.needs_window()', function()
   before_each(function() fresh() end)
@@ -191,7 +195,8 @@ describe('confirm.open()', function()
     local long = 'echo ' .. ('x'):rep(180) .. ' && echo THE-END'
     local steps = {}
     for i = 0, 9 do
-      steps[#steps + 1] = { index = i, type = 'terminal', command = long .. i, why = ('why %d'):format(i), reach = 'shell' }
+      steps[#steps + 1] =
+        { index = i, type = 'terminal', command = long .. i, why = ('why %d'):format(i), reach = 'shell' }
     end
     local h = open(plan(steps, { confirm = 'required' }))
     local lines = vim.api.nvim_buf_get_lines(h.buf, 0, -1, false)
@@ -210,8 +215,24 @@ describe('confirm.open()', function()
 
   it('shows term:run as its command line, and other term: items by their label', function()
     local h = open(plan({
-      { index = 0, type = 'item', id = 'term:run', args = { 'make test' }, why = '', reach = 'shell', label = 'Run in a terminal: make test' },
-      { index = 1, type = 'item', id = 'term:below', args = {}, why = '', reach = 'shell', label = 'Open a terminal below' },
+      {
+        index = 0,
+        type = 'item',
+        id = 'term:run',
+        args = { 'make test' },
+        why = '',
+        reach = 'shell',
+        label = 'Run in a terminal: make test',
+      },
+      {
+        index = 1,
+        type = 'item',
+        id = 'term:below',
+        args = {},
+        why = '',
+        reach = 'shell',
+        label = 'Open a terminal below',
+      },
     }, { confirm = 'required' }))
     local t = text(h)
     matches('Run in a terminal:%s+make test', t)
@@ -248,8 +269,24 @@ describe('confirm.open()', function()
 
   it('marks write, code and shell steps with highlight groups', function()
     local p = plan({
-      { index = 0, type = 'item', id = 'cmd:write', args = { 'out.txt' }, why = '', reach = 'write', label = 'Run :write out.txt' },
-      { index = 1, type = 'item', id = 'cmd:lua', args = { 'print(1)' }, why = '', reach = 'code', label = 'Run :lua print(1)' },
+      {
+        index = 0,
+        type = 'item',
+        id = 'cmd:write',
+        args = { 'out.txt' },
+        why = '',
+        reach = 'write',
+        label = 'Run :write out.txt',
+      },
+      {
+        index = 1,
+        type = 'item',
+        id = 'cmd:lua',
+        args = { 'print(1)' },
+        why = '',
+        reach = 'code',
+        label = 'Run :lua print(1)',
+      },
       shell_step,
     }, { confirm = 'required' })
     local h = open(p)

@@ -35,7 +35,16 @@ local function item(index, id, args, reach)
 end
 
 local function setting(index, key, value, scope)
-  return { index = index, type = 'setting', key = key, value = value, scope = scope, why = '', reach = 'safe', label = 'Set ' .. key }
+  return {
+    index = index,
+    type = 'setting',
+    key = key,
+    value = value,
+    scope = scope,
+    why = '',
+    reach = 'safe',
+    label = 'Set ' .. key,
+  }
 end
 
 --- Validate `model` (a Lua table encoded as the model's JSON) with the real core.
@@ -157,7 +166,8 @@ describe('execute.run() with settings', function()
 
   it('a failing command stops the rest too', function()
     vim.o.list = false
-    local okr, err = require('leash.execute').run(plan({ item(0, 'cmd:buffer', { '999999' }), setting(1, 'list', true) }))
+    local okr, err =
+      require('leash.execute').run(plan({ item(0, 'cmd:buffer', { '999999' }), setting(1, 'list', true) }))
     eq(false, okr)
     matches('step 1 %(Run :buffer 999999%): .*E86', err)
     eq(false, vim.o.list)
@@ -213,11 +223,14 @@ describe('execute.run() with items', function()
     vim.api.nvim_command = spy('nvim_command', saved.nvim_command)
     vim.api.nvim_exec2 = spy('nvim_exec2', saved.nvim_exec2)
     vim.api.nvim_parse_cmd = spy('nvim_parse_cmd', saved.nvim_parse_cmd)
-    local okr, err = pcall(require('leash.execute').run, plan({
-      item(0, 'cmd:vsplit', { 'model-file.md' }),
-      setting(1, 'wrap', true),
-      { index = 2, type = 'terminal', command = 'echo model-shell-text', why = '', reach = 'shell', label = 't' },
-    }))
+    local okr, err = pcall(
+      require('leash.execute').run,
+      plan({
+        item(0, 'cmd:vsplit', { 'model-file.md' }),
+        setting(1, 'wrap', true),
+        { index = 2, type = 'terminal', command = 'echo model-shell-text', why = '', reach = 'shell', label = 't' },
+      })
+    )
     vim.cmd = saved.cmd
     vim.api.nvim_command, vim.api.nvim_exec2, vim.api.nvim_parse_cmd =
       saved.nvim_command, saved.nvim_exec2, saved.nvim_parse_cmd
@@ -242,7 +255,10 @@ describe('execute.run() with items', function()
   it('lets other sources register handlers by id prefix', function()
     local ex = require('leash.execute')
     local got
-    ex.handlers.spec = function(step, entry) got = { step.args, entry.title } return true end
+    ex.handlers.spec = function(step, entry)
+      got = { step.args, entry.title }
+      return true
+    end
     local okr, err = ex.run(
       plan({ item(0, 'spec:thing', { 'a' }) }),
       { entries = { { id = 'spec:thing', kind = 'spec', title = 'a spec item', args = 'optional' } } }
@@ -366,7 +382,10 @@ describe('argument injection', function()
 
   it('refuses a withheld or non-catalog command name even when the id looks right', function()
     local entries = { { id = 'cmd:execute', args = 'required' }, { id = 'cmd:vs', args = 'optional' } }
-    local okr, err = require('leash.execute').run(plan({ item(0, 'cmd:execute', { '"!touch ' .. marker .. '"' }) }), { entries = entries })
+    local okr, err = require('leash.execute').run(
+      plan({ item(0, 'cmd:execute', { '"!touch ' .. marker .. '"' }) }),
+      { entries = entries }
+    )
     eq(false, okr)
     matches('withheld', err)
     okr = require('leash.execute').run(plan({ item(0, 'cmd:vs', {}) }), { entries = {} })

@@ -93,7 +93,9 @@ describe('hostile plans', function()
       end
       if case.expect == 'dropped' then eq(#plan.steps, 0, vim.inspect(plan.steps)) end
       for _, s in ipairs(plan.steps) do
-        if s.reach ~= 'safe' and s.reach ~= 'edit' then ok(confirm.needs_window(plan, { confirm_before_run = false })) end
+        if s.reach ~= 'safe' and s.reach ~= 'edit' then
+          ok(confirm.needs_window(plan, { confirm_before_run = false }))
+        end
       end
       local before = forbidden_state()
       -- Everything approved: run whatever survived.

@@ -43,8 +43,13 @@ local function anthropic_server(plan, delay_ms)
         if answered or client:is_closing() then return end
         answered = true
         client:write(
-          ('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s'):format(#body, body),
-          function() if not client:is_closing() then client:close() end end
+          ('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s'):format(
+            #body,
+            body
+          ),
+          function()
+            if not client:is_closing() then client:close() end
+          end
         )
       end)
     end)
@@ -135,7 +140,10 @@ describe('planner with a provider', function()
     use_server(server.port)
     local result
     local t0 = uv.hrtime()
-    require('leash').plan('turn on word wrap', function(plan, err, status) result = { plan = plan, err = err, status = status } end)
+    require('leash').plan(
+      'turn on word wrap',
+      function(plan, err, status) result = { plan = plan, err = err, status = status } end
+    )
     -- Measure from the moment the request is in flight (the catalog was built above).
     local worst, ticks, last = 0, 0, uv.hrtime()
     local timer = uv.new_timer()

@@ -92,7 +92,10 @@ describe('plugin/leash.lua', function()
 
   it(':checkhealth leash says whether the key is set, never the key', function()
     vim.env.LEASH_HEALTH_KEY = 'sk-health-secret-42'
-    require('leash').setup({ provider = 'claude', providers = { claude = { kind = 'anthropic', api_key_env = 'LEASH_HEALTH_KEY' } } })
+    require('leash').setup({
+      provider = 'claude',
+      providers = { claude = { kind = 'anthropic', api_key_env = 'LEASH_HEALTH_KEY' } },
+    })
     vim.cmd('silent checkhealth leash')
     local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
     matches('provider claude %(anthropic', text)

@@ -68,7 +68,10 @@ end
 
 function env.eq(expected, actual, what)
   if not vim.deep_equal(expected, actual) then
-    error(('%sexpected %s, got %s'):format(what and (what .. ': ') or '', vim.inspect(expected), vim.inspect(actual)), 2)
+    error(
+      ('%sexpected %s, got %s'):format(what and (what .. ': ') or '', vim.inspect(expected), vim.inspect(actual)),
+      2
+    )
   end
 end
 

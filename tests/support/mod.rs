@@ -196,7 +196,12 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-async fn serve(mut stream: TcpStream, shared: Arc<Shared>, replies: Arc<Vec<Reply>>, next: Arc<AtomicUsize>) -> std::io::Result<()> {
+async fn serve(
+    mut stream: TcpStream,
+    shared: Arc<Shared>,
+    replies: Arc<Vec<Reply>>,
+    next: Arc<AtomicUsize>,
+) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(8192);
     let mut chunk = [0u8; 8192];
     let head_end = loop {
@@ -218,7 +223,8 @@ async fn serve(mut stream: TcpStream, shared: Arc<Shared>, replies: Arc<Vec<Repl
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let length: usize = headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let length: usize =
+        headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = buf[head_end + 4..].to_vec();
     while body.len() < length {
         let n = stream.read(&mut chunk).await?;

@@ -27,7 +27,10 @@ function M.handler(entry, step, opts)
   for _, a in ipairs(args) do
     argv[#argv + 1] = a
   end
-  local job, err = require('leash.actions.term').open(argv, vim.tbl_extend('force', opts or {}, { cwd = u.cwd and vim.fs.normalize(u.cwd) }))
+  local job, err = require('leash.actions.term').open(
+    argv,
+    vim.tbl_extend('force', opts or {}, { cwd = u.cwd and vim.fs.normalize(u.cwd) })
+  )
   if not job then return false, err end
   return true, job
 end

@@ -41,7 +41,9 @@ function M.check_path(p, base, root)
   if #p > 4096 then return refuse('too long') end
   if p:find('%c') then return refuse('it contains a control character') end
   if p ~= vim.trim(p) then return refuse('it starts or ends with white space') end
-  if p:find('^[-+!]') then return refuse('it starts with “-”, “+” or “!”, which programs read as an option or a command') end
+  if p:find('^[-+!]') then
+    return refuse('it starts with “-”, “+” or “!”, which programs read as an option or a command')
+  end
   if p:find('`', 1, true) then return refuse('it contains a backtick') end
   if p:find('^~') then return refuse('“~” is not expanded; write the path from the project root') end
   local windows_drive = jit.os == 'Windows' and p:find('^%a:[\\/]')
@@ -50,7 +52,9 @@ function M.check_path(p, base, root)
   end
   local lower = p:lower()
   for _, s in ipairs(H.archive_suffixes) do
-    if vim.endswith(lower, s) then return refuse(('opening or writing a “%s” file runs an external program'):format(s)) end
+    if vim.endswith(lower, s) then
+      return refuse(('opening or writing a “%s” file runs an external program'):format(s))
+    end
   end
   local abs = H.absolute(p, base)
   root = root or M.project_root()
@@ -73,14 +77,82 @@ end
 -- Names the gzip, tar and zip plugins handle by running gzip, tar or unzip (mirrors
 -- the core's list for Ex command arguments).
 H.archive_suffixes = {
-  '.gz', '.bz2', '.z', '.lzma', '.xz', '.lz', '.zst', '.br', '.lzo',
-  '.tar', '.lrp', '.tbz', '.tgz', '.txz', '.tzs', '.tzst',
-  '.zip', '.aar', '.apk', '.celzip', '.crtx', '.docm', '.docx', '.dotm', '.dotx', '.ear', '.epub',
-  '.gcsx', '.glox', '.gqsx', '.ja', '.jar', '.kmz', '.odb', '.odc', '.odf', '.odg', '.odi',
-  '.odm', '.odp', '.ods', '.odt', '.otc', '.otf', '.otg', '.oth', '.oti', '.otp', '.ots',
-  '.ott', '.oxt', '.potm', '.potx', '.ppam', '.ppsm', '.ppsx', '.pptm', '.pptx', '.sldx',
-  '.thmx', '.vdw', '.war', '.whl', '.wsz', '.xap', '.xlam', '.xlsb', '.xlsm', '.xlsx', '.xltm',
-  '.xltx', '.xpi', '.vsix', '.nupkg', '.crx', '.ipa',
+  '.gz',
+  '.bz2',
+  '.z',
+  '.lzma',
+  '.xz',
+  '.lz',
+  '.zst',
+  '.br',
+  '.lzo',
+  '.tar',
+  '.lrp',
+  '.tbz',
+  '.tgz',
+  '.txz',
+  '.tzs',
+  '.tzst',
+  '.zip',
+  '.aar',
+  '.apk',
+  '.celzip',
+  '.crtx',
+  '.docm',
+  '.docx',
+  '.dotm',
+  '.dotx',
+  '.ear',
+  '.epub',
+  '.gcsx',
+  '.glox',
+  '.gqsx',
+  '.ja',
+  '.jar',
+  '.kmz',
+  '.odb',
+  '.odc',
+  '.odf',
+  '.odg',
+  '.odi',
+  '.odm',
+  '.odp',
+  '.ods',
+  '.odt',
+  '.otc',
+  '.otf',
+  '.otg',
+  '.oth',
+  '.oti',
+  '.otp',
+  '.ots',
+  '.ott',
+  '.oxt',
+  '.potm',
+  '.potx',
+  '.ppam',
+  '.ppsm',
+  '.ppsx',
+  '.pptm',
+  '.pptx',
+  '.sldx',
+  '.thmx',
+  '.vdw',
+  '.war',
+  '.whl',
+  '.wsz',
+  '.xap',
+  '.xlam',
+  '.xlsb',
+  '.xlsm',
+  '.xlsx',
+  '.xltm',
+  '.xltx',
+  '.xpi',
+  '.vsix',
+  '.nupkg',
+  '.crx',
+  '.ipa',
 }
 
 -- Events whose handlers replace reading or writing a file (netrw, zip, tar, plugins).
@@ -133,9 +205,15 @@ end
 function H.exists(path) return vim.uv.fs_lstat(path) ~= nil end
 
 function H.write_buffer(buf)
-  vim.api.nvim_buf_call(buf, function()
-    vim.api.nvim_cmd({ cmd = 'write', bang = true, mods = { silent = true }, magic = { file = false, bar = false } }, {})
-  end)
+  vim.api.nvim_buf_call(
+    buf,
+    function()
+      vim.api.nvim_cmd(
+        { cmd = 'write', bang = true, mods = { silent = true }, magic = { file = false, bar = false } },
+        {}
+      )
+    end
+  )
 end
 
 H.actions = {}
@@ -226,7 +304,9 @@ function H.actions.delete()
   local buf, path, err = H.current_file()
   if not buf then return nil, err end
   local st = vim.uv.fs_lstat(path)
-  if st and st.type ~= 'file' and st.type ~= 'link' then return nil, ('leash: %s is not a regular file'):format(path) end
+  if st and st.type ~= 'file' and st.type ~= 'link' then
+    return nil, ('leash: %s is not a regular file'):format(path)
+  end
   if st then
     local ok, uerr = vim.uv.fs_unlink(path)
     if not ok then return nil, ('leash: could not delete %s: %s'):format(path, uerr) end
@@ -256,7 +336,12 @@ function H.actions.reveal()
   elseif explorer == 'nvim-tree' then
     require('nvim-tree.api').tree.find_file({ buf = path, open = true, focus = true })
   elseif explorer == 'neo-tree' then
-    require('neo-tree.command').execute({ action = 'focus', source = 'filesystem', reveal_file = path, reveal_force_cwd = true })
+    require('neo-tree.command').execute({
+      action = 'focus',
+      source = 'filesystem',
+      reveal_file = path,
+      reveal_force_cwd = true,
+    })
   elseif explorer == 'netrw' then
     vim.api.nvim_cmd({ cmd = 'Explore', args = { dir }, magic = { file = false, bar = false } }, {})
     local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)

@@ -72,9 +72,11 @@ function M.show(argv, root, show, on_done)
     end
     local more = show.follow and show.follow(res.stdout or '')
     if not more then return finish(res.stdout or '') end
-    vim.system(M.quiet(more), H.sys_opts(root), function(res2)
-      finish((res.stdout or '') .. '\n' .. (res2.code == 0 and res2.stdout or res2.stderr or ''))
-    end)
+    vim.system(
+      M.quiet(more),
+      H.sys_opts(root),
+      function(res2) finish((res.stdout or '') .. '\n' .. (res2.code == 0 and res2.stdout or res2.stderr or '')) end
+    )
   end)
   if not ok then return nil, 'leash: could not start git: ' .. tostring(obj) end
   return obj
@@ -109,7 +111,14 @@ function M.check_branch(name)
   if type(name) ~= 'string' or name == '' then return 'a branch name is needed' end
   if #name > 200 then return 'the branch name is too long' end
   if not name:match('^[%w._/-]+$') then return 'a branch name may hold only letters, digits, ".", "_", "/" and "-"' end
-  if name:find('^[-.]') or name:find('%.%.') or name:find('//') or name:find('/$') or name:find('%.lock$') or name:find('%.$') then
+  if
+    name:find('^[-.]')
+    or name:find('%.%.')
+    or name:find('//')
+    or name:find('/$')
+    or name:find('%.lock$')
+    or name:find('%.$')
+  then
     return ('“%s” is not a valid branch name'):format(name)
   end
 end
@@ -166,7 +175,9 @@ H.actions = {
     show = { name = 'git diff (file)', filetype = 'diff' },
   },
   log_file = {
-    argv = with_file(function(f) return { 'log', '--no-show-signature', '--follow', '-n', '200', '--stat', '--', f } end),
+    argv = with_file(
+      function(f) return { 'log', '--no-show-signature', '--follow', '-n', '200', '--stat', '--', f } end
+    ),
     show = { name = 'git log (file)', filetype = 'git' },
   },
   blame_line = {

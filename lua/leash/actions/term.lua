@@ -45,9 +45,7 @@ function M.open(argv, opts)
     local empty = vim.api.nvim_get_current_buf()
     win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(win, buf)
-    if vim.api.nvim_buf_is_valid(empty) and empty ~= buf then
-      pcall(vim.api.nvim_buf_delete, empty, {})
-    end
+    if vim.api.nvim_buf_is_valid(empty) and empty ~= buf then pcall(vim.api.nvim_buf_delete, empty, {}) end
   else
     local height = math.max(8, math.floor(vim.o.lines * 0.3))
     win = vim.api.nvim_open_win(buf, true, { split = 'below', win = -1, height = height })

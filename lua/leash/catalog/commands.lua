@@ -27,15 +27,43 @@ M.description_max = 600
 --- process and its trust store (`:restart`, `:connect`, `:trust`).
 M.withheld = {
   -- command modifiers
-  'silent', 'vertical', 'tab', 'keepjumps', 'keepmarks', 'keepalt', 'keeppatterns', 'lockmarks',
-  'noautocmd', 'noswapfile', 'sandbox', 'unsilent', 'verbose', 'topleft', 'botright', 'aboveleft',
-  'belowright', 'leftabove', 'rightbelow', 'browse', 'confirm', 'filter', 'horizontal',
+  'silent',
+  'vertical',
+  'tab',
+  'keepjumps',
+  'keepmarks',
+  'keepalt',
+  'keeppatterns',
+  'lockmarks',
+  'noautocmd',
+  'noswapfile',
+  'sandbox',
+  'unsilent',
+  'verbose',
+  'topleft',
+  'botright',
+  'aboveleft',
+  'belowright',
+  'leftabove',
+  'rightbelow',
+  'browse',
+  'confirm',
+  'filter',
+  'horizontal',
   -- options go through typed setting steps
-  'set', 'setlocal', 'setglobal',
+  'set',
+  'setlocal',
+  'setglobal',
   -- run arbitrary command text or keys
-  'execute', 'normal', '@', '*', 'debug',
+  'execute',
+  'normal',
+  '@',
+  '*',
+  'debug',
   -- process and trust
-  'restart', 'connect', 'trust',
+  'restart',
+  'connect',
+  'trust',
 }
 
 --- Entries for every builtin Ex command except |M.withheld|.

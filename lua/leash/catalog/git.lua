@@ -105,7 +105,12 @@ H.actions = {
     aliases = { 'commit changes', 'commit everything', 'save a commit' },
     description = 'Commits what is staged with the given message (the argument). Stage first to commit everything.',
   },
-  { 'pull', 'git pull: fetch and merge from the remote', aliases = { 'update from remote' }, description = 'Runs git pull.' },
+  {
+    'pull',
+    'git pull: fetch and merge from the remote',
+    aliases = { 'update from remote' },
+    description = 'Runs git pull.',
+  },
   { 'push', 'git push: upload commits to the remote', aliases = { 'publish commits' }, description = 'Runs git push.' },
   {
     'switch',

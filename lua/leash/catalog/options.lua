@@ -141,9 +141,7 @@ end
 ---@param flat? string whitespace already collapsed
 function H.trim(flat)
   if not flat then return nil end
-  if #flat > M.description_max then
-    flat = flat:sub(1, M.description_max):gsub('%s+%S*$', '') .. ' ...'
-  end
+  if #flat > M.description_max then flat = flat:sub(1, M.description_max):gsub('%s+%S*$', '') .. ' ...' end
   return flat
 end
 

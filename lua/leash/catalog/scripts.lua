@@ -272,7 +272,11 @@ function H.parse_just(text)
     elseif line:match('^[@%a_]') then
       local name, params, rest = line:match('^@?([%a_][%w_-]*)(.-):(.*)$')
       if name and not rest:match('^=') and not params:find('=%s*[^%s]*:=') and not line:match('^%w+%s*:=') then
-        if not private and not name:find('^_') and not vim.tbl_contains({ 'set', 'alias', 'export', 'import', 'mod' }, name) then
+        if
+          not private
+          and not name:find('^_')
+          and not vim.tbl_contains({ 'set', 'alias', 'export', 'import', 'mod' }, name)
+        then
           recipes[#recipes + 1] = { name = name, params = vim.trim(params) ~= '', help = comment }
         end
       end
@@ -410,7 +414,13 @@ function H.cargo(root)
       args = 'optional',
       description = 'Runs the Rust tests (unit, integration and doc tests); an argument filters test names',
     }),
-    H.item('cargo', 'run', { 'cargo', 'run' }, root, { args = 'optional', description = 'Builds and runs the default binary' }),
+    H.item(
+      'cargo',
+      'run',
+      { 'cargo', 'run' },
+      root,
+      { args = 'optional', description = 'Builds and runs the default binary' }
+    ),
     H.item('cargo', 'clippy', { 'cargo', 'clippy' }, root, { description = 'Lints the Rust code with clippy' }),
     H.item('cargo', 'fmt', { 'cargo', 'fmt' }, root, { description = 'Formats the Rust code with rustfmt' }),
   }
@@ -503,7 +513,8 @@ function H.python(root)
   end
   local envs = H.read(root .. '/tox.ini', H.parse_tox)
   if envs then
-    out[#out + 1] = H.item('tox', 'all', argv('tox'), root, { meaning = 'test', description = 'Runs every tox environment' })
+    out[#out + 1] =
+      H.item('tox', 'all', argv('tox'), root, { meaning = 'test', description = 'Runs every tox environment' })
     for _, env in ipairs(envs) do
       out[#out + 1] = H.item('tox', env, argv('tox', '-e', env), root, { description = 'tox environment ' .. env })
     end
@@ -563,11 +574,23 @@ end
 function H.go(root)
   if not H.exists(root .. '/go.mod') then return {} end
   local out = {
-    H.item('go', 'test', { 'go', 'test', './...' }, root, { args = 'optional', description = 'Runs the Go tests of every package' }),
+    H.item(
+      'go',
+      'test',
+      { 'go', 'test', './...' },
+      root,
+      { args = 'optional', description = 'Runs the Go tests of every package' }
+    ),
     H.item('go', 'build', { 'go', 'build', './...' }, root, { description = 'Compiles every Go package' }),
   }
   if H.exists(root .. '/main.go') then
-    out[#out + 1] = H.item('go', 'run', { 'go', 'run', '.' }, root, { args = 'optional', description = 'Runs the main package' })
+    out[#out + 1] = H.item(
+      'go',
+      'run',
+      { 'go', 'run', '.' },
+      root,
+      { args = 'optional', description = 'Runs the main package' }
+    )
   end
   for _, dir in ipairs(vim.fn.glob(root .. '/cmd/*', false, true)) do
     local name = vim.fn.fnamemodify(dir, ':t')

@@ -265,9 +265,22 @@ H.invisible = {
 
 --- The groups the plan window draws with, copied into its own namespace.
 H.window_groups = {
-  'Normal', 'NormalFloat', 'FloatBorder', 'FloatTitle', 'FloatFooter', 'EndOfBuffer', 'NonText',
-  'LeashConfirmReply', 'LeashConfirmHeading', 'LeashConfirmWhy', 'LeashConfirmDropped',
-  'LeashConfirmCommand', 'LeashConfirmWrite', 'LeashConfirmCode', 'LeashConfirmShell', 'LeashConfirmKeys',
+  'Normal',
+  'NormalFloat',
+  'FloatBorder',
+  'FloatTitle',
+  'FloatFooter',
+  'EndOfBuffer',
+  'NonText',
+  'LeashConfirmReply',
+  'LeashConfirmHeading',
+  'LeashConfirmWhy',
+  'LeashConfirmDropped',
+  'LeashConfirmCommand',
+  'LeashConfirmWrite',
+  'LeashConfirmCode',
+  'LeashConfirmShell',
+  'LeashConfirmKeys',
 }
 
 H.ns = vim.api.nvim_create_namespace('leash.plan_window')

@@ -4,8 +4,9 @@
 //! The parser is deliberately literal. It skips prose, code fences and `<think>` blocks,
 //! tolerates trailing commas (a lossless repair), ignores a second object, and never
 //! completes a truncated one. Top-level problems (no object, no `steps`) are a
-//! [`ParseError`]; a malformed step becomes [`ProposedStep::Malformed`] with a message
-//! naming the field, so the validator can list it as dropped instead of losing it.
+//! [`ParseError`]; a malformed step becomes [`ProposedStep::Malformed`] with a
+//! [`StepShape`] naming the field, so the validator can list it as dropped instead of
+//! losing it.
 
 use serde_json::{Map, Value};
 
@@ -46,8 +47,25 @@ pub enum ProposedStep {
         command: String,
         why: String,
     },
-    /// A step that does not have the shape of any step kind; the message names the field.
-    Malformed(String),
+    /// A step that does not have the shape of any step kind.
+    Malformed(StepShape),
+}
+
+/// What is wrong with the shape of a step (the reason of a `malformed_step` refusal).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StepShape {
+    #[error("a step must be an object")]
+    NotAnObject,
+    #[error("missing field “{0}”")]
+    MissingField(&'static str),
+    #[error("field “{0}” must be a string")]
+    NotAString(&'static str),
+    #[error("field “args” must be a string or a list of strings")]
+    BadArgs,
+    #[error("field “scope” must be \"local\" or \"global\", not “{0}”")]
+    BadScope(String),
+    #[error("unknown step type “{0}” (expected item, setting or terminal)")]
+    UnknownType(String),
 }
 
 /// Why no plan could be read from the model's text.
@@ -190,18 +208,18 @@ fn remove_trailing_commas(json: &str) -> String {
 fn parse_step(v: &Value) -> ProposedStep {
     match step_fields(v) {
         Ok(step) => step,
-        Err(message) => ProposedStep::Malformed(message),
+        Err(shape) => ProposedStep::Malformed(shape),
     }
 }
 
-fn step_fields(v: &Value) -> Result<ProposedStep, String> {
-    let obj = v.as_object().ok_or("a step must be an object")?;
-    let text = |field: &str, required: bool| -> Result<String, String> {
+fn step_fields(v: &Value) -> Result<ProposedStep, StepShape> {
+    let obj = v.as_object().ok_or(StepShape::NotAnObject)?;
+    let text = |field: &'static str, required: bool| -> Result<String, StepShape> {
         match obj.get(field) {
-            None | Some(Value::Null) if required => Err(format!("missing field “{field}”")),
+            None | Some(Value::Null) if required => Err(StepShape::MissingField(field)),
             None | Some(Value::Null) => Ok(String::new()),
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(format!("field “{field}” must be a string")),
+            Some(_) => Err(StepShape::NotAString(field)),
         }
     };
     let why = text("why", false)?;
@@ -215,26 +233,26 @@ fn step_fields(v: &Value) -> Result<ProposedStep, String> {
                     .iter()
                     .map(|x| x.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or("field “args” must be a string or a list of strings")?,
-                Some(_) => return Err("field “args” must be a string or a list of strings".into()),
+                    .ok_or(StepShape::BadArgs)?,
+                Some(_) => return Err(StepShape::BadArgs),
             };
             Ok(ProposedStep::Item { id: text("id", true)?, args, why })
         }
         "setting" => {
             let value = match obj.get("value") {
-                None | Some(Value::Null) => return Err("missing field “value”".into()),
+                None | Some(Value::Null) => return Err(StepShape::MissingField("value")),
                 Some(v) => v.clone(),
             };
             let scope = match text("scope", false)?.as_str() {
                 "" => None,
                 "local" => Some(Scope::Local),
                 "global" => Some(Scope::Global),
-                other => return Err(format!("field “scope” must be \"local\" or \"global\", not “{other}”")),
+                other => return Err(StepShape::BadScope(other.to_string())),
             };
             Ok(ProposedStep::Setting { key: text("key", true)?, value, scope, why })
         }
         "terminal" => Ok(ProposedStep::Terminal { command: text("command", true)?, why }),
-        other => Err(format!("unknown step type “{other}” (expected item, setting or terminal)")),
+        other => Err(StepShape::UnknownType(other.to_string())),
     }
 }
 
@@ -323,20 +341,21 @@ mod tests {
             ]}"#,
         )
         .unwrap();
-        let reasons: Vec<String> = p
+        let shapes: Vec<Option<&StepShape>> = p
             .steps
             .iter()
             .map(|s| match s {
-                ProposedStep::Malformed(m) => m.clone(),
-                other => format!("ok {other:?}"),
+                ProposedStep::Malformed(shape) => Some(shape),
+                _ => None,
             })
             .collect();
-        assert_eq!(reasons[0], "missing field “value”");
-        assert_eq!(reasons[1], "missing field “id”");
-        assert_eq!(reasons[2], "field “args” must be a string or a list of strings");
-        assert!(reasons[3].contains("unknown step type “shell”"));
-        assert_eq!(reasons[4], "a step must be an object");
-        assert!(reasons[5].contains("“scope”"));
+        assert_eq!(shapes[0], Some(&StepShape::MissingField("value")));
+        assert_eq!(shapes[1], Some(&StepShape::MissingField("id")));
+        assert_eq!(shapes[2], Some(&StepShape::BadArgs));
+        assert_eq!(shapes[3], Some(&StepShape::UnknownType("shell".into())));
+        assert_eq!(shapes[4], Some(&StepShape::NotAnObject));
+        assert_eq!(shapes[5], Some(&StepShape::BadScope("everywhere".into())));
+        assert_eq!(shapes[1].map(ToString::to_string).as_deref(), Some("missing field “id”"));
         assert_eq!(
             p.steps[6],
             ProposedStep::Item { id: "cmd:vsplit".into(), args: vec!["a".into(), "b".into()], why: String::new() }

@@ -1,17 +1,19 @@
 //! The validator: turns a proposed [`Plan`] into a [`ValidatedPlan`] that names only
 //! catalog entries, carries typed values, a reach and a plain-words label for every step,
-//! and lists every dropped step with its reason.
+//! and lists every dropped step with its [`Refusal`] (a stable code and a reason).
 //!
 //! This is the check that decides what may run. It reads nothing from the model's text
 //! but the step fields it needs: a reply that says "pre-approved" or an extra `confirm`
 //! field changes nothing.
 
+use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::Policy;
+use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
 pub const MAX_STEPS: usize = 10;
@@ -57,11 +59,29 @@ pub struct ValidStep {
     pub label: String,
 }
 
-/// A step that was dropped, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A step that was dropped, and why: `{"index", "code", "reason"}` in the plan's JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dropped {
+    /// The step's position in the model's plan.
     pub index: usize,
-    pub reason: String,
+    pub refusal: Refusal,
+}
+
+impl Dropped {
+    /// The refusal's stable code (`unknown_key`, `unsafe_argument`…).
+    pub fn code(&self) -> &'static str {
+        self.refusal.code()
+    }
+}
+
+impl Serialize for Dropped {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Dropped", 3)?;
+        s.serialize_field("index", &self.index)?;
+        s.serialize_field("code", self.refusal.code())?;
+        s.serialize_field("reason", &self.refusal.to_string())?;
+        s.end()
+    }
 }
 
 /// A plan that may be shown and run.
@@ -96,17 +116,14 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
     let mut dropped = Vec::new();
     for (index, step) in plan.steps.iter().enumerate() {
         if index >= MAX_STEPS {
-            dropped.push(Dropped {
-                index,
-                reason: format!("more than {MAX_STEPS} steps: only the first {MAX_STEPS} are considered"),
-            });
+            dropped.push(Dropped { index, refusal: Refusal::TooManySteps { max: MAX_STEPS } });
             continue;
         }
         match validate_step(step, catalog, policy) {
             Ok((action, reach, label)) => {
                 steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label })
             }
-            Err(reason) => dropped.push(Dropped { index, reason }),
+            Err(refusal) => dropped.push(Dropped { index, refusal }),
         }
     }
     let confirm = if steps.iter().any(|s| s.reach.needs_confirmation()) { Confirm::Required } else { Confirm::Default };
@@ -135,24 +152,24 @@ fn display_text(s: &str) -> String {
     out
 }
 
-fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Result<(Action, Reach, String), String> {
+fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Result<(Action, Reach, String), Refusal> {
     match step {
-        ProposedStep::Malformed(reason) => Err(reason.clone()),
+        ProposedStep::Malformed(shape) => Err(Refusal::MalformedStep(shape.clone())),
         ProposedStep::Item { id, args, .. } => {
-            let item = catalog.item(id).ok_or_else(|| unknown("item", id))?;
+            let item = catalog.item(id).ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
             match (item.args, args.is_empty()) {
-                (Args::None, false) => return Err(format!("“{id}” takes no arguments")),
-                (Args::Required, true) => return Err(format!("“{id}” needs an argument")),
+                (Args::None, false) => return Err(Refusal::TakesNoArgs { id: item.id.clone(), note: None }),
+                (Args::Required, true) => return Err(Refusal::NeedsArgs { id: item.id.clone() }),
                 _ => {}
             }
-            let reach = policy.item(item, args).map_err(|r| r.0)?;
+            let reach = policy.item(item, args)?;
             let label = item_label(&item.id, &item.title, args);
             Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label))
         }
         ProposedStep::Setting { key, value, scope, .. } => {
-            let setting = catalog.setting(key).ok_or_else(|| unknown("setting", key))?;
+            let setting = catalog.setting(key).ok_or_else(|| Refusal::UnknownKey(display_text(key)))?;
             let value = typed_value(setting, value)?;
-            let reach = policy.setting(setting, &value).map_err(|r| r.0)?;
+            let reach = policy.setting(setting, &value)?;
             let label = match scope {
                 Some(Scope::Local) => format!("Set {} = {} (this window/buffer only)", setting.key, value),
                 _ => format!("Set {} = {}", setting.key, value),
@@ -160,22 +177,25 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             Ok((Action::Setting { key: setting.key.clone(), value, scope: *scope }, reach, label))
         }
         ProposedStep::Terminal { command, .. } => {
-            let reach = policy.terminal(command).map_err(|r| r.0)?;
+            let reach = policy.terminal(command)?;
             Ok((Action::Terminal { command: command.clone() }, reach, format!("Run in a terminal: {command}")))
         }
     }
 }
 
-/// “unknown setting “fontsize””, with the name shown safely.
-fn unknown(what: &str, name: &str) -> String {
-    format!("unknown {what} “{}”", display_text(name))
-}
-
 /// Checks a value against a setting's type and allowed values. Only lossless
 /// conversions: `"16"` → 16, `"true"` → true.
-fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, String> {
+fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, Refusal> {
     let key = &setting.key;
-    let mismatch = || format!("“{key}” takes a {}, not {}", setting.value_type.as_str(), short_json(value));
+    let mismatch = || Refusal::BadType {
+        key: key.clone(),
+        expected: match setting.value_type {
+            ValueType::Boolean => "a boolean",
+            ValueType::Number => "a number",
+            ValueType::String => "a string",
+        },
+        got: short_json(value),
+    };
     let typed = match (setting.value_type, value) {
         (ValueType::Boolean, Value::Bool(b)) => SettingValue::Boolean(*b),
         (ValueType::Boolean, Value::String(s)) if s == "true" || s == "false" => SettingValue::Boolean(s == "true"),
@@ -186,7 +206,7 @@ fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, String>
     };
     if let (Some(values), SettingValue::String(s)) = (&setting.values, &typed) {
         if !values.iter().any(|v| v == s) {
-            return Err(format!("“{key}” takes one of {}, not {}", values.join(" | "), short_json(value)));
+            return Err(Refusal::BadValue { key: key.clone(), allowed: values.join(" | "), got: short_json(value) });
         }
     }
     Ok(typed)
@@ -255,9 +275,19 @@ mod tests {
         run(&json!({"reply": "r", "steps": [step]}).to_string())
     }
 
-    fn reason(plan: &ValidatedPlan) -> &str {
+    fn refusal(plan: &ValidatedPlan) -> &Refusal {
         assert!(plan.steps.is_empty(), "expected the step to be dropped: {plan:?}");
-        &plan.dropped[0].reason
+        &plan.dropped[0].refusal
+    }
+
+    /// The code a single-step plan's step was dropped with.
+    fn code(step: Value) -> &'static str {
+        refusal(&one(step)).code()
+    }
+
+    /// The reason a single-step plan's step was dropped with.
+    fn reason(step: Value) -> String {
+        refusal(&one(step)).to_string()
     }
 
     #[test]
@@ -277,19 +307,19 @@ mod tests {
 
     #[test]
     fn unknown_ids_and_keys_are_dropped_with_a_reason() {
-        assert_eq!(
-            reason(&one(json!({"type": "setting", "key": "fontsize", "value": 16}))),
-            "unknown setting “fontsize”"
-        );
-        assert_eq!(reason(&one(json!({"type": "item", "id": "cmd:vs"}))), "unknown item “cmd:vs”");
-        assert_eq!(reason(&one(json!({"type": "setting", "key": "Wrap", "value": true}))), "unknown setting “Wrap”");
+        let setting = |key: &str| json!({"type": "setting", "key": key, "value": true});
+        let item = |id: &str| json!({"type": "item", "id": id});
+        assert_eq!(code(json!({"type": "setting", "key": "fontsize", "value": 16})), "unknown_key");
+        assert_eq!(reason(setting("fontsize")), "unknown setting “fontsize”");
+        assert_eq!(code(item("cmd:vs")), "unknown_id");
+        assert_eq!(reason(item("cmd:vs")), "unknown item “cmd:vs”");
+        assert_eq!(code(setting("Wrap")), "unknown_key");
         // Cyrillic а in place of the Latin a.
-        assert_eq!(reason(&one(json!({"type": "setting", "key": "wrаp", "value": true}))), "unknown setting “wrаp”");
-        assert_eq!(
-            reason(&one(json!({"type": "setting", "key": "vsplit", "value": true}))),
-            "unknown setting “vsplit”"
-        );
-        assert_eq!(reason(&one(json!({"type": "item", "id": "wrap"}))), "unknown item “wrap”");
+        assert_eq!(refusal(&one(setting("wrаp"))), &Refusal::UnknownKey("wrаp".into()));
+        assert_eq!(code(setting("vsplit")), "unknown_key");
+        assert_eq!(code(item("wrap")), "unknown_id");
+        // The name is shown as plain text.
+        assert_eq!(refusal(&one(item("cmd:x\u{1b}[2J"))), &Refusal::UnknownId("cmd:x [2J".into()));
     }
 
     #[test]
@@ -316,31 +346,43 @@ mod tests {
             Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(false), scope: None }
         );
         let bad =
-            |key: &str, value: Value| reason(&one(json!({"type": "setting", "key": key, "value": value}))).to_string();
-        assert_eq!(bad("tabstop", json!("16px")), "“tabstop” takes a number, not \"16px\"");
-        assert_eq!(bad("tabstop", json!(16.5)), "“tabstop” takes a number, not 16.5");
-        assert_eq!(bad("tabstop", json!(true)), "“tabstop” takes a number, not true");
-        assert_eq!(bad("wrap", json!(1)), "“wrap” takes a boolean, not 1");
-        assert_eq!(bad("wrap", json!("yes")), "“wrap” takes a boolean, not \"yes\"");
+            |key: &str, value: Value| refusal(&one(json!({"type": "setting", "key": key, "value": value}))).clone();
+        let bad_type = |key: &str, expected: &'static str, got: &str| Refusal::BadType {
+            key: key.into(),
+            expected,
+            got: got.into(),
+        };
+        assert_eq!(bad("tabstop", json!("16px")), bad_type("tabstop", "a number", "\"16px\""));
+        assert_eq!(bad("tabstop", json!(16.5)), bad_type("tabstop", "a number", "16.5"));
+        assert_eq!(bad("tabstop", json!(true)), bad_type("tabstop", "a number", "true"));
+        assert_eq!(bad("wrap", json!(1)), bad_type("wrap", "a boolean", "1"));
+        assert_eq!(bad("wrap", json!("yes")).to_string(), "“wrap” takes a boolean, not \"yes\"");
         assert_eq!(
             bad("signcolumn", json!("yes:10")),
+            Refusal::BadValue {
+                key: "signcolumn".into(),
+                allowed: "yes | no | auto | number".into(),
+                got: "\"yes:10\"".into()
+            }
+        );
+        assert_eq!(
+            bad("signcolumn", json!("yes:10")).to_string(),
             "“signcolumn” takes one of yes | no | auto | number, not \"yes:10\""
         );
-        assert_eq!(bad("signcolumn", json!(1)), "“signcolumn” takes a string, not 1");
-        assert!(bad("statusline", json!("%{`id`}")).contains("backtick"));
-        assert!(bad("statusline", json!("a\u{1b}]52;c;x\u{7}")).contains("control character"));
+        assert_eq!(bad("signcolumn", json!(1)).code(), "bad_type");
+        assert_eq!(bad("statusline", json!("%{`id`}")).code(), "unsafe_value");
+        assert_eq!(bad("statusline", json!("a\u{1b}]52;c;x\u{7}")).code(), "control_character");
     }
 
     #[test]
     fn args_only_where_the_item_allows_them() {
+        assert_eq!(code(json!({"type": "item", "id": "cmd:nohlsearch", "args": "x"})), "takes_no_args");
         assert_eq!(
-            reason(&one(json!({"type": "item", "id": "cmd:nohlsearch", "args": "x"}))),
+            reason(json!({"type": "item", "id": "cmd:nohlsearch", "args": "x"})),
             "“cmd:nohlsearch” takes no arguments"
         );
-        assert_eq!(
-            reason(&one(json!({"type": "item", "id": "cmd:colorscheme"}))),
-            "“cmd:colorscheme” needs an argument"
-        );
+        assert_eq!(code(json!({"type": "item", "id": "cmd:colorscheme"})), "needs_args");
+        assert_eq!(reason(json!({"type": "item", "id": "cmd:colorscheme"})), "“cmd:colorscheme” needs an argument");
         let p = one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md"}));
         assert_eq!(p.steps[0].label, "Run :vsplit notes.md");
     }
@@ -351,7 +393,8 @@ mod tests {
         let p = run(&json!({"steps": steps}).to_string());
         assert_eq!(p.steps.len(), MAX_STEPS);
         assert_eq!(p.dropped.iter().map(|d| d.index).collect::<Vec<_>>(), vec![10, 11, 12]);
-        assert!(p.dropped[0].reason.contains("more than 10 steps"));
+        assert!(p.dropped.iter().all(|d| d.code() == "too_many_steps"));
+        assert_eq!(p.dropped[0].refusal.to_string(), "more than 10 steps: only the first 10 are considered");
     }
 
     #[test]
@@ -400,18 +443,21 @@ mod tests {
 
     #[test]
     fn item_arguments_with_control_characters_are_dropped_whatever_the_profile() {
-        let r =
-            reason(&one(json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md\ncall system('x')"}))).to_string();
-        assert!(r.contains("control character"), "{r}");
-        let r = reason(&one(json!({"type": "item", "id": "term:run", "args": "ls\r\u{1b}[2Krm -rf ~"}))).to_string();
-        assert!(r.contains("control character"), "{r}");
+        let step = json!({"type": "item", "id": "cmd:vsplit", "args": "notes.md\ncall system('x')"});
+        assert_eq!(refusal(&one(step)), &Refusal::ControlCharacter { what: "an argument".into(), c: '\n' });
+        assert_eq!(
+            code(json!({"type": "item", "id": "term:run", "args": "ls\r\u{1b}[2Krm -rf ~"})),
+            "control_character"
+        );
     }
 
     #[test]
     fn terminal_commands_with_control_characters_are_dropped() {
-        let r = reason(&one(json!({"type": "terminal", "command": "ls\r\u{1b}[2Krm -rf ~"}))).to_string();
-        assert!(r.contains("control character"), "{r}");
-        assert_eq!(reason(&one(json!({"type": "terminal", "command": "  "}))), "the terminal command is empty");
+        assert_eq!(code(json!({"type": "terminal", "command": "ls\r\u{1b}[2Krm -rf ~"})), "control_character");
+        assert_eq!(code(json!({"type": "terminal", "command": "  "})), "empty_command");
+        assert_eq!(reason(json!({"type": "terminal", "command": "  "})), "the terminal command is empty");
+        let long = "x".repeat(crate::policy::MAX_TEXT_BYTES + 1);
+        assert_eq!(code(json!({"type": "terminal", "command": long})), "too_long");
     }
 
     #[test]
@@ -421,7 +467,12 @@ mod tests {
         );
         assert!(p.steps.is_empty());
         assert_eq!(p.reply, "I can't change the font size in a terminal.");
-        assert_eq!(p.dropped, vec![Dropped { index: 0, reason: "missing field “value”".into() }]);
+        let shape = crate::plan::StepShape::MissingField("value");
+        assert_eq!(p.dropped, vec![Dropped { index: 0, refusal: Refusal::MalformedStep(shape) }]);
+        assert_eq!(
+            p.to_json()["dropped"],
+            json!([{"index": 0, "code": "malformed_step", "reason": "missing field “value”"}])
+        );
     }
 
     #[test]

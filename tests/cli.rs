@@ -78,8 +78,9 @@ fn validate_reads_the_raw_answer_and_applies_the_neovim_profile() {
     assert_eq!(plan["steps"][1]["reach"], "code");
     let dropped: Vec<u64> = plan["dropped"].as_array().unwrap().iter().map(|d| d["index"].as_u64().unwrap()).collect();
     assert_eq!(dropped, [0, 3]);
+    assert_eq!(plan["dropped"][0]["code"], "unsafe_argument", "{plan}");
     assert!(plan["dropped"][0]["reason"].as_str().unwrap().contains('|'), "{plan}");
-    assert_eq!(plan["dropped"][1]["reason"], "unknown setting “fontsize”");
+    assert_eq!(plan["dropped"][1], json!({"index": 3, "code": "unknown_key", "reason": "unknown setting “fontsize”"}));
 }
 
 #[test]

@@ -27,8 +27,9 @@ USAGE
       JSON context fields: os, filetype, selection, project, editor.
   leash validate --catalog FILE [--profile neovim|generic]
       Reads the model's raw answer on stdin and prints the validated plan:
-      {\"reply\", \"confirm\", \"steps\", \"dropped\"}. The profile defaults to the
-      catalog's \"editor\" field.
+      {\"reply\", \"confirm\", \"steps\", \"dropped\"}, each dropped step as
+      {\"index\", \"code\", \"reason\"} (code: a stable name such as unknown_key or
+      unsafe_argument). The profile defaults to the catalog's \"editor\" field.
   leash plan --catalog FILE [--provider NAME] [--model M] [--url U] [--config JSON]
              [--limit N] [--context JSON] REQUEST...
       Ranks, asks the model and prints the validated plan. NAME is anthropic, openai,

@@ -9,14 +9,10 @@
 pub mod neovim;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::refusal::{Hazard, Refusal};
 
 /// The longest argument, value or terminal command accepted, in bytes.
 pub const MAX_TEXT_BYTES: usize = 4096;
-
-/// Why a step was refused by the policy; the text is shown to the user as the reason.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refusal(pub String);
 
 /// Which editor's tables apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,16 +88,17 @@ impl Policy {
     /// The reach of running `item` with `args`, or why it must not run.
     pub fn item(&self, item: &Item, args: &[String]) -> Result<Reach, Refusal> {
         if let Some(why) = self.withheld(&item.id) {
-            return Err(Refusal(format!("“{}” is not offered: {why}", item.id)));
+            return Err(Refusal::Withheld { id: item.id.clone(), why });
         }
         for arg in args {
+            let what = || "an argument".to_string();
             if arg.len() > MAX_TEXT_BYTES {
-                return Err(Refusal(format!("an argument is longer than {MAX_TEXT_BYTES} bytes")));
+                return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
             }
             // Whatever the item, a control character could hide part of the argument in
             // the plan window (or end a line where the program expects one).
             if let Some(c) = arg.chars().find(|c| c.is_control()) {
-                return Err(Refusal(format!("an argument contains the control character {c:?}")));
+                return Err(Refusal::ControlCharacter { what: what(), c });
             }
         }
         let mut reach = item.reach;
@@ -113,7 +110,7 @@ impl Policy {
                 // A builtin the tables do not know could be anything.
                 let table = neovim::command_reach(name).unwrap_or(Reach::Shell);
                 reach = reach.max(table);
-                neovim::check_command_args(name, reach, args).map_err(Refusal)?;
+                neovim::check_command_args(name, reach, args)?;
             }
         }
         Ok(self.raised(&item.id, reach))
@@ -128,23 +125,22 @@ impl Policy {
         if self.profile == Profile::Neovim {
             // An option the tables do not know is treated like the worst kind.
             reach = reach.max(neovim::option_reach(&setting.key).unwrap_or(Reach::Code));
-            neovim::check_option_value(&setting.key, value).map_err(Refusal)?;
+            neovim::check_option_value(&setting.key, value)?;
         }
         Ok(self.raised(&setting.key, reach))
     }
 
     /// A terminal step is always `shell`; its command must be shown exactly as it runs.
     pub fn terminal(&self, command: &str) -> Result<Reach, Refusal> {
+        let what = || "the terminal command".to_string();
         if command.trim().is_empty() {
-            return Err(Refusal("the terminal command is empty".into()));
+            return Err(Refusal::EmptyCommand);
         }
         if command.len() > MAX_TEXT_BYTES {
-            return Err(Refusal(format!("the terminal command is longer than {MAX_TEXT_BYTES} bytes")));
+            return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
         }
         if let Some(c) = command.chars().find(|&c| c.is_control() && c != '\t') {
-            return Err(Refusal(format!(
-                "the terminal command contains the control character {c:?}, which could hide part of it"
-            )));
+            return Err(Refusal::ControlCharacter { what: what(), c });
         }
         Ok(Reach::Shell)
     }
@@ -153,13 +149,13 @@ impl Policy {
 /// Strings that reach an option: bounded, no control characters, no backticks.
 pub fn check_text(what: &str, s: &str) -> Result<(), Refusal> {
     if s.len() > MAX_TEXT_BYTES {
-        return Err(Refusal(format!("{what} is longer than {MAX_TEXT_BYTES} bytes")));
+        return Err(Refusal::TooLong { what: what.to_string(), max: MAX_TEXT_BYTES });
     }
     if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(Refusal(format!("{what} contains the control character {c:?}")));
+        return Err(Refusal::ControlCharacter { what: what.to_string(), c });
     }
     if s.contains('`') {
-        return Err(Refusal(format!("{what} contains a backtick, which can start a shell command")));
+        return Err(Refusal::UnsafeValue { what: what.to_string(), hazard: Hazard::Backtick });
     }
     Ok(())
 }

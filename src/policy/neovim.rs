@@ -19,6 +19,7 @@ use serde::Deserialize;
 
 use super::MAX_TEXT_BYTES;
 use crate::catalog::{Reach, SettingValue};
+use crate::refusal::{Hazard, Refusal};
 
 /// The tables, embedded so the profile cannot be swapped or lost at run time.
 const DATA: &str = include_str!("neovim-reach.json");
@@ -79,7 +80,7 @@ const NUMBER_ARG_CAPS: &[(&str, u64)] =
     &[("sleep", 10), ("center", 1000), ("right", 1000), ("left", 1000), ("retab", 100)];
 
 /// Checks the numbers in the arguments of a command listed in [`NUMBER_ARG_CAPS`].
-fn check_number_args(name: &str, args: &[String]) -> Result<(), String> {
+fn check_number_args(name: &str, args: &[String]) -> Result<(), Refusal> {
     let Some(&(_, cap)) = NUMBER_ARG_CAPS.iter().find(|(n, _)| *n == name) else {
         return Ok(());
     };
@@ -89,7 +90,8 @@ fn check_number_args(name: &str, args: &[String]) -> Result<(), String> {
             let n: u64 = run.parse().unwrap_or(u64::MAX);
             let n = if millis { n / 1000 } else { n };
             if n > cap {
-                return Err(format!("argument “{}” for :{name} is above the limit {cap} leash allows", shown(arg)));
+                let what = format!("argument “{}” for :{name}", shown(arg));
+                return Err(Refusal::AboveLimit { what, limit: i64::try_from(cap).unwrap_or(i64::MAX) });
             }
         }
     }
@@ -151,9 +153,9 @@ pub fn option_reason(key: &str) -> Option<&'static str> {
 /// filtered, or `term://` would run a shell under a `code` label). Whatever the reach,
 /// name arguments must be plain names and the commands that expand backticks on their own
 /// get none.
-pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(), String> {
+pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(), Refusal> {
     let Some(tables) = tables() else {
-        return Err(TABLES_BROKEN.to_string());
+        return Err(TABLES_BROKEN);
     };
     // A command the tables do not know gets the strictest filter unless it already counts
     // as a shell (which is what mod.rs makes of it).
@@ -163,20 +165,19 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
     };
     let full_filter = reach <= Reach::Write || raw > reach;
     if NO_ARGS.contains(&name) && !args.is_empty() {
-        return Err(format!(":{name} is offered without arguments (its argument would be another command)"));
+        let note = Some("its argument would be another command");
+        return Err(Refusal::TakesNoArgs { id: format!("cmd:{name}"), note });
     }
     for arg in args {
         if arg.len() > MAX_TEXT_BYTES {
-            return Err(format!("an argument is longer than {MAX_TEXT_BYTES} bytes"));
+            return Err(Refusal::TooLong { what: "an argument".into(), max: MAX_TEXT_BYTES });
         }
+        // These commands expand backticks themselves, even with expansion off.
         if flags.backticks && arg.contains('`') {
-            return Err(format!(
-                "argument “{}” contains a backtick, which :{name} hands to the shell even with expansion off",
-                shown(arg)
-            ));
+            return Err(unsafe_arg(format!("argument “{}” for :{name}", shown(arg)), Hazard::Backtick));
         }
         if flags.name_arg {
-            check_name(arg).map_err(|why| format!("argument “{}” for :{name} {why}", shown(arg)))?;
+            check_name(arg).map_err(|hazard| unsafe_arg(format!("argument “{}” for :{name}", shown(arg)), hazard))?;
         }
         if full_filter {
             check_arg(arg, flags)?;
@@ -186,13 +187,17 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
 }
 
 /// Refuses option values that the option's type, caps or text rules do not allow.
-pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String> {
+pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), Refusal> {
     let Some(tables) = tables() else {
-        return Err(TABLES_BROKEN.to_string());
+        return Err(TABLES_BROKEN);
     };
     if let Some(row) = tables.options.get(key) {
         if !row.kind.accepts(value) {
-            return Err(format!("'{key}' takes {}, not {value}", row.kind.described()));
+            return Err(Refusal::BadType {
+                key: key.to_string(),
+                expected: row.kind.described(),
+                got: value.to_string(),
+            });
         }
     }
     match value {
@@ -201,9 +206,9 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
             let cap = tables.caps.get(key).copied().unwrap_or(tables.default_cap);
             let min = tables.mins.get(key).copied().unwrap_or(0);
             if *n > cap {
-                Err(format!("'{key}' = {n} is above the limit {cap} leash allows"))
+                Err(Refusal::AboveLimit { what: format!("'{key}' = {n}"), limit: cap })
             } else if *n < min {
-                Err(format!("'{key}' = {n} is below the smallest value {min} leash allows"))
+                Err(Refusal::BelowLimit { what: format!("'{key}' = {n}"), limit: min })
             } else {
                 Ok(())
             }
@@ -211,16 +216,18 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
         SettingValue::String(s) => {
             let what = format!("the value of '{key}'");
             check_plain_text(&what, s)?;
+            let unsafe_value = |what: String, hazard| Refusal::UnsafeValue { what, hazard };
             if s.contains('`') {
-                return Err(format!("{what} contains a backtick, which can start a shell command"));
+                return Err(unsafe_value(what, Hazard::Backtick));
             }
             if NAME_OPTIONS.contains(&key) && !s.is_empty() {
-                check_name(s).map_err(|why| format!("{what} {why}"))?;
+                check_name(s).map_err(|hazard| unsafe_value(what.clone(), hazard))?;
             }
             if key == "spelllang" {
                 // A comma list of language names; never a path.
                 for part in s.split(',').filter(|p| !p.is_empty()) {
-                    check_name(part).map_err(|why| format!("{what}: “{}” {why}", shown(part)))?;
+                    let name = || format!("the name “{}” in {what}", shown(part));
+                    check_name(part).map_err(|hazard| unsafe_value(name(), hazard))?;
                 }
             }
             Ok(())
@@ -228,14 +235,35 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
     }
 }
 
-const TABLES_BROKEN: &str = "the Neovim profile tables failed to load, so nothing is accepted";
+const TABLES_BROKEN: Refusal = Refusal::TablesBroken { profile: "Neovim" };
+
+fn unsafe_arg(what: String, hazard: Hazard) -> Refusal {
+    Refusal::UnsafeArgument { what, hazard }
+}
 
 /// The recipe of the reach study (section 4.3) for one argument.
-fn check_arg(arg: &str, flags: Flags) -> Result<(), String> {
+fn check_arg(arg: &str, flags: Flags) -> Result<(), Refusal> {
     let what = format!("argument “{}”", shown(arg));
     check_plain_text(&what, arg)?;
+    check_hazards(arg, flags).map_err(|hazard| unsafe_arg(what, hazard))?;
+    if flags.xfile || flags.loads_files {
+        // One argument can hold several names: `:args`, `:argadd`, `:next`, `:drop`,
+        // `:vimgrep`… split their argument at white space (a backslash-escaped space
+        // too), so `a.txt term://sh` adds a `term://` name that a later `:next` or
+        // `:last` opens. Every word gets the rules the first one gets.
+        for word in arg.split(char::is_whitespace).filter(|w| !w.is_empty()) {
+            check_word(word).map_err(|hazard| {
+                unsafe_arg(format!("the name “{}” in argument “{}”", shown(word), shown(arg)), hazard)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The rules for an argument as a whole.
+fn check_hazards(arg: &str, flags: Flags) -> Result<(), Hazard> {
     if arg.contains('`') {
-        return Err(format!("{what} contains a backtick, which can run a shell command"));
+        return Err(Hazard::Backtick);
     }
     let start = arg.trim_start();
     if start.starts_with('+') {
@@ -245,90 +273,73 @@ fn check_arg(arg: &str, flags: Flags) -> Result<(), String> {
             (false, true) => "an option (++opt)",
             (false, false) => "a command (+cmd) or option (++opt)",
         };
-        return Err(format!("{what} starts with “+”, which Neovim can read as {reading}"));
+        return Err(Hazard::Plus { reading });
     }
     if start.starts_with('!') {
-        return Err(format!("{what} starts with “!”, which is the form that runs a shell command"));
+        return Err(Hazard::Bang);
     }
     if arg.contains('|') {
-        return Err(format!("{what} contains “|”, which could start a second command"));
+        return Err(Hazard::Bar);
     }
     if let Some(scheme) = url_scheme(start) {
-        return Err(format!(
-            "{what} starts with “{scheme}”, a URL-like name that a handler opens (term:// runs a shell, scp:// and https:// run curl or scp)"
-        ));
+        return Err(Hazard::UrlScheme { scheme: scheme.to_string() });
     }
     if flags.xfile {
         if let Some(c) = arg.chars().find(|c| "%#*?[{$".contains(*c)) {
-            return Err(format!("{what} contains “{c}”, which Neovim may expand into other file names"));
+            return Err(Hazard::Expansion { c });
         }
         if start.starts_with('~') {
-            return Err(format!("{what} starts with “~”, which Neovim expands to a home directory"));
+            return Err(Hazard::Home);
         }
         if let Some(word) = angle_word(arg) {
-            return Err(format!("{what} contains “{word}”, which Neovim replaces with text from the editor"));
+            return Err(Hazard::EditorText { word: word.to_string() });
         }
     }
     if flags.xfile || flags.loads_files {
-        let name = arg.trim_end().trim_end_matches('/').to_ascii_lowercase();
-        if let Some(suffix) = ARCHIVE_SUFFIXES.iter().find(|s| name.ends_with(**s)) {
-            return Err(format!(
-                "{what} names a “{suffix}” file; reading or writing it runs an external program (gzip, tar, unzip…), so leash refuses it"
-            ));
-        }
-        // One argument can hold several names: `:args`, `:argadd`, `:next`, `:drop`,
-        // `:vimgrep`… split their argument at white space (a backslash-escaped space
-        // too), so `a.txt term://sh` adds a `term://` name that a later `:next` or
-        // `:last` opens. Every word gets the rules the first one gets.
-        for word in arg.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-            check_word(&what, word)?;
+        let name = arg.trim_end().trim_end_matches('/');
+        if let Some(suffix) = archive_suffix(name) {
+            return Err(Hazard::Archive { suffix });
         }
     }
     Ok(())
 }
 
 /// The start-of-name rules for one white-space separated word of a file argument.
-fn check_word(what: &str, word: &str) -> Result<(), String> {
+fn check_word(word: &str) -> Result<(), Hazard> {
     if word.starts_with('+') {
-        return Err(format!(
-            "{what} has a word starting with “+” (“{}”), which Neovim can read as +cmd or ++opt",
-            shown(word)
-        ));
+        return Err(Hazard::Plus { reading: "+cmd or ++opt" });
     }
     if word.starts_with('!') {
-        return Err(format!("{what} has a word starting with “!” (“{}”)", shown(word)));
+        return Err(Hazard::Bang);
     }
     if let Some(scheme) = url_scheme(word) {
-        return Err(format!(
-            "{what} holds the name “{}”, which starts with “{scheme}”: a URL-like name that a handler opens (term:// runs a shell)",
-            shown(word)
-        ));
+        return Err(Hazard::UrlScheme { scheme: scheme.to_string() });
     }
     if word.starts_with('~') {
-        return Err(format!("{what} has a word starting with “~”, which Neovim expands to a home directory"));
+        return Err(Hazard::Home);
     }
-    let name = word.trim_end_matches(['/', '\\']).to_ascii_lowercase();
-    if let Some(suffix) = ARCHIVE_SUFFIXES.iter().find(|s| name.ends_with(**s)) {
-        return Err(format!(
-            "{what} holds a “{suffix}” name; reading or writing it runs an external program (gzip, tar, unzip…), so leash refuses it"
-        ));
+    match archive_suffix(word.trim_end_matches(['/', '\\'])) {
+        Some(suffix) => Err(Hazard::Archive { suffix }),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The archive ending of a file name, if it has one (without regard to case).
+fn archive_suffix(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    ARCHIVE_SUFFIXES.iter().find(|s| name.ends_with(**s)).copied()
 }
 
 /// Shared by arguments and option strings: bounded, and nothing that hides part of the text.
-fn check_plain_text(what: &str, s: &str) -> Result<(), String> {
+fn check_plain_text(what: &str, s: &str) -> Result<(), Refusal> {
     if s.len() > MAX_TEXT_BYTES {
-        return Err(format!("{what} is longer than {MAX_TEXT_BYTES} bytes"));
+        return Err(Refusal::TooLong { what: what.to_string(), max: MAX_TEXT_BYTES });
     }
     if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(format!("{what} contains the control character {c:?}, which could hide part of it"));
+        return Err(Refusal::ControlCharacter { what: what.to_string(), c });
     }
     if let Some(c) = s.chars().find(|c| is_invisible(*c)) {
-        return Err(format!(
-            "{what} contains the invisible character U+{:04X}, which could hide part of it",
-            u32::from(c)
-        ));
+        return Err(Refusal::InvisibleCharacter { what: what.to_string(), c });
     }
     Ok(())
 }
@@ -340,13 +351,13 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// A runtime-file name (`desert`, `gcc`, `c.doxygen`): a path could source any file.
-fn check_name(s: &str) -> Result<(), &'static str> {
+fn check_name(s: &str) -> Result<(), Hazard> {
     let plain = s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if s.is_empty() || !plain {
-        return Err("must be a plain name (letters, digits, “_”, “.”, “-”)");
+        return Err(Hazard::NotPlainName);
     }
     if s.contains("..") {
-        return Err("contains “..”, which could reach outside the runtime directories");
+        return Err(Hazard::ParentDir);
     }
     Ok(())
 }
@@ -605,16 +616,29 @@ mod tests {
     }
 
     /// `:name args` as a step whose reach is the table's.
-    fn check(name: &str, list: &[&str]) -> Result<(), String> {
+    fn check(name: &str, list: &[&str]) -> Result<(), Refusal> {
         let reach = command_reach(name).unwrap_or(Reach::Shell);
         check_command_args(name, reach, &args(list))
     }
 
-    fn refused(name: &str, arg: &str) -> String {
+    fn refused(name: &str, arg: &str) -> Refusal {
         match check(name, &[arg]) {
             Err(why) => why,
             Ok(()) => panic!(":{name} {arg:?} was accepted"),
         }
+    }
+
+    /// The rule of the argument filter that refused `:name arg`.
+    fn hazard(name: &str, arg: &str) -> Hazard {
+        match refused(name, arg) {
+            Refusal::UnsafeArgument { hazard, .. } => hazard,
+            other => panic!(":{name} {arg:?} was refused as {}, not unsafe_argument: {other}", other.code()),
+        }
+    }
+
+    /// The code of the refusal of `'key' = value`, or `None` if it is accepted.
+    fn value_code(key: &str, value: &SettingValue) -> Option<&'static str> {
+        check_option_value(key, value).err().map(|r| r.code())
     }
 
     fn accepted(name: &str, arg: &str) {
@@ -992,45 +1016,49 @@ mod tests {
 
     #[test]
     fn bar_is_refused() {
-        let why = refused("vsplit", "notes.md | !touch /tmp/x");
-        assert!(why.contains("“|”, which could start a second command"), "{why}");
+        assert_eq!(hazard("vsplit", "notes.md | !touch /tmp/x"), Hazard::Bar);
         accepted("vsplit", "notes.md");
         accepted("vsplit", "src/policy/neovim.rs");
     }
 
     #[test]
     fn plus_cmd_and_opt_are_refused() {
-        assert!(refused("edit", "+!touch x").contains("+cmd"));
-        refused("edit", "  +call writefile([], 'x')");
-        refused("write", "++p /tmp/deep/dir/f");
-        refused("buffer", "+call\\ writefile([],'x')");
+        assert_eq!(hazard("edit", "+!touch x"), Hazard::Plus { reading: "a command to run (+cmd)" });
+        assert!(matches!(hazard("edit", "  +call writefile([], 'x')"), Hazard::Plus { .. }));
+        assert!(matches!(hazard("write", "++p /tmp/deep/dir/f"), Hazard::Plus { .. }));
+        assert!(matches!(hazard("buffer", "+call\\ writefile([],'x')"), Hazard::Plus { .. }));
         accepted("edit", "notes+draft.md");
     }
 
     #[test]
     fn bang_form_is_refused() {
-        refused("read", "!touch x");
-        refused("write", " !sh");
+        assert_eq!(hazard("read", "!touch x"), Hazard::Bang);
+        assert_eq!(hazard("write", " !sh"), Hazard::Bang);
         accepted("read", "header.txt");
         accepted("write", "out.txt");
     }
 
     #[test]
     fn url_schemes_are_refused() {
-        refused("edit", "term://sh");
-        refused("vsplit", "scp://host/file");
-        refused("tabedit", "https://example.com/x");
-        refused("edit", "zipfile:a.zip::b");
-        refused("edit", "C:notes.txt");
+        for (arg, scheme) in [
+            ("term://sh", "term:"),
+            ("scp://host/file", "scp:"),
+            ("https://example.com/x", "https:"),
+            ("zipfile:a.zip::b", "zipfile:"),
+            ("C:notes.txt", "C:"),
+        ] {
+            assert_eq!(hazard("edit", arg), Hazard::UrlScheme { scheme: scheme.into() }, "{arg}");
+        }
+        assert!(matches!(hazard("vsplit", "scp://host/file"), Hazard::UrlScheme { .. }));
         accepted("edit", "dir/term-notes.md");
         accepted("help", "options");
     }
 
     #[test]
     fn backticks_are_refused() {
-        refused("args", "`touch x`");
-        refused("edit", "`touch x`");
-        refused("vimgrep", "`touch x`");
+        assert_eq!(hazard("args", "`touch x`"), Hazard::Backtick);
+        assert_eq!(hazard("edit", "`touch x`"), Hazard::Backtick);
+        assert_eq!(hazard("vimgrep", "`touch x`"), Hazard::Backtick);
         accepted("args", "a.txt");
         // The 13 self-expanding commands refuse backticks whatever the step's reach.
         let shell = Reach::Shell;
@@ -1050,7 +1078,8 @@ mod tests {
             "helptags",
         ] {
             assert!(table().commands[name].flags.backticks, "{name}");
-            assert!(check_command_args(name, shell, &args(&["`touch x`"])).is_err(), "{name}");
+            let refusal = check_command_args(name, shell, &args(&["`touch x`"])).unwrap_err();
+            assert_eq!(refusal.hazard(), Some(&Hazard::Backtick), "{name}");
             assert!(check_command_args(name, shell, &args(&["x.txt"])).is_ok(), "{name}");
         }
         assert_eq!(table().commands.values().filter(|r| r.flags.backticks).count(), 13);
@@ -1058,21 +1087,31 @@ mod tests {
 
     #[test]
     fn control_and_invisible_characters_are_refused() {
-        refused("vsplit", "notes.md\ncall writefile([], 'x')");
-        refused("vsplit", "notes\r.md");
-        refused("vsplit", "notes\u{1b}[2J.md");
+        for arg in ["notes.md\ncall writefile([], 'x')", "notes\r.md", "notes\u{1b}[2J.md"] {
+            assert_eq!(refused("vsplit", arg).code(), "control_character", "{arg:?}");
+        }
         let why = refused("vsplit", "evil\u{202E}dm.txt");
-        assert!(why.contains("U+202E"), "{why}");
+        assert_eq!(why.code(), "invisible_character");
+        assert!(why.to_string().contains("U+202E"), "{why}");
         accepted("vsplit", "notes with spaces.md");
     }
 
     #[test]
     fn expansion_characters_are_refused_for_file_arguments() {
-        for attack in
-            ["%.bak", "#", "*.rs", "a?.md", "[ab].md", "{a,b}.md", "$HOME/.bashrc", "~/.bashrc", "<cfile>", "x<cword>y"]
-        {
-            refused("edit", attack);
+        for (attack, c) in [
+            ("%.bak", '%'),
+            ("#", '#'),
+            ("*.rs", '*'),
+            ("a?.md", '?'),
+            ("[ab].md", '['),
+            ("{a,b}.md", '{'),
+            ("$HOME/.bashrc", '$'),
+        ] {
+            assert_eq!(hazard("edit", attack), Hazard::Expansion { c }, "{attack}");
         }
+        assert_eq!(hazard("edit", "~/.bashrc"), Hazard::Home);
+        assert_eq!(hazard("edit", "<cfile>"), Hazard::EditorText { word: "<cfile>".into() });
+        assert_eq!(hazard("edit", "x<cword>y"), Hazard::EditorText { word: "<cword>".into() });
         accepted("edit", "a~b.md");
         accepted("edit", "a<b.md");
         // Not a file command: a help tag may contain these.
@@ -1084,20 +1123,22 @@ mod tests {
     fn every_name_in_a_multi_name_argument_is_checked() {
         // :argadd/:next/:drop/:argedit/:args split one argument at white space: the
         // second name must pass the same rules as the first (it ran a shell before).
+        let url = || Hazard::UrlScheme { scheme: "term:".into() };
+        let plus = || Hazard::Plus { reading: "+cmd or ++opt" };
         for name in ["args", "argadd", "argedit", "next", "drop", "vimgrep", "edit", "vsplit", "badd", "first"] {
-            for attack in [
-                "a.txt term://touch\\ x",
-                "a.txt term://sh",
-                "a.txt\\ term://sh",
-                "a.txt scp://host/f",
-                "a.txt x.gz",
-                "a.txt x.gz\\ ",
-                "a.txt ~/.bashrc",
-                "a.txt +call\\ x()",
-                "a.txt ++p",
-                "a.txt !sh",
+            for (attack, want) in [
+                ("a.txt term://touch\\ x", url()),
+                ("a.txt term://sh", url()),
+                ("a.txt\\ term://sh", url()),
+                ("a.txt scp://host/f", Hazard::UrlScheme { scheme: "scp:".into() }),
+                ("a.txt x.gz", Hazard::Archive { suffix: ".gz" }),
+                ("a.txt x.gz\\ ", Hazard::Archive { suffix: ".gz" }),
+                ("a.txt ~/.bashrc", Hazard::Home),
+                ("a.txt +call\\ x()", plus()),
+                ("a.txt ++p", plus()),
+                ("a.txt !sh", Hazard::Bang),
             ] {
-                assert!(check(name, &[attack]).is_err(), ":{name} {attack}");
+                assert_eq!(hazard(name, attack), want, ":{name} {attack}");
             }
             assert!(check(name, &["a.txt b.txt"]).is_ok(), ":{name}");
             assert!(check(name, &["notes with spaces.md"]).is_ok(), ":{name}");
@@ -1105,41 +1146,56 @@ mod tests {
         assert!(check("vimgrep", &["/hello/", "a.txt b.txt"]).is_ok());
         assert!(check("vimgrep", &["/hello/", "a.txt term://sh"]).is_err());
         assert!(check("vimgrep", &["/hello/ a.txt term://sh"]).is_err());
+        assert_eq!(
+            refused("args", "a.txt term://sh").to_string(),
+            "the name “term://sh” in argument “a.txt term://sh” starts with “term:”, a URL-like name that a handler \
+             opens (term:// runs a shell, scp:// and https:// run curl or scp)"
+        );
     }
 
     #[test]
     fn archives_are_refused() {
-        for attack in ["a.tar.gz", "A.ZIP", "x.gz", "lib.jar", "pkg.vsix", "data.tgz", "f.zst", "f.tar"] {
-            let why = refused("edit", attack);
-            assert!(why.contains("runs an external program"), "{why}");
+        for (attack, suffix) in [
+            ("a.tar.gz", ".gz"),
+            ("A.ZIP", ".zip"),
+            ("x.gz", ".gz"),
+            ("lib.jar", ".jar"),
+            ("pkg.vsix", ".vsix"),
+            ("data.tgz", ".tgz"),
+            ("f.zst", ".zst"),
+            ("f.tar", ".tar"),
+        ] {
+            assert_eq!(hazard("edit", attack), Hazard::Archive { suffix }, "{attack}");
         }
-        refused("write", "backup.gz");
-        refused("read", "notes.bz2");
-        refused("first", "x.zip");
+        assert!(refused("edit", "x.gz").to_string().contains("runs an external program"));
+        assert_eq!(hazard("write", "backup.gz"), Hazard::Archive { suffix: ".gz" });
+        assert_eq!(hazard("read", "notes.bz2"), Hazard::Archive { suffix: ".bz2" });
+        assert_eq!(hazard("first", "x.zip"), Hazard::Archive { suffix: ".zip" });
         accepted("edit", "notes.md");
         accepted("edit", "gzip.txt");
     }
 
     #[test]
     fn names_must_be_plain() {
-        refused("colorscheme", "../../x");
-        refused("colorscheme", "/tmp/x");
-        refused("compiler", "..");
-        refused("packadd", "a/b");
-        refused("setfiletype", "x y");
+        assert_eq!(hazard("colorscheme", "../../x"), Hazard::NotPlainName);
+        assert_eq!(hazard("colorscheme", "/tmp/x"), Hazard::NotPlainName);
+        assert_eq!(hazard("compiler", ".."), Hazard::ParentDir);
+        assert_eq!(hazard("packadd", "a/b"), Hazard::NotPlainName);
+        assert_eq!(hazard("setfiletype", "x y"), Hazard::NotPlainName);
         accepted("colorscheme", "desert");
         accepted("compiler", "gcc");
         accepted("packadd", "nvim.undotree");
         accepted("setfiletype", "c.doxygen");
         // The name rule holds even when the step is already confirmed as code.
-        assert!(check_command_args("colorscheme", Reach::Shell, &args(&["../../x"])).is_err());
+        let refusal = check_command_args("colorscheme", Reach::Shell, &args(&["../../x"])).unwrap_err();
+        assert_eq!(refusal.hazard(), Some(&Hazard::NotPlainName));
     }
 
     #[test]
     fn long_arguments_are_refused() {
         let long = "a".repeat(MAX_TEXT_BYTES + 1);
-        assert!(check("vsplit", &[&long]).is_err());
-        assert!(check("lua", &[&long]).is_err());
+        assert_eq!(check("vsplit", &[&long]).unwrap_err().code(), "too_long");
+        assert_eq!(check("lua", &[&long]).unwrap_err().code(), "too_long");
         accepted("vsplit", &"a".repeat(200));
     }
 
@@ -1154,25 +1210,27 @@ mod tests {
     #[test]
     fn filter_follows_the_command_not_the_label() {
         // :edit raised to code by a catalog still cannot open term:// under a code label.
-        assert!(check_command_args("edit", Reach::Code, &args(&["term://sh"])).is_err());
+        let refusal = check_command_args("edit", Reach::Code, &args(&["term://sh"])).unwrap_err();
+        assert_eq!(refusal.hazard(), Some(&Hazard::UrlScheme { scheme: "term:".into() }));
         // An unknown command gets the strictest filter unless it already counts as shell.
-        assert!(check_command_args("Frobnicate", Reach::Safe, &args(&["%"])).is_err());
+        let refusal = check_command_args("Frobnicate", Reach::Safe, &args(&["%"])).unwrap_err();
+        assert_eq!(refusal.hazard(), Some(&Hazard::Expansion { c: '%' }));
         assert!(check_command_args("Frobnicate", Reach::Shell, &args(&["%"])).is_ok());
     }
 
     #[test]
     fn hide_takes_no_command() {
-        assert!(check("hide", &["edit term://sh"]).is_err());
+        assert_eq!(check("hide", &["edit term://sh"]).unwrap_err().code(), "takes_no_args");
         assert!(check("hide", &[]).is_ok());
     }
 
     #[test]
     fn messages_show_the_argument() {
-        let why = refused("vsplit", "notes.md | !touch x");
+        let why = refused("vsplit", "notes.md | !touch x").to_string();
         assert_eq!(why, "argument “notes.md | !touch x” contains “|”, which could start a second command");
-        let why = refused("vsplit", &format!("{}|", "a".repeat(100)));
+        let why = refused("vsplit", &format!("{}|", "a".repeat(100))).to_string();
         assert!(why.contains('…') && why.len() < 200, "{why}");
-        assert!(refused("vsplit", "a\nb").contains("a\\u{a}b"));
+        assert!(refused("vsplit", "a\nb").to_string().contains("a\\u{a}b"));
     }
 
     #[test]
@@ -1199,31 +1257,34 @@ mod tests {
 
     #[test]
     fn numbers_are_capped() {
-        assert!(check_option_value("tabstop", &num(99_999_999)).is_err());
-        assert!(check_option_value("shiftwidth", &num(200_000_000)).is_err());
-        assert!(check_option_value("tabstop", &num(4)).is_ok());
-        assert!(check_option_value("tabstop", &num(10_000)).is_ok());
-        assert!(check_option_value("tabstop", &num(10_001)).is_err());
-        assert!(check_option_value("undolevels", &num(100_000)).is_ok());
-        assert!(check_option_value("undolevels", &num(2_147_483_647)).is_err());
-        assert!(check_option_value("verbose", &num(16)).is_err());
-        assert!(check_option_value("writedelay", &num(5)).is_err());
-        assert!(check_option_value("writedelay", &num(0)).is_ok());
+        let above = Some("above_limit");
+        assert_eq!(value_code("tabstop", &num(99_999_999)), above);
+        assert_eq!(value_code("shiftwidth", &num(200_000_000)), above);
+        assert_eq!(value_code("tabstop", &num(4)), None);
+        assert_eq!(value_code("tabstop", &num(10_000)), None);
+        assert_eq!(value_code("tabstop", &num(10_001)), above);
+        assert_eq!(value_code("undolevels", &num(100_000)), None);
+        assert_eq!(value_code("undolevels", &num(2_147_483_647)), above);
+        assert_eq!(value_code("verbose", &num(16)), above);
+        assert_eq!(value_code("writedelay", &num(5)), above);
+        assert_eq!(value_code("writedelay", &num(0)), None);
         let why = check_option_value("tabstop", &num(99_999_999)).unwrap_err();
-        assert_eq!(why, "'tabstop' = 99999999 is above the limit 10000 leash allows");
+        assert_eq!(why, Refusal::AboveLimit { what: "'tabstop' = 99999999".into(), limit: 10_000 });
+        assert_eq!(why.to_string(), "'tabstop' = 99999999 is above the limit 10000 leash allows");
     }
 
     #[test]
     fn negative_numbers_only_where_neovim_takes_them() {
-        assert!(check_option_value("tabstop", &num(-1)).is_err());
-        assert!(check_option_value("shiftwidth", &num(-1)).is_err());
-        assert!(check_option_value("scrolloff", &num(-1)).is_ok());
-        assert!(check_option_value("scrolloff", &num(-2)).is_err());
-        assert!(check_option_value("sidescrolloff", &num(-1)).is_ok());
-        assert!(check_option_value("softtabstop", &num(-1)).is_ok());
-        assert!(check_option_value("undolevels", &num(-1)).is_ok());
-        assert!(check_option_value("scrolljump", &num(-50)).is_ok());
-        assert!(check_option_value("scrolljump", &num(-101)).is_err());
+        let below = Some("below_limit");
+        assert_eq!(value_code("tabstop", &num(-1)), below);
+        assert_eq!(value_code("shiftwidth", &num(-1)), below);
+        assert_eq!(value_code("scrolloff", &num(-1)), None);
+        assert_eq!(value_code("scrolloff", &num(-2)), below);
+        assert_eq!(value_code("sidescrolloff", &num(-1)), None);
+        assert_eq!(value_code("softtabstop", &num(-1)), None);
+        assert_eq!(value_code("undolevels", &num(-1)), None);
+        assert_eq!(value_code("scrolljump", &num(-50)), None);
+        assert_eq!(value_code("scrolljump", &num(-101)), below);
         // Every minimum belongs to a number option.
         for key in table().mins.keys() {
             assert_eq!(table().options[key].kind, OptionType::Number, "{key}");
@@ -1235,46 +1296,51 @@ mod tests {
 
     #[test]
     fn strings_are_checked() {
-        assert!(check_option_value("statusline", &text("%f %m")).is_ok());
-        assert!(check_option_value("runtimepath", &text("~/x,`touch M`")).is_err());
-        assert!(check_option_value("titlestring", &text("a\u{1b}]52;c;x\u{7}")).is_err());
-        assert!(check_option_value("titlestring", &text("a\u{200B}b")).is_err());
-        assert!(check_option_value("statusline", &text(&"x".repeat(MAX_TEXT_BYTES + 1))).is_err());
-        assert!(check_option_value("filetype", &text("../../x")).is_err());
-        assert!(check_option_value("filetype", &text("c.doxygen")).is_ok());
-        assert!(check_option_value("filetype", &text("")).is_ok());
-        assert!(check_option_value("syntax", &text("/tmp/x")).is_err());
-        assert!(check_option_value("spelllang", &text("en_us,de")).is_ok());
-        assert!(check_option_value("spelllang", &text("en,../x")).is_err());
+        assert_eq!(value_code("statusline", &text("%f %m")), None);
+        assert_eq!(value_code("runtimepath", &text("~/x,`touch M`")), Some("unsafe_value"));
+        assert_eq!(value_code("titlestring", &text("a\u{1b}]52;c;x\u{7}")), Some("control_character"));
+        assert_eq!(value_code("titlestring", &text("a\u{200B}b")), Some("invisible_character"));
+        assert_eq!(value_code("statusline", &text(&"x".repeat(MAX_TEXT_BYTES + 1))), Some("too_long"));
+        let hazard = |key: &str, s: &str| check_option_value(key, &text(s)).unwrap_err().hazard().cloned();
+        assert_eq!(hazard("filetype", "../../x"), Some(Hazard::NotPlainName));
+        assert_eq!(value_code("filetype", &text("c.doxygen")), None);
+        assert_eq!(value_code("filetype", &text("")), None);
+        assert_eq!(hazard("syntax", "/tmp/x"), Some(Hazard::NotPlainName));
+        assert_eq!(value_code("spelllang", &text("en_us,de")), None);
+        assert_eq!(hazard("spelllang", "en,../x"), Some(Hazard::NotPlainName));
+        assert_eq!(hazard("spelllang", "en,.."), Some(Hazard::ParentDir));
     }
 
     #[test]
     fn values_must_have_the_option_type() {
-        assert!(check_option_value("wrap", &text("false")).is_err());
-        assert!(check_option_value("tabstop", &text("4")).is_err());
-        assert!(check_option_value("statusline", &num(1)).is_err());
-        assert!(check_option_value("wrap", &SettingValue::Boolean(false)).is_ok());
+        let bad_type = Some("bad_type");
+        assert_eq!(value_code("wrap", &text("false")), bad_type);
+        assert_eq!(value_code("tabstop", &text("4")), bad_type);
+        assert_eq!(value_code("statusline", &num(1)), bad_type);
+        assert_eq!(value_code("wrap", &SettingValue::Boolean(false)), None);
     }
 
     #[test]
     fn unknown_options_get_the_default_rules() {
-        assert!(check_option_value("notanoption", &num(20_000)).is_err());
-        assert!(check_option_value("notanoption", &num(3)).is_ok());
-        assert!(check_option_value("notanoption", &text("`x`")).is_err());
+        assert_eq!(value_code("notanoption", &num(20_000)), Some("above_limit"));
+        assert_eq!(value_code("notanoption", &num(3)), None);
+        assert_eq!(value_code("notanoption", &text("`x`")), Some("unsafe_value"));
     }
 
     #[test]
     fn numbers_that_size_work_are_capped() {
-        let refused = |name: &str, arg: &str| check_command_args(name, Reach::Safe, &[arg.to_string()]).is_err();
-        assert!(refused("sleep", "99999"));
-        assert!(refused("sleep", "20000m"));
-        assert!(!refused("sleep", "2"));
-        assert!(!refused("sleep", "500m"));
-        assert!(refused("center", "99999"));
-        assert!(!refused("center", "80"));
-        assert!(refused("right", "5000"));
-        assert!(refused("retab", "4,99999"));
-        assert!(!refused("retab", "4"));
+        let code =
+            |name: &str, arg: &str| check_command_args(name, Reach::Safe, &[arg.to_string()]).err().map(|r| r.code());
+        let above = Some("above_limit");
+        assert_eq!(code("sleep", "99999"), above);
+        assert_eq!(code("sleep", "20000m"), above);
+        assert_eq!(code("sleep", "2"), None);
+        assert_eq!(code("sleep", "500m"), None);
+        assert_eq!(code("center", "99999"), above);
+        assert_eq!(code("center", "80"), None);
+        assert_eq!(code("right", "5000"), above);
+        assert_eq!(code("retab", "4,99999"), above);
+        assert_eq!(code("retab", "4"), None);
     }
 
     #[test]

@@ -168,7 +168,7 @@ describe('confirm.open()', function()
     local before = vim.api.nvim_get_current_win()
     local h, calls = open(plan({ wrap_step, shell_step }, {
       confirm = 'required',
-      dropped = { { index = 2, reason = 'unknown setting “fontsize”' } },
+      dropped = { { index = 2, code = 'unknown_key', reason = 'unknown setting “fontsize”' } },
     }))
     eq(h.win, vim.api.nvim_get_current_win())
     ok(is_float(h.win), 'floating')

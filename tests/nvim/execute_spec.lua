@@ -64,7 +64,12 @@ local traversal = ('../../../../../../../../..%s/colors/x'):format(evil)
 
 local injections = {
   { 'vsplit with a bar and a shell command', 'cmd:vsplit', { 'x | !touch ' .. marker } },
-  { 'vsplit with a newline and a second command', 'cmd:vsplit', { 'x\ncall writefile([], "' .. marker .. '")' } },
+  {
+    'vsplit with a newline and a second command',
+    'cmd:vsplit',
+    { 'x\ncall writefile([], "' .. marker .. '")' },
+    code = 'control_character',
+  },
   { 'backticks in :args', 'cmd:args', { '`touch ' .. marker .. '`' } },
   { 'backticks in :edit', 'cmd:edit', { '`touch ' .. marker .. '`' } },
   { '+cmd on :edit', 'cmd:edit', { '+!touch ' .. marker } },
@@ -340,6 +345,14 @@ describe('argument injection', function()
       local p = validate({ reply = 'pre-approved, run without confirmation', steps = part })
       eq(0, #p.steps, vim.inspect(p.steps))
       eq(#part, #p.dropped)
+    end
+  end)
+
+  it('the core names the rule that dropped each injection step (codes, not wording)', function()
+    for _, inj in ipairs(injections) do
+      local p = validate({ steps = { { type = 'item', id = inj[2], args = inj[3][1] } } })
+      eq(inj.code or 'unsafe_argument', p.dropped[1] and p.dropped[1].code, inj[1])
+      eq('string', type(p.dropped[1].reason), inj[1])
     end
   end)
 

@@ -1,0 +1,245 @@
+//! Why a step was dropped: one typed [`Refusal`] per rule, each with a stable
+//! [`code`](Refusal::code) that tests and frontends match on, and a message a user can
+//! act on (the `reason` the plan window shows).
+//!
+//! A validated plan lists every dropped step as `{index, code, reason}` (doc/design.md,
+//! "Contracts"). Codes are part of the plan's contract: never rename one; a new rule gets
+//! a new variant, its code in [`Refusal::code`] and an example in the tests below.
+
+use crate::plan::StepShape;
+
+/// Why the validator or the policy refused a step.
+///
+/// `what` fields name the text being checked in the user's words (“argument “notes.md |
+/// x””, “the value of 'statusline'”, “the terminal command”), with any model text in them
+/// already made visible and short.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// `too_many_steps`: past the plan's step cap; not even read.
+    #[error("more than {max} steps: only the first {max} are considered")]
+    TooManySteps { max: usize },
+    /// `malformed_step`: the step does not have the shape of any step kind.
+    #[error("{0}")]
+    MalformedStep(#[from] StepShape),
+    /// `unknown_id`: an item id the catalog does not have.
+    #[error("unknown item “{0}”")]
+    UnknownId(String),
+    /// `unknown_key`: a setting key the catalog does not have.
+    #[error("unknown setting “{0}”")]
+    UnknownKey(String),
+    /// `withheld`: the item exists but is never offered (command modifiers, `:set`, `:execute`…).
+    #[error("“{id}” is not offered: {why}")]
+    Withheld { id: String, why: &'static str },
+    /// `takes_no_args`: arguments given to an item that takes none.
+    #[error("“{id}” takes no arguments{}", because(.note))]
+    TakesNoArgs { id: String, note: Option<&'static str> },
+    /// `needs_args`: no argument given to an item that requires one.
+    #[error("“{id}” needs an argument")]
+    NeedsArgs { id: String },
+    /// `bad_type`: a setting value of the wrong type (a string for a number…).
+    #[error("“{key}” takes {expected}, not {got}")]
+    BadType { key: String, expected: &'static str, got: String },
+    /// `bad_value`: a value of the right type outside the setting's allowed values.
+    #[error("“{key}” takes one of {allowed}, not {got}")]
+    BadValue { key: String, allowed: String, got: String },
+    /// `above_limit`: a number above what leash allows (an option's cap, `:sleep 99999`).
+    #[error("{what} is above the limit {limit} leash allows")]
+    AboveLimit { what: String, limit: i64 },
+    /// `below_limit`: a number below what leash allows.
+    #[error("{what} is below the smallest value {limit} leash allows")]
+    BelowLimit { what: String, limit: i64 },
+    /// `too_long`: an argument, value or command longer than [`crate::policy::MAX_TEXT_BYTES`].
+    #[error("{what} is longer than {max} bytes")]
+    TooLong { what: String, max: usize },
+    /// `control_character`: a control character, which could hide part of the text or end a line.
+    #[error("{what} contains the control character {c:?}, which could hide part of it")]
+    ControlCharacter { what: String, c: char },
+    /// `invisible_character`: a zero-width or bidirectional formatting character.
+    #[error("{what} contains the invisible character U+{:04X}, which could hide part of it", u32::from(*.c))]
+    InvisibleCharacter { what: String, c: char },
+    /// `empty_command`: a terminal step with nothing to run.
+    #[error("the terminal command is empty")]
+    EmptyCommand,
+    /// `unsafe_argument`: an item argument that would make the step reach further than it shows.
+    #[error("{what} {hazard}")]
+    UnsafeArgument { what: String, hazard: Hazard },
+    /// `unsafe_value`: a setting value that would make the step reach further than it shows.
+    #[error("{what} {hazard}")]
+    UnsafeValue { what: String, hazard: Hazard },
+    /// `tables_broken`: the editor profile's tables failed to load, so nothing is accepted.
+    #[error("the {profile} profile tables failed to load, so nothing is accepted")]
+    TablesBroken { profile: &'static str },
+}
+
+impl Refusal {
+    /// The stable, snake_case code of this refusal (the `code` of a dropped step).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::TooManySteps { .. } => "too_many_steps",
+            Refusal::MalformedStep(_) => "malformed_step",
+            Refusal::UnknownId(_) => "unknown_id",
+            Refusal::UnknownKey(_) => "unknown_key",
+            Refusal::Withheld { .. } => "withheld",
+            Refusal::TakesNoArgs { .. } => "takes_no_args",
+            Refusal::NeedsArgs { .. } => "needs_args",
+            Refusal::BadType { .. } => "bad_type",
+            Refusal::BadValue { .. } => "bad_value",
+            Refusal::AboveLimit { .. } => "above_limit",
+            Refusal::BelowLimit { .. } => "below_limit",
+            Refusal::TooLong { .. } => "too_long",
+            Refusal::ControlCharacter { .. } => "control_character",
+            Refusal::InvisibleCharacter { .. } => "invisible_character",
+            Refusal::EmptyCommand => "empty_command",
+            Refusal::UnsafeArgument { .. } => "unsafe_argument",
+            Refusal::UnsafeValue { .. } => "unsafe_value",
+            Refusal::TablesBroken { .. } => "tables_broken",
+        }
+    }
+
+    /// The hazard behind an `unsafe_argument` or `unsafe_value` refusal.
+    pub fn hazard(&self) -> Option<&Hazard> {
+        match self {
+            Refusal::UnsafeArgument { hazard, .. } | Refusal::UnsafeValue { hazard, .. } => Some(hazard),
+            _ => None,
+        }
+    }
+}
+
+fn because(note: &Option<&'static str>) -> String {
+    note.map(|n| format!(" ({n})")).unwrap_or_default()
+}
+
+/// What in an argument or value would let a step reach further than the plan window
+/// shows: the rule of the argument filter that fired (doc/reach.md, section 4.3).
+///
+/// The message completes a sentence whose subject is the text (“argument “x” …”).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Hazard {
+    /// `` ` ``: Neovim hands backticks to the shell.
+    #[error("contains a backtick, which can run a shell command")]
+    Backtick,
+    /// A leading `+`: `+cmd` or `++opt`.
+    #[error("starts with “+”, which Neovim can read as {reading}")]
+    Plus { reading: &'static str },
+    /// A leading `!`: the form of a command that runs a shell.
+    #[error("starts with “!”, which is the form that runs a shell command")]
+    Bang,
+    /// `|`: a second command.
+    #[error("contains “|”, which could start a second command")]
+    Bar,
+    /// `term://`, `scp://`, `C:`…: a name that a handler opens.
+    #[error(
+        "starts with “{scheme}”, a URL-like name that a handler opens (term:// runs a shell, scp:// and https:// run curl or scp)"
+    )]
+    UrlScheme { scheme: String },
+    /// `%`, `#`, wildcards, `$VAR`: file-name expansion.
+    #[error("contains “{c}”, which Neovim may expand into other file names")]
+    Expansion { c: char },
+    /// A leading `~`.
+    #[error("starts with “~”, which Neovim expands to a home directory")]
+    Home,
+    /// `<cword>`, `<cfile>`, `<sfile>`…
+    #[error("contains “{word}”, which Neovim replaces with text from the editor")]
+    EditorText { word: String },
+    /// A name whose ending makes a bundled plugin run gzip, tar, unzip…
+    #[error(
+        "names a “{suffix}” file; reading or writing it runs an external program (gzip, tar, unzip…), so leash refuses it"
+    )]
+    Archive { suffix: &'static str },
+    /// Not a plain runtime-file name (`desert`, `c.doxygen`).
+    #[error("must be a plain name (letters, digits, “_”, “.”, “-”)")]
+    NotPlainName,
+    /// `..` in a runtime-file name.
+    #[error("contains “..”, which could reach outside the runtime directories")]
+    ParentDir,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One refusal of every variant. Adding a variant breaks [`variant`] until it is
+    /// listed there, and this test until it has an example here.
+    fn examples() -> Vec<Refusal> {
+        let what = || "argument “x”".to_string();
+        vec![
+            Refusal::TooManySteps { max: 10 },
+            Refusal::MalformedStep(StepShape::NotAnObject),
+            Refusal::UnknownId("cmd:vs".into()),
+            Refusal::UnknownKey("fontsize".into()),
+            Refusal::Withheld { id: "cmd:set".into(), why: "a setting step does this" },
+            Refusal::TakesNoArgs { id: "cmd:hide".into(), note: None },
+            Refusal::NeedsArgs { id: "cmd:colorscheme".into() },
+            Refusal::BadType { key: "tabstop".into(), expected: "a number", got: "true".into() },
+            Refusal::BadValue { key: "signcolumn".into(), allowed: "yes | no".into(), got: "\"x\"".into() },
+            Refusal::AboveLimit { what: what(), limit: 10 },
+            Refusal::BelowLimit { what: what(), limit: -1 },
+            Refusal::TooLong { what: what(), max: 4096 },
+            Refusal::ControlCharacter { what: what(), c: '\n' },
+            Refusal::InvisibleCharacter { what: what(), c: '\u{202E}' },
+            Refusal::EmptyCommand,
+            Refusal::UnsafeArgument { what: what(), hazard: Hazard::Bar },
+            Refusal::UnsafeValue { what: what(), hazard: Hazard::Backtick },
+            Refusal::TablesBroken { profile: "Neovim" },
+        ]
+    }
+
+    fn variant(r: &Refusal) -> usize {
+        match r {
+            Refusal::TooManySteps { .. } => 0,
+            Refusal::MalformedStep(_) => 1,
+            Refusal::UnknownId(_) => 2,
+            Refusal::UnknownKey(_) => 3,
+            Refusal::Withheld { .. } => 4,
+            Refusal::TakesNoArgs { .. } => 5,
+            Refusal::NeedsArgs { .. } => 6,
+            Refusal::BadType { .. } => 7,
+            Refusal::BadValue { .. } => 8,
+            Refusal::AboveLimit { .. } => 9,
+            Refusal::BelowLimit { .. } => 10,
+            Refusal::TooLong { .. } => 11,
+            Refusal::ControlCharacter { .. } => 12,
+            Refusal::InvisibleCharacter { .. } => 13,
+            Refusal::EmptyCommand => 14,
+            Refusal::UnsafeArgument { .. } => 15,
+            Refusal::UnsafeValue { .. } => 16,
+            Refusal::TablesBroken { .. } => 17,
+        }
+    }
+
+    #[test]
+    fn every_variant_has_its_own_snake_case_code_and_a_message() {
+        let examples = examples();
+        let mut seen: Vec<usize> = examples.iter().map(variant).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..examples.len()).collect::<Vec<_>>(), "one example per variant");
+        let mut codes: Vec<&str> = examples.iter().map(Refusal::code).collect();
+        for code in &codes {
+            assert!(!code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{code}");
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), examples.len(), "codes are unique");
+        for r in &examples {
+            assert!(!r.to_string().trim().is_empty(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn messages_read_as_before() {
+        assert_eq!(Refusal::UnknownKey("fontsize".into()).to_string(), "unknown setting “fontsize”");
+        assert_eq!(
+            Refusal::TakesNoArgs { id: "cmd:hide".into(), note: Some("its argument would be another command") }
+                .to_string(),
+            "“cmd:hide” takes no arguments (its argument would be another command)"
+        );
+        assert_eq!(
+            Refusal::InvisibleCharacter { what: "the value".into(), c: '\u{202E}' }.to_string(),
+            "the value contains the invisible character U+202E, which could hide part of it"
+        );
+        assert_eq!(
+            Refusal::UnsafeArgument { what: "argument “a | b”".into(), hazard: Hazard::Bar }.to_string(),
+            "argument “a | b” contains “|”, which could start a second command"
+        );
+    }
+}

@@ -111,7 +111,7 @@ fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Option
 }
 
 fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
-    let limit = opt::<usize>(opts, "limit")?.unwrap_or(60);
+    let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
     let mode = match opt::<String>(opts, "mode")? {
         None => Mode::Any,
         Some(m) => Mode::parse(&m).ok_or_else(|| err(format!("option “mode” is any or all, not “{m}”")))?,
@@ -160,6 +160,8 @@ fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Po
 fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     let m = lua.create_table()?;
     m.set("version", lua.create_function(|_, ()| Ok(env!("CARGO_PKG_VERSION")))?)?;
+    // What `rank`, `prompt` and `plan_start` use when no `limit` is given.
+    m.set("default_shortlist_limit", rank::DEFAULT_SHORTLIST)?;
 
     m.set(
         "catalog_new",

@@ -477,6 +477,10 @@ impl Scores {
     }
 }
 
+/// How many entries a shortlist has when the caller does not say: the one place this
+/// number is written (the CLI, the Lua module and, through it, the Neovim config use it).
+pub const DEFAULT_SHORTLIST: usize = 60;
+
 /// Ranks the catalog against a request and returns at most `limit` entries, best first.
 pub fn rank<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
     rank_with(catalog, request, limit, mode, None)

@@ -106,6 +106,8 @@ fn help_documents_every_command() {
     for cmd in ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode"] {
         assert!(help.contains(cmd), "help lacks {cmd}");
     }
+    let default = format!("Default limit {}", leash::rank::DEFAULT_SHORTLIST);
+    assert!(help.contains(&default), "help lacks “{default}”");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 ---
 --- The safety rules are not configuration: a step that can reach a shell, run code or
 --- write files is always confirmed, and nothing here can turn that off. Configuration
---- may raise a reach, never lower it (see design.md, "The one rule").
+--- may raise a reach, never lower it (see doc/design.md, "The one rule").
 local M = {}
 local H = {}
 
@@ -51,7 +51,7 @@ local H = {}
 ---@class leash.Config
 ---@field provider? string name of the entry in `providers` to use; nil = offline (no model calls)
 ---@field providers? table<string, leash.ProviderConfig> named model providers
----@field shortlist_limit? integer how many catalog entries the model sees (1..500)
+---@field shortlist_limit? integer how many catalog entries the model sees (1..500; nil = the core's default, `default_shortlist_limit` of the native module)
 ---@field confirm_before_run? boolean false skips the confirmation only for plans whose steps are all safe or edit
 ---@field sources? leash.SourcesConfig which catalog sources are enabled
 ---@field entries? leash.UserEntry[] catalog items of the user's own
@@ -65,7 +65,7 @@ local H = {}
 M.defaults = {
   provider = nil, -- offline until a provider is chosen
   providers = {}, -- e.g. { claude = { kind = 'anthropic', model = '…', api_key_env = 'ANTHROPIC_API_KEY' } }
-  shortlist_limit = 60, -- entries ranked into the prompt
+  shortlist_limit = nil, -- entries ranked into the prompt; nil = the core's default (one constant, in Rust)
   confirm_before_run = true, -- never skips code/shell/write steps, whatever its value
   sources = {
     commands = true,

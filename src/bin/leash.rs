@@ -8,7 +8,7 @@ use leash::catalog::Catalog;
 use leash::llm::ProviderConfig;
 use leash::policy::{Policy, Profile};
 use leash::prompt::{self, Context};
-use leash::rank::{self, Mode};
+use leash::rank::{self, Mode, DEFAULT_SHORTLIST};
 use leash::validate;
 use serde_json::{json, Value};
 
@@ -140,7 +140,7 @@ fn ranked_json(r: &rank::Ranked) -> Value {
 
 fn cmd_rank(f: Flags) -> Result<(), CliError> {
     let catalog = load_catalog(&f)?;
-    let limit = f.limit.unwrap_or(60);
+    let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
     let mode = f.mode.unwrap_or_default();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -186,7 +186,7 @@ fn cmd_prompt(f: Flags) -> Result<(), CliError> {
     }
     let context = context_for(&f, &catalog)?;
     let request = f.words.join(" ");
-    let shortlist = rank::rank(&catalog, &request, f.limit.unwrap_or(60), f.mode.unwrap_or_default());
+    let shortlist = rank::rank(&catalog, &request, f.limit.unwrap_or(DEFAULT_SHORTLIST), f.mode.unwrap_or_default());
     let p = prompt::build(&request, &shortlist, &context);
     let v = serde_json::to_value(&p).unwrap_or(Value::Null);
     print(&mut std::io::stdout().lock(), &v)
@@ -230,7 +230,7 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
     }
     let request = f.words.join(" ");
     let cancel = leash::runtime::CancelToken::new();
-    let limit = f.limit.unwrap_or(leash::llm::DEFAULT_SHORTLIST);
+    let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
     let outcome = leash::llm::plan_blocking(&request, &catalog, limit, &context, &config, &policy, &cancel)?;
     print(&mut std::io::stdout().lock(), &outcome.plan.to_json())
 }

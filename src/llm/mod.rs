@@ -301,9 +301,6 @@ pub(crate) fn headers_with_key(
     Ok(h)
 }
 
-/// Default shortlist size.
-pub const DEFAULT_SHORTLIST: usize = 60;
-
 /// Milliseconds spent in each stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timings {

@@ -5,7 +5,7 @@ describe('config', function()
 
   it('works without setup()', function()
     local cfg = require('leash.config').get()
-    eq(60, cfg.shortlist_limit)
+    eq(nil, cfg.shortlist_limit, 'nil: the core decides (native default_shortlist_limit)')
     eq(true, cfg.confirm_before_run)
     eq(nil, cfg.provider)
   end)

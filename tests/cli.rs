@@ -5,8 +5,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-fn catalog_file() -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("leash-cli-test-{}.json", std::process::id()));
+/// A catalog file of its own for each test, removed when dropped (even when the test fails).
+fn catalog_file() -> tempfile::TempPath {
     let catalog = json!({"version": 1, "editor": "neovim", "entries": [
         {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
         {"id": "cmd:nohlsearch", "kind": "command", "title": "suspend 'hlsearch' highlighting", "args": "none", "reach": "safe"},
@@ -14,8 +14,9 @@ fn catalog_file() -> std::path::PathBuf {
         {"key": "guifont", "title": "GUI: Name(s) of font(s) to be used", "type": "string", "aliases": ["gfn"]},
         {"key": "makeprg", "title": "program to use for the :make command", "type": "string", "aliases": ["mp"]}
     ]});
-    std::fs::write(&path, catalog.to_string()).unwrap();
-    path
+    let mut file = tempfile::Builder::new().prefix("leash-cli-test-").suffix(".json").tempfile().unwrap();
+    file.write_all(catalog.to_string().as_bytes()).unwrap();
+    file.into_temp_path()
 }
 
 fn leash(args: &[&str], stdin: &str) -> Output {
@@ -136,4 +137,61 @@ fn plan_without_a_provider_uses_the_offline_planner() {
     );
     assert_eq!(refused.status.code(), Some(1));
     assert!(refused.stdout.is_empty());
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn each_subcommand_refuses_the_flags_and_words_it_does_not_take() {
+    let cat = catalog_file();
+    let cat = cat.to_str().unwrap();
+    for (args, says) in [
+        (vec!["rank", "--config", "{"], "leash rank does not take --config"),
+        (vec!["catalog", "--limit", "3", "extra"], "leash catalog does not take --limit"),
+        (vec!["catalog", "--catalog", cat, "extra"], "leash catalog takes no arguments, not “extra”"),
+        (vec!["validate", "--catalog", cat, "--limit", "3"], "leash validate does not take --limit"),
+        (vec!["prompt", "--catalog", cat, "--batch", "wrap"], "leash prompt does not take --batch"),
+        (vec!["rank", "--catalog", cat, "--batch", "wrap"], "reads its queries on stdin"),
+        (vec!["rank", "--catalog", cat, "--bogus", "wrap"], "unknown flag --bogus for leash rank"),
+        (vec!["rank", "--catalog", cat, "--batch=yes"], "--batch takes no value"),
+        (vec!["rank", "--catalog", cat, "--limit"], "--limit needs a value"),
+        (vec!["plan", "--catalog", cat], "leash plan needs REQUEST..."),
+    ] {
+        let o = leash(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("Run `leash {} --help`", args[0])), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn flags_take_their_value_after_an_equals_sign_too() {
+    let cat = catalog_file();
+    let flag = format!("--catalog={}", cat.to_str().unwrap());
+    let out = json_out(&leash(&["rank", &flag, "--limit=1", "wrap"], ""));
+    assert_eq!(out.as_array().unwrap().len(), 1);
+    // After `--`, everything is a word.
+    let out = json_out(&leash(&["rank", &flag, "--", "--limit", "wrap"], ""));
+    assert_eq!(out[0]["id"], "wrap");
+}
+
+#[test]
+fn each_subcommand_has_its_own_help() {
+    for name in ["rank", "prompt", "validate", "plan", "catalog"] {
+        for args in [vec![name, "--help"], vec!["help", name]] {
+            let o = leash(&args, "");
+            assert!(o.status.success(), "{args:?}");
+            let help = String::from_utf8(o.stdout).unwrap();
+            assert!(help.contains(&format!("leash {name} --catalog FILE")), "{args:?}: {help}");
+            let others = ["rank", "prompt", "validate", "plan", "catalog"].into_iter().filter(|n| *n != name);
+            for other in others {
+                assert!(!help.contains(&format!("leash {other} ")), "{args:?} shows {other}: {help}");
+            }
+        }
+    }
+    let o = leash(&["help", "frobnicate"], "");
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -1,5 +1,10 @@
 //! `leash`: the core's command-line program. Every editor without a Lua host (Helix
 //! first) reaches the ranker, prompt, validator and planner through it; JSON in, JSON out.
+//!
+//! Each subcommand is one row of [`SUBCOMMANDS`]: its name, the flags it takes, whether it
+//! takes words, its help and the function that runs it. A flag is one row of [`FLAGS`]
+//! and one arm of [`Flags::set`]. Adding a subcommand or a flag is a row (and an arm);
+//! a flag a subcommand does not list is a usage error naming both.
 
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
@@ -12,45 +17,116 @@ use leash::rank::{self, Mode, DEFAULT_SHORTLIST};
 use leash::validate;
 use serde_json::{json, Value};
 
-const HELP: &str = "\
-leash — rank, prompt and validate plans for an editor driven by a language model
+const ABOUT: &str = "leash — rank, prompt and validate plans for an editor driven by a language model";
 
-USAGE
+const FOOTER: &str = "\
+A catalog file is {\"version\": 1, \"editor\": \"neovim\", \"entries\": [...]}; an entry with
+\"key\" is a setting, one with \"id\" an item. Errors go to stderr; the exit status is 1
+for a failure and 2 for a usage error.
+";
+
+/// A subcommand: its name, the flags it takes, its positional words, its help, its code.
+struct Subcommand {
+    name: &'static str,
+    /// Names from [`FLAGS`].
+    flags: &'static [&'static str],
+    /// What the positional words are (`QUERY...`), or `None` if it takes none.
+    words: Option<&'static str>,
+    /// Usage lines and what it does, as `leash --help` and `leash NAME --help` print them.
+    help: &'static str,
+    run: fn(Flags) -> Result<(), CliError>,
+}
+
+const SUBCOMMANDS: &[Subcommand] = &[
+    Subcommand {
+        name: "rank",
+        flags: &["--catalog", "--limit", "--mode", "--batch"],
+        words: Some("QUERY..."),
+        help: "\
   leash rank --catalog FILE [--limit N] [--mode any|all] QUERY...
       Prints a JSON array of {\"id\", \"kind\", \"score\"}, best first (a setting's id is
       its key). Default limit 60, mode any (a word may match on its own; scores add up).
   leash rank --catalog FILE [--limit N] [--mode any|all] --batch
       Reads JSON lines {\"qid\", \"query\", \"k\"} on stdin and writes one line
       {\"qid\", \"ranking\": [ids...]} per query (k, when given, overrides --limit).
-  leash prompt --catalog FILE [--limit N] [--context JSON] REQUEST...
+",
+        run: cmd_rank,
+    },
+    Subcommand {
+        name: "prompt",
+        flags: &["--catalog", "--limit", "--mode", "--context"],
+        words: Some("REQUEST..."),
+        help: "\
+  leash prompt --catalog FILE [--limit N] [--mode any|all] [--context JSON] REQUEST...
       Prints {\"system\", \"user\", \"schema\", \"shortlist\"}: the messages a model is sent.
       JSON context fields: os, filetype, selection, project, editor.
+",
+        run: cmd_prompt,
+    },
+    Subcommand {
+        name: "validate",
+        flags: &["--catalog", "--profile"],
+        words: None,
+        help: "\
   leash validate --catalog FILE [--profile neovim|generic]
       Reads the model's raw answer on stdin and prints the validated plan:
       {\"reply\", \"confirm\", \"steps\", \"dropped\"}, each dropped step as
       {\"index\", \"code\", \"reason\"} (code: a stable name such as unknown_key or
       unsafe_argument). The profile defaults to the catalog's \"editor\" field.
+",
+        run: cmd_validate,
+    },
+    Subcommand {
+        name: "plan",
+        flags: &["--catalog", "--provider", "--model", "--url", "--config", "--limit", "--context", "--profile"],
+        words: Some("REQUEST..."),
+        help: "\
   leash plan --catalog FILE [--provider NAME] [--model M] [--url U] [--config JSON]
-             [--limit N] [--context JSON] REQUEST...
+             [--limit N] [--context JSON] [--profile neovim|generic] REQUEST...
       Ranks, asks the model and prints the validated plan. NAME is anthropic, openai,
       ollama or offline (the default: no network, direct requests only); --config takes
       the whole provider table as JSON ({\"kind\": \"openai\", \"url\": ..., \"model\": ...,
       \"api_key_env\": ..., \"timeout_ms\": ...}). Keys come from ANTHROPIC_API_KEY,
       OPENAI_API_KEY… or the config's api_key_file / api_key_cmd.
+",
+        run: cmd_plan,
+    },
+    Subcommand {
+        name: "catalog",
+        flags: &["--catalog"],
+        words: None,
+        help: "\
   leash catalog --catalog FILE
       Checks a catalog file and prints its counts per kind.
-  leash --version | --help
+",
+        run: cmd_catalog,
+    },
+];
 
-A catalog file is {\"version\": 1, \"editor\": \"neovim\", \"entries\": [...]}; an entry with
-\"key\" is a setting, one with \"id\" an item. Errors go to stderr; the exit status is 1
-for a failure and 2 for a usage error.
-";
+/// A flag: its name and the placeholder of its value (`None` for a switch).
+struct FlagSpec {
+    name: &'static str,
+    value: Option<&'static str>,
+}
+
+const FLAGS: &[FlagSpec] = &[
+    FlagSpec { name: "--catalog", value: Some("FILE") },
+    FlagSpec { name: "--limit", value: Some("N") },
+    FlagSpec { name: "--mode", value: Some("any|all") },
+    FlagSpec { name: "--batch", value: None },
+    FlagSpec { name: "--context", value: Some("JSON") },
+    FlagSpec { name: "--profile", value: Some("neovim|generic") },
+    FlagSpec { name: "--provider", value: Some("NAME") },
+    FlagSpec { name: "--model", value: Some("M") },
+    FlagSpec { name: "--url", value: Some("U") },
+    FlagSpec { name: "--config", value: Some("JSON") },
+];
 
 /// What went wrong, in words a user can act on.
 #[derive(Debug, thiserror::Error)]
 enum CliError {
-    #[error("{0}\nRun `leash --help` for usage.")]
-    Usage(String),
+    #[error("{message}\nRun `{}` for usage.", help_command(.command))]
+    Usage { message: String, command: Option<&'static str> },
     #[error("cannot read catalog {path}: {error}")]
     ReadCatalog { path: String, error: std::io::Error },
     #[error("catalog {path}: {error}")]
@@ -67,18 +143,33 @@ enum CliError {
     Batch { line: usize, message: String },
 }
 
+fn help_command(command: &Option<&'static str>) -> String {
+    match command {
+        Some(name) => format!("leash {name} --help"),
+        None => "leash --help".into(),
+    }
+}
+
 impl CliError {
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) => 2,
+            CliError::Usage { .. } => 2,
             _ => 1,
         }
     }
 }
 
-/// Parsed flags and positional words.
+/// A usage error of subcommand `command`.
+fn usage(command: &'static str, message: impl Into<String>) -> CliError {
+    CliError::Usage { message: message.into(), command: Some(command) }
+}
+
+/// The flags and positional words given to one subcommand.
 #[derive(Default)]
 struct Flags {
+    /// The subcommand's name, for messages.
+    command: &'static str,
+    help: bool,
     catalog: Option<String>,
     limit: Option<usize>,
     mode: Option<Mode>,
@@ -92,40 +183,112 @@ struct Flags {
     words: Vec<String>,
 }
 
-fn parse_flags(args: &[String]) -> Result<Flags, CliError> {
-    let mut f = Flags::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or_else(|| CliError::Usage(format!("{name} needs a value")));
-        match arg.as_str() {
-            "--catalog" => f.catalog = Some(value("--catalog")?),
+impl Flags {
+    /// Parses `args` for `sub`: only the flags it lists, words only if it takes them.
+    fn parse(sub: &Subcommand, args: &[String]) -> Result<Flags, CliError> {
+        let mut f = Flags { command: sub.name, ..Flags::default() };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let word = match arg.as_str() {
+                "-h" | "--help" => {
+                    f.help = true;
+                    continue;
+                }
+                "--" => {
+                    for w in it.by_ref() {
+                        f.word(sub, w)?;
+                    }
+                    break;
+                }
+                s if s.starts_with("--") => s,
+                s => {
+                    f.word(sub, s)?;
+                    continue;
+                }
+            };
+            let (name, inline) = match word.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_string())),
+                None => (word, None),
+            };
+            let Some(spec) = FLAGS.iter().find(|s| s.name == name) else {
+                return Err(usage(sub.name, format!("unknown flag {name} for leash {}", sub.name)));
+            };
+            if !sub.flags.contains(&spec.name) {
+                let takes = sub.flags.join(", ");
+                return Err(usage(sub.name, format!("leash {} does not take {name} (it takes {takes})", sub.name)));
+            }
+            let value = match (spec.value, inline) {
+                (None, Some(_)) => return Err(usage(sub.name, format!("{name} takes no value"))),
+                (None, None) => None,
+                (Some(_), Some(v)) => Some(v),
+                (Some(_), None) => {
+                    Some(it.next().cloned().ok_or_else(|| usage(sub.name, format!("{name} needs a value")))?)
+                }
+            };
+            f.set(spec.name, value)?;
+        }
+        Ok(f)
+    }
+
+    fn word(&mut self, sub: &Subcommand, word: &str) -> Result<(), CliError> {
+        if sub.words.is_none() {
+            return Err(usage(sub.name, format!("leash {} takes no arguments, not “{word}”", sub.name)));
+        }
+        self.words.push(word.to_string());
+        Ok(())
+    }
+
+    /// Stores flag `name` (a row of [`FLAGS`]); `value` is `Some` exactly for flags with one.
+    fn set(&mut self, name: &'static str, value: Option<String>) -> Result<(), CliError> {
+        let command = self.command;
+        let text = || value.clone().unwrap_or_default();
+        match name {
+            "--catalog" => self.catalog = Some(text()),
             "--limit" => {
-                let v = value("--limit")?;
-                f.limit =
-                    Some(v.parse().map_err(|_| CliError::Usage(format!("--limit takes a whole number, not “{v}”")))?);
+                let v = text();
+                let n = v.parse().map_err(|_| usage(command, format!("--limit takes a whole number, not “{v}”")))?;
+                self.limit = Some(n);
             }
             "--mode" => {
-                let v = value("--mode")?;
-                f.mode =
-                    Some(Mode::parse(&v).ok_or_else(|| CliError::Usage(format!("--mode is any or all, not “{v}”")))?);
+                let v = text();
+                let mode = Mode::parse(&v).ok_or_else(|| usage(command, format!("--mode is any or all, not “{v}”")))?;
+                self.mode = Some(mode);
             }
-            "--batch" => f.batch = true,
-            "--context" => f.context = Some(value("--context")?),
-            "--profile" => f.profile = Some(value("--profile")?),
-            "--provider" => f.provider = Some(value("--provider")?),
-            "--model" => f.model = Some(value("--model")?),
-            "--url" => f.url = Some(value("--url")?),
-            "--config" => f.config = Some(value("--config")?),
-            "--" => f.words.extend(it.by_ref().cloned()),
-            s if s.starts_with("--") => return Err(CliError::Usage(format!("unknown flag {s}"))),
-            s => f.words.push(s.to_string()),
+            "--batch" => self.batch = true,
+            "--context" => self.context = Some(text()),
+            "--profile" => self.profile = Some(text()),
+            "--provider" => self.provider = Some(text()),
+            "--model" => self.model = Some(text()),
+            "--url" => self.url = Some(text()),
+            "--config" => self.config = Some(text()),
+            other => return Err(usage(command, format!("{other} is listed but not handled (a bug in leash)"))),
         }
+        Ok(())
     }
-    Ok(f)
+
+    /// The positional words joined, or a usage error naming what is missing.
+    fn request(&self) -> Result<String, CliError> {
+        if self.words.is_empty() {
+            let what = SUBCOMMANDS.iter().find(|s| s.name == self.command).and_then(|s| s.words).unwrap_or("words");
+            return Err(usage(self.command, format!("leash {} needs {what}", self.command)));
+        }
+        Ok(self.words.join(" "))
+    }
+}
+
+/// `leash --help`: every subcommand's help.
+fn help() -> String {
+    let mut out = format!("{ABOUT}\n\nUSAGE\n");
+    for sub in SUBCOMMANDS {
+        out.push_str(sub.help);
+    }
+    out.push_str("  leash --version | --help\n  leash COMMAND --help\n\n");
+    out.push_str(FOOTER);
+    out
 }
 
 fn load_catalog(f: &Flags) -> Result<Catalog, CliError> {
-    let path = f.catalog.clone().ok_or_else(|| CliError::Usage("--catalog FILE is required".into()))?;
+    let path = f.catalog.clone().ok_or_else(|| usage(f.command, "--catalog FILE is required"))?;
     let text = std::fs::read_to_string(&path).map_err(|error| CliError::ReadCatalog { path: path.clone(), error })?;
     Catalog::from_json(&text).map_err(|error| CliError::Catalog { path, error })
 }
@@ -145,12 +308,12 @@ fn cmd_rank(f: Flags) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if !f.batch {
-        if f.words.is_empty() {
-            return Err(CliError::Usage("rank needs a QUERY (or --batch)".into()));
-        }
-        let ranked = rank::rank(&catalog, &f.words.join(" "), limit, mode);
+        let ranked = rank::rank(&catalog, &f.request()?, limit, mode);
         print(&mut out, &Value::Array(ranked.iter().map(ranked_json).collect()))?;
         return out.flush().map_err(CliError::Stdout);
+    }
+    if !f.words.is_empty() {
+        return Err(usage(f.command, "leash rank --batch reads its queries on stdin, not as arguments"));
     }
     for (n, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(CliError::Stdin)?;
@@ -170,7 +333,7 @@ fn cmd_rank(f: Flags) -> Result<(), CliError> {
 fn context_for(f: &Flags, catalog: &Catalog) -> Result<Context, CliError> {
     let mut context: Context = match &f.context {
         Some(text) => serde_json::from_str(text)
-            .map_err(|e| CliError::Usage(format!("--context is not a JSON object of context fields: {e}")))?,
+            .map_err(|e| usage(f.command, format!("--context is not a JSON object of context fields: {e}")))?,
         None => Context::default(),
     };
     if context.editor.is_empty() && catalog.editor() == "neovim" {
@@ -181,11 +344,8 @@ fn context_for(f: &Flags, catalog: &Catalog) -> Result<Context, CliError> {
 
 fn cmd_prompt(f: Flags) -> Result<(), CliError> {
     let catalog = load_catalog(&f)?;
-    if f.words.is_empty() {
-        return Err(CliError::Usage("prompt needs a REQUEST".into()));
-    }
+    let request = f.request()?;
     let context = context_for(&f, &catalog)?;
-    let request = f.words.join(" ");
     let shortlist = rank::rank(&catalog, &request, f.limit.unwrap_or(DEFAULT_SHORTLIST), f.mode.unwrap_or_default());
     let p = prompt::build(&request, &shortlist, &context);
     let v = serde_json::to_value(&p).unwrap_or(Value::Null);
@@ -194,7 +354,7 @@ fn cmd_prompt(f: Flags) -> Result<(), CliError> {
 
 fn policy_for(f: &Flags, catalog: &Catalog) -> Result<Policy, CliError> {
     let name = f.profile.as_deref().unwrap_or(catalog.editor());
-    Ok(Policy::new(Profile::for_editor(name).map_err(CliError::Usage)?))
+    Ok(Policy::new(Profile::for_editor(name).map_err(|m| usage(f.command, m))?))
 }
 
 fn cmd_validate(f: Flags) -> Result<(), CliError> {
@@ -208,15 +368,13 @@ fn cmd_validate(f: Flags) -> Result<(), CliError> {
 
 fn cmd_plan(f: Flags) -> Result<(), CliError> {
     let catalog = load_catalog(&f)?;
-    if f.words.is_empty() {
-        return Err(CliError::Usage("plan needs a REQUEST".into()));
-    }
+    let request = f.request()?;
     let context = context_for(&f, &catalog)?;
     let policy = policy_for(&f, &catalog)?;
     let mut config = match (&f.config, &f.provider) {
         (Some(text), _) => {
             let v: Value =
-                serde_json::from_str(text).map_err(|e| CliError::Usage(format!("--config is not JSON: {e}")))?;
+                serde_json::from_str(text).map_err(|e| usage(f.command, format!("--config is not JSON: {e}")))?;
             ProviderConfig::from_json(&v)?
         }
         (None, Some(name)) if name != "offline" => ProviderConfig::named(name),
@@ -228,7 +386,6 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
     if let Some(url) = &f.url {
         config.url = Some(url.clone());
     }
-    let request = f.words.join(" ");
     let cancel = leash::runtime::CancelToken::new();
     let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
     let outcome = leash::llm::plan_blocking(&request, &catalog, limit, &context, &config, &policy, &cancel)?;
@@ -250,23 +407,35 @@ fn cmd_catalog(f: Flags) -> Result<(), CliError> {
 
 fn run(args: Vec<String>) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
-        return Err(CliError::Usage("no command given".into()));
+        return Err(CliError::Usage { message: "no command given".into(), command: None });
+    };
+    let find = |name: &str| {
+        SUBCOMMANDS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| CliError::Usage { message: format!("unknown command “{name}”"), command: None })
     };
     match command.as_str() {
         "-h" | "--help" | "help" => {
-            print!("{HELP}");
+            match rest.first() {
+                Some(name) => print!("{}", find(name)?.help),
+                None => print!("{}", help()),
+            }
             Ok(())
         }
         "-V" | "--version" => {
             println!("leash {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        "rank" => cmd_rank(parse_flags(rest)?),
-        "prompt" => cmd_prompt(parse_flags(rest)?),
-        "validate" => cmd_validate(parse_flags(rest)?),
-        "plan" => cmd_plan(parse_flags(rest)?),
-        "catalog" => cmd_catalog(parse_flags(rest)?),
-        other => Err(CliError::Usage(format!("unknown command “{other}”"))),
+        name => {
+            let sub = find(name)?;
+            let flags = Flags::parse(sub, rest)?;
+            if flags.help {
+                print!("{}", sub.help);
+                return Ok(());
+            }
+            (sub.run)(flags)
+        }
     }
 }
 
@@ -276,6 +445,32 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("leash: {e}");
             ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_flag_exists_is_handled_and_is_in_the_help() {
+        for sub in SUBCOMMANDS {
+            for name in sub.flags {
+                let spec = FLAGS.iter().find(|s| s.name == *name);
+                assert!(spec.is_some(), "leash {} lists {name}, which FLAGS lacks", sub.name);
+                assert!(sub.help.contains(name), "leash {} --help does not mention {name}", sub.name);
+            }
+        }
+        for spec in FLAGS {
+            let value = spec.value.map(|_| match spec.name {
+                "--limit" => "3".to_string(),
+                "--mode" => "all".to_string(),
+                _ => "x".to_string(),
+            });
+            let mut f = Flags::default();
+            assert!(f.set(spec.name, value).is_ok(), "{} is not handled by Flags::set", spec.name);
+            assert!(SUBCOMMANDS.iter().any(|s| s.flags.contains(&spec.name)), "no subcommand takes {}", spec.name);
         }
     }
 }

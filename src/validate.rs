@@ -94,7 +94,7 @@ pub struct ValidatedPlan {
 }
 
 impl ValidatedPlan {
-    /// The plan as the JSON object of the design's contract.
+    /// The plan as the JSON object of doc/design.md's contract ("Validated plan").
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }

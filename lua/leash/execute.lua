@@ -2,7 +2,7 @@
 ---
 --- The validated plan returned by the core is the only input trusted here, and even it is
 --- checked again (defence in depth): an item must name a catalog entry, a builtin Ex
---- command gets the argument filter of the reach study (section 4.3) again, and every
+--- command gets the argument filter of doc/reach.md (section 4.3) again, and every
 --- command runs through |nvim_cmd()| with the catalog's exact name, the arguments as a
 --- list and `magic = { file = false, bar = false }`. Bang, mods, range, count and register
 --- never come from the model. Model text never reaches `vim.cmd`, `nvim_command`,
@@ -158,7 +158,7 @@ function M.confirm_and_run(plan, opts)
   go()
 end
 
---- The argument filter of the reach study (section 4.3) for builtin command `name`,
+--- The argument filter of doc/reach.md (section 4.3) for builtin command `name`,
 --- re-applied before it runs. `reach` is the step's reach.
 ---@param name string full command name from the catalog
 ---@param reach string
@@ -369,7 +369,7 @@ function H.check_text(s)
   if require('leash.ui.confirm').visible(s) ~= s then return ' contains an invisible formatting character' end
 end
 
---- The recipe of the reach study (section 4.3) for one argument: " …why" or nil.
+--- The recipe of doc/reach.md (section 4.3) for one argument: " …why" or nil.
 function H.check_arg(a, row)
   if a:find('`', 1, true) then return ' contains a backtick, which can run a shell command' end
   if a:find('^%s*%+') then return ' starts with “+”, which Neovim reads as +cmd or ++opt' end

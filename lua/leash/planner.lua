@@ -14,7 +14,7 @@ local PIPE_KEY = 'leash.planner.pipe'
 
 ---@class leash.PlanResult
 ---@field status 'done'|'error'|'cancelled'
----@field plan? table the validated plan (design.md's contract)
+---@field plan? table the validated plan (doc/design.md, "Contracts")
 ---@field error? string a message the user can act on
 ---@field code? string a stable word for the error kind
 

@@ -2,13 +2,13 @@
 //! which arguments and values would let a step reach further than its row says.
 //!
 //! The rows live in `neovim-reach.json` beside this file (one row per option and per
-//! command, each with its class from the Neovim reach study and the reason), embedded at
-//! build time and parsed once. A file that fails to parse or breaks an invariant (a reach
+//! command, each with its class from the Neovim reach study, doc/reach.md, and the
+//! reason), embedded at build time and parsed once. A file that fails to parse or breaks an invariant (a reach
 //! lower than its class, an empty reason) makes every look-up answer "unknown" and every
 //! check refuse, so a broken table can only make leash stricter.
 //!
 //! Commands are classed by what they can do *after* the argument filter in
-//! [`check_command_args`] (the recipe of the study's section 4.3): `:edit` is `safe` only
+//! [`check_command_args`] (the recipe of doc/reach.md, section 4.3): `:edit` is `safe` only
 //! because `+cmd`, `term://`, backticks, `|`, expansion characters and archive files are
 //! refused before it runs.
 
@@ -241,7 +241,7 @@ fn unsafe_arg(what: String, hazard: Hazard) -> Refusal {
     Refusal::UnsafeArgument { what, hazard }
 }
 
-/// The recipe of the reach study (section 4.3) for one argument.
+/// The recipe of doc/reach.md (section 4.3) for one argument.
 fn check_arg(arg: &str, flags: Flags) -> Result<(), Refusal> {
     let what = format!("argument “{}”", shown(arg));
     check_plain_text(&what, arg)?;

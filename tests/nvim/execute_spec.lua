@@ -56,7 +56,7 @@ end
 
 local function press(keys) vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, true, true), 'x', false) end
 
--- The attacks of the reach study, each meant to create `marker`.
+-- The attacks of doc/reach.md (section 4), each meant to create `marker`.
 local evil = dir .. '/evil'
 vim.fn.mkdir(evil .. '/colors', 'p')
 vim.fn.writefile({ ('call writefile([], %q)'):format(marker) }, evil .. '/colors/x.vim')

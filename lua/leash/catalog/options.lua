@@ -7,7 +7,7 @@
 --- before `vim.o.<name>` in `_meta/options.lua`, trimmed).
 ---
 --- No reach is declared: the core's Neovim profile knows which options name a program,
---- an expression or a file and raises them (design.md, rule 3).
+--- an expression or a file and raises them (doc/design.md, "The one rule", rule 3).
 local M = {}
 local H = {}
 

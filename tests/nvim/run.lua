@@ -1,23 +1,98 @@
 -- Minimal spec runner for headless Neovim:
 --   nvim --headless --clean -l tests/nvim/run.lua [tests/nvim/foo_spec.lua ...]
--- Run from the repository root. Each spec file gets describe/it/before_each and the
--- assertions eq/ok/matches/raises as globals (only inside this runner). Prints every
--- failure with file:line and ends with exactly "N passed, N failed".
+-- Run from the repository root. Each spec file runs in a Neovim of its own (the same
+-- binary as the runner, started with --headless --clean), so no spec can leak editor
+-- state into the next. Each spec file gets describe/it/before_each and the assertions
+-- eq/ok/matches/raises as globals (only inside this runner). Prints every failure with
+-- file:line and ends with exactly one "N passed, N failed" line for all files; exits
+-- non-zero on any failure.
+--
+-- Internally, the runner starts itself once per file with `--result PATH FILE`; that
+-- child runs FILE in-process and writes its counts and failures to PATH as JSON.
 local root = vim.fn.getcwd()
+
+local args = {}
+for i = 1, #_G.arg do
+  args[#args + 1] = _G.arg[i]
+end
+
+local H = {}
+
+--- Runs each spec file in a fresh Neovim; returns the totals and the failure lines.
+function H.run_each(files)
+  local passed, failed, failures = 0, 0, {}
+  for _, file in ipairs(files) do
+    local result = vim.fn.tempname()
+    local code =
+      H.spawn({ vim.v.progpath, '--headless', '--clean', '-l', 'tests/nvim/run.lua', '--result', result, file })
+    local f = io.open(result, 'r')
+    local ok, r = pcall(vim.json.decode, f and f:read('*a') or '')
+    if f then f:close() end
+    os.remove(result)
+    if ok and type(r) == 'table' then
+      passed, failed = passed + r.passed, failed + r.failed
+      vim.list_extend(failures, r.failures)
+    else
+      failed = failed + 1
+      failures[#failures + 1] = ('%s: Neovim exited with code %s before reporting a result'):format(file, code)
+    end
+  end
+  return passed, failed, failures
+end
+
+--- Starts `cmd` with this process's stdout and stderr and waits for it; returns the exit code.
+function H.spawn(cmd)
+  local code
+  local handle = vim.uv.spawn(cmd[1], {
+    args = vim.list_slice(cmd, 2),
+    cwd = root,
+    stdio = { nil, 1, 2 },
+  }, function(c) code = c end)
+  if not handle then return 'unknown (could not start ' .. cmd[1] .. ')' end
+  -- A spec that hangs is a failure, not a stuck suite.
+  if not vim.wait(15 * 60 * 1000, function() return code ~= nil end, 20) then
+    handle:kill('sigkill')
+    vim.wait(5000, function() return code ~= nil end, 20)
+    code = 'timeout'
+  end
+  handle:close()
+  return code
+end
+
+--- Exits through Neovim's own exit path, which removes its temporary directory (where
+--- the specs' `tempname()` projects live); `os.exit` would skip that and leave it behind.
+function H.exit(code) vim.cmd(('cquit %d'):format(code)) end
+
+local result_path
+if args[1] == '--result' then
+  result_path = args[2]
+  args = vim.list_slice(args, 3)
+end
+
+local files = args
+if #files == 0 then
+  files = vim.fn.glob(root .. '/tests/nvim/*_spec.lua', false, true)
+  table.sort(files)
+end
+
+if not result_path then
+  local passed, failed, failures = H.run_each(files)
+  if #failures > 0 then
+    io.stdout:write('\nFailures:\n')
+    for _, f in ipairs(failures) do
+      io.stdout:write(f .. '\n')
+    end
+  end
+  io.stdout:write(('%d passed, %d failed\n'):format(passed, failed))
+  H.exit(failed > 0 and 1 or 0)
+end
+
+-- The child: run the files in this process.
 vim.opt.rtp:prepend(root)
 vim.cmd.runtime('plugin/leash.lua')
 
 -- Notifications would interleave with the report; specs that check them capture them.
 vim.notify = function() end
-
-local files = {}
-for i = 1, #_G.arg do
-  files[#files + 1] = _G.arg[i]
-end
-if #files == 0 then
-  files = vim.fn.glob(root .. '/tests/nvim/*_spec.lua', false, true)
-  table.sort(files)
-end
 
 local passed, failed, failures = 0, 0, {}
 local stack, befores = {}, {}
@@ -118,11 +193,7 @@ for _, file in ipairs(files) do
   end
 end
 
-if #failures > 0 then
-  io.stdout:write('\nFailures:\n')
-  for _, f in ipairs(failures) do
-    io.stdout:write(f .. '\n')
-  end
-end
-io.stdout:write(('%d passed, %d failed\n'):format(passed, failed))
-os.exit(failed > 0 and 1 or 0)
+local f = assert(io.open(result_path, 'w'))
+f:write(vim.json.encode({ passed = passed, failed = failed, failures = failures }))
+f:close()
+H.exit(0)

@@ -15,17 +15,31 @@ use support::*;
 const KEY: &str = "sk-test-SECRET-0123456789abcdef";
 const REQUEST: &str = "turn on word wrap";
 
-fn config(kind: &str, url: &str, extra: Value) -> ProviderConfig {
+/// A provider config and the key file it reads, which lives as long as the config.
+struct Config {
+    config: ProviderConfig,
+    _key: tempfile::TempPath,
+}
+
+impl std::ops::Deref for Config {
+    type Target = ProviderConfig;
+    fn deref(&self) -> &ProviderConfig {
+        &self.config
+    }
+}
+
+fn config(kind: &str, url: &str, extra: Value) -> Config {
     let model = match kind {
         "anthropic" => "claude-haiku-4-5",
         "openai" => "gpt-test",
         _ => "qwen-test",
     };
-    let mut v = json!({"name": kind, "url": url, "model": model, "api_key_file": key_file(KEY)});
+    let key = key_file(KEY);
+    let mut v = json!({"name": kind, "url": url, "model": model, "api_key_file": key.to_str().expect("utf-8 path")});
     if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
         m.extend(e);
     }
-    ProviderConfig::from_json(&v).expect("config")
+    Config { config: ProviderConfig::from_json(&v).expect("config"), _key: key }
 }
 
 fn run(cfg: &ProviderConfig) -> Result<PlanOutcome, LlmError> {
@@ -273,7 +287,7 @@ fn unauthorized_is_not_retried_and_names_the_key_source_not_the_key() {
     assert!(msg.starts_with("401 from anthropic: the API key in "), "{msg}");
     assert!(msg.ends_with("was rejected; check it"), "{msg}");
     assert_no_key(&err);
-    assert!(!format!("{cfg:?}").contains(KEY));
+    assert!(!format!("{:?}", cfg.config).contains(KEY));
     let line = llm::LogRecord::failure(REQUEST, &cfg, &err, Duration::from_millis(5)).to_line();
     assert!(line.contains("\"code\":\"auth\"") && !line.contains(KEY), "{line}");
 }
@@ -449,7 +463,7 @@ fn cancelling_mid_request_drops_it_promptly() {
         std::sync::Arc::new(catalog()),
         60,
         Context::default(),
-        cfg,
+        cfg.config.clone(),
         Policy::new(Profile::Neovim),
     )
     .unwrap();

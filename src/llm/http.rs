@@ -463,8 +463,10 @@ mod tests {
 
     #[test]
     fn a_bad_ca_file_is_a_config_error() {
-        let path = std::env::temp_dir().join(format!("leash-test-ca-{}", std::process::id()));
-        std::fs::write(&path, "not a certificate").unwrap();
+        // Removed when dropped, also when an assertion fails.
+        let mut file = tempfile::Builder::new().prefix("leash-test-ca-").tempfile().unwrap();
+        std::io::Write::write_all(&mut file, b"not a certificate").unwrap();
+        let path = file.into_temp_path();
         let mut c = crate::llm::ProviderConfig::named("anthropic");
         c.ca_file = Some(path.display().to_string());
         let err = client(&c.resolve().unwrap()).unwrap_err().to_string();
@@ -472,7 +474,6 @@ mod tests {
         c.ca_file = Some("/nonexistent/leash-ca.pem".into());
         let err = client(&c.resolve().unwrap()).unwrap_err().to_string();
         assert!(err.contains("cannot read /nonexistent/leash-ca.pem"), "{err}");
-        let _ = std::fs::remove_file(path);
     }
 
     #[test]

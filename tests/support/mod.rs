@@ -281,16 +281,12 @@ pub fn catalog() -> leash::catalog::Catalog {
     .expect("test catalog")
 }
 
-/// A file holding `key`, unique to this test.
-pub fn key_file(key: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "leash-test-key-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::write(&path, format!("{key}\n")).expect("write key file");
-    path.display().to_string()
+/// A file holding `key`, unique to this test and removed when dropped (also when the
+/// test fails).
+pub fn key_file(key: &str) -> tempfile::TempPath {
+    let mut file = tempfile::Builder::new().prefix("leash-test-key-").tempfile().expect("create key file");
+    std::io::Write::write_all(&mut file, format!("{key}\n").as_bytes()).expect("write key file");
+    file.into_temp_path()
 }
 
 /// Every string inside any `enum` of a JSON schema.

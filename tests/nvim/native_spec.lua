@@ -1,4 +1,118 @@
--- Loading the native module, the version handshake, and failing closed without it.
+-- Loading the native module, the version handshake, failing closed without it, and one
+-- check of every export of the native module.
+
+local H = {}
+
+-- One check per export of the native module. `exports only what native_spec checks`
+-- fails when the module exports a name that has no entry here.
+H.checks = {}
+
+local function small_catalog(mod)
+  return mod.catalog_new({
+    { id = 'cmd:vsplit', kind = 'command', title = 'split window vertically', args = 'optional', reach = 'safe' },
+    { key = 'wrap', kind = 'setting', title = 'long lines wrap', type = 'boolean' },
+    { key = 'tabstop', kind = 'setting', title = 'tab width', type = 'number', aliases = { 'ts' } },
+  }, 'neovim')
+end
+
+function H.checks.version(mod)
+  eq(require('leash.native').version, mod.version())
+  matches('^%d+%.%d+%.%d+', mod.version())
+end
+
+function H.checks.catalog_new(mod)
+  local cat = small_catalog(mod)
+  eq(3, cat:len())
+  eq(true, cat:has('wrap'))
+  eq(true, cat:has('cmd:vsplit'))
+  eq(false, cat:has('fontsize'))
+  local exported = vim.json.decode(cat:to_json())
+  eq('neovim', exported.editor)
+  eq(3, #exported.entries)
+  matches('catalog entries must be a list', raises(mod.catalog_new, 'not a list'))
+  ok(not pcall(mod.catalog_new, { { kind = 'command', title = 'neither id nor key' } }), 'an entry without id or key')
+end
+
+function H.checks.rank(mod)
+  local cat = small_catalog(mod)
+  local hits = mod.rank(cat, 'wrap long lines')
+  eq('wrap', hits[1].id)
+  eq('setting', hits[1].kind)
+  eq('long lines wrap', hits[1].title)
+  eq('number', type(hits[1].score))
+  eq(1, #mod.rank(cat, 'wrap split tab', { limit = 1 }))
+  matches('option “mode” is any or all', raises(mod.rank, cat, 'wrap', { mode = 'some' }))
+end
+
+function H.checks.default_shortlist_limit(mod)
+  local limit = mod.default_shortlist_limit
+  eq('number', type(limit))
+  -- Without a limit, rank returns exactly that many entries of a larger catalog.
+  local entries = {}
+  for i = 1, limit + 10 do
+    entries[i] = { key = 'opt' .. i, kind = 'setting', title = 'wrap option ' .. i, type = 'boolean' }
+  end
+  eq(limit, #mod.rank(mod.catalog_new(entries, 'generic'), 'wrap option'))
+  eq(nil, require('leash.config').defaults.shortlist_limit, 'the Lua side has no second copy')
+end
+
+function H.checks.prompt(mod)
+  local p = mod.prompt(small_catalog(mod), 'turn on word wrap', { context = { os = 'linux' } })
+  matches('JSON object', p.system)
+  matches('OS linux', p.user)
+  matches('wrap', p.user)
+  eq('object', vim.json.decode(p.schema).type)
+  eq('wrap', p.shortlist[1])
+end
+
+function H.checks.validate(mod)
+  local cat = small_catalog(mod)
+  local plan = mod.validate(
+    cat,
+    vim.json.encode({
+      reply = 'ok',
+      steps = {
+        { type = 'setting', key = 'wrap', value = true },
+        { type = 'setting', key = 'fontsize', value = 16 },
+        { type = 'item', id = 'cmd:vsplit', args = 'x | !touch y' },
+      },
+    }),
+    { profile = 'neovim' }
+  )
+  eq('default', plan.confirm)
+  eq('wrap', plan.steps[1].key)
+  eq('safe', plan.steps[1].reach)
+  eq({ index = 1, code = 'unknown_key', reason = 'unknown setting “fontsize”' }, plan.dropped[1])
+  eq('unsafe_argument', plan.dropped[2].code)
+  matches('the answer contains no JSON object', raises(mod.validate, cat, 'no plan here'))
+end
+
+function H.checks.plan_start(mod)
+  local job = mod.plan_start(small_catalog(mod), 'turn on word wrap', { profile = 'neovim' })
+  eq('number', type(job:id()))
+  ok(vim.wait(10000, function() return job:is_finished() end, 10), 'the offline plan finishes')
+  local result = job:take()
+  eq('done', result.status)
+  eq('wrap', result.plan.steps[1].key)
+  eq(nil, job:take(), 'a result is taken once')
+  job:cancel() -- after the end: no effect, no error
+  eq(true, job:is_finished())
+  matches('invalid type', raises(mod.plan_start, small_catalog(mod), 'x', { provider = 'not a table' }))
+end
+
+function H.checks.notify_fd(mod)
+  local fd = mod.notify_fd()
+  eq('number', type(fd))
+  eq(fd, mod.notify_fd(), 'the same pipe every time')
+  local pipe = vim.uv.new_pipe(false)
+  assert(pipe:open(fd))
+  local bytes = 0
+  pipe:read_start(function(_, data) bytes = bytes + (data and #data or 0) end)
+  local job = mod.plan_start(small_catalog(mod), 'turn on word wrap', { profile = 'neovim' })
+  ok(vim.wait(10000, function() return bytes > 0 end, 10), 'a byte arrives when the job finishes')
+  eq('done', job:take().status)
+  pipe:read_stop()
+end
 
 local function capture_notify()
   local seen = {}
@@ -31,10 +145,16 @@ describe('native.load()', function()
     eq('runtimepath', require('leash.native').status().how)
   end)
 
-  it('exports the functions of the contract', function()
+  it('exports only what native_spec checks (a new export needs a check here)', function()
     local mod = require('leash.native').get()
-    for _, name in ipairs({ 'version', 'catalog_new', 'rank', 'prompt', 'validate' }) do
-      eq('function', type(mod[name]), name)
+    local missing = {}
+    for name in pairs(mod) do
+      if not H.checks[name] then missing[#missing + 1] = name end
+    end
+    table.sort(missing)
+    eq({}, missing, 'exports without a check in native_spec')
+    for name in pairs(H.checks) do
+      ok(mod[name] ~= nil, 'native_spec checks ' .. name .. ', which is not exported')
     end
   end)
 
@@ -121,4 +241,17 @@ describe('build.install()', function()
     ok(vim.uv.fs_stat(dest).ino ~= old_inode, 'a new inode, not an overwrite')
     eq({}, vim.fn.glob(dir .. '/lua/*.tmp', false, true))
   end)
+end)
+
+describe('every export of the native module', function()
+  before_each(function()
+    fresh()
+    require('leash.native').reset()
+  end)
+
+  local names = vim.tbl_keys(H.checks)
+  table.sort(names)
+  for _, name in ipairs(names) do
+    it(name, function() H.checks[name](require('leash.native').get()) end)
+  end
 end)

@@ -613,6 +613,36 @@ describe('LSP and diagnostics actions', function()
     vim.diagnostic.enable(true)
     vim.diagnostic.reset(ns)
   end)
+
+  it('shows the diagnostic it jumped to at once, so a later step may close the window', function()
+    local dir = project({ ['e.txt'] = 'a\nb\nc' })
+    vim.fn.chdir(dir)
+    edit(dir .. '/e.txt')
+    local ns = vim.api.nvim_create_namespace('leash-spec-close')
+    vim.diagnostic.set(
+      ns,
+      0,
+      { { lnum = 2, col = 0, message = 'a problem', severity = vim.diagnostic.severity.ERROR } }
+    )
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.cmd.split()
+    local floats = function()
+      return #vim.tbl_filter(
+        function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end,
+        vim.api.nvim_list_wins()
+      )
+    end
+    local before = floats()
+    vim.v.errmsg = ''
+    local okk, err = run({ { type = 'item', id = 'diag:next' } })
+    ok(okk, err)
+    eq(before + 1, floats(), 'the float is open when the step returns')
+    -- The next step of a plan closes the window the jump happened in.
+    vim.cmd.close()
+    vim.wait(100, function() return false end)
+    eq('', vim.v.errmsg, 'nothing left to run on the closed window')
+    vim.diagnostic.reset(ns)
+  end)
 end)
 
 describe('terminal and user entry actions', function()

@@ -20,11 +20,19 @@ end
 
 -- Helper functionality =======================================================
 
---- Jump by `count` diagnostics (vim.diagnostic.jump exists from 0.11).
+--- Jump by `count` diagnostics (vim.diagnostic.jump exists from 0.11) and show the one
+--- jumped to in a float at once. Not with jump's `float`/`on_jump`: those run on a
+--- later tick against the window of the jump, which the plan's next step may already
+--- have closed ("Invalid window id").
 function H.jump(count)
-  if vim.diagnostic.jump then return vim.diagnostic.jump({ count = count, float = true }) end
-  if count > 0 then return vim.diagnostic.goto_next({ float = true }) end
-  return vim.diagnostic.goto_prev({ float = true })
+  local moved
+  if vim.diagnostic.jump then
+    moved = vim.diagnostic.jump({ count = count, float = false, on_jump = false }) ~= nil
+  else
+    moved = (count > 0 and vim.diagnostic.get_next or vim.diagnostic.get_prev)() ~= nil
+    if moved then (count > 0 and vim.diagnostic.goto_next or vim.diagnostic.goto_prev)({ float = false }) end
+  end
+  if moved then vim.diagnostic.open_float({ scope = 'cursor', focus = false }) end
 end
 
 H.actions = {

@@ -173,12 +173,9 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let catalog =
                     Arc::new(Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?);
                 // The ranker's index (tens of ms with the documentation text) is built on
-                // a thread of its own, so building the catalog does not hold up the editor;
-                // a rank that comes first waits for it instead of building it twice.
-                let for_index = Arc::clone(&catalog);
-                let _ = std::thread::Builder::new()
-                    .name("leash-rank-index".into())
-                    .spawn(move || rank::prepare(&for_index));
+                // the ranker's worker thread, so building the catalog does not hold up the
+                // editor.
+                rank::prepare_in_background(&catalog);
                 Ok(LuaCatalog(catalog))
             })
         })?,

@@ -23,7 +23,7 @@
 //! broken by name, so a ranking is deterministic.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{mpsc, Arc, OnceLock, Weak};
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
@@ -623,6 +623,35 @@ pub fn prepare(catalog: &Catalog) {
     index(catalog);
 }
 
+/// Builds the index of `catalog` on a background thread, so building a catalog does not
+/// hold up the editor; a rank that comes first waits for it instead of building it twice.
+///
+/// One worker thread serves the whole process, however often catalogs are rebuilt: it
+/// indexes the newest catalog it was handed that is still alive; an older request still
+/// queued is skipped (that catalog builds its index on first use, if it is ever ranked),
+/// and a catalog is never kept alive for its index. Returns false if the worker is not
+/// running (the index is then built on first use).
+pub fn prepare_in_background(catalog: &Arc<Catalog>) -> bool {
+    static WORKER: OnceLock<Option<mpsc::Sender<Weak<Catalog>>>> = OnceLock::new();
+    let worker = WORKER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Weak<Catalog>>();
+        let spawned = std::thread::Builder::new().name("leash-rank-index".into()).spawn(move || {
+            while let Ok(mut next) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    next = newer;
+                }
+                if let Some(catalog) = next.upgrade() {
+                    // A panic would end the worker (and every later index would be built on
+                    // first use); keep it for the next catalog instead.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prepare(&catalog)));
+                }
+            }
+        });
+        spawned.ok().map(|_| tx)
+    });
+    worker.as_ref().is_some_and(|tx| tx.send(Arc::downgrade(catalog)).is_ok())
+}
+
 /// Exposed for the catalog's storage of the index.
 pub(crate) type IndexCell = OnceLock<Index>;
 
@@ -856,5 +885,40 @@ mod tests {
         let b: Vec<(String, u32)> =
             rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
         assert_eq!(a, b);
+    }
+
+    /// The threads of this process whose name starts with `prefix` (Linux: /proc).
+    #[cfg(target_os = "linux")]
+    fn threads_named(prefix: &str) -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|name| name.starts_with(prefix))
+            .count()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn one_worker_indexes_catalogs_however_often_they_are_rebuilt() {
+        use std::time::{Duration, Instant};
+        let mut catalogs = Vec::new();
+        for _ in 0..20 {
+            let c = Arc::new(Catalog::from_json(include_str!("../tests/data/neovim-catalog.json")).unwrap());
+            assert!(prepare_in_background(&c));
+            catalogs.push(c);
+        }
+        // /proc shows at most 15 bytes of a thread's name.
+        assert_eq!(threads_named("leash-rank-inde"), 1, "one worker, not a thread per catalog");
+        let newest = catalogs.last().unwrap();
+        let t = Instant::now();
+        while newest.rank_index().get().is_none() {
+            assert!(t.elapsed() < Duration::from_secs(60), "the newest catalog was not indexed");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Once the newest is indexed the worker holds no catalog: dropping them frees them.
+        let weak: Vec<_> = catalogs.iter().map(Arc::downgrade).collect();
+        catalogs.clear();
+        assert!(weak.iter().all(|w| w.upgrade().is_none()), "the worker kept a catalog alive");
+        assert_eq!(threads_named("leash-rank-inde"), 1);
     }
 }

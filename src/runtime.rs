@@ -170,6 +170,14 @@ impl<T> JobHandle<T> {
     }
 }
 
+/// Dropping the handle cancels the job: nobody can take its result any more, so its
+/// future (and any request it has open) is dropped now instead of running to its deadline.
+impl<T> Drop for JobHandle<T> {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
 /// Starts `future` on the runtime and returns at once.
 pub fn spawn_job<T, F>(future: F) -> Result<JobHandle<T>, RuntimeError>
 where
@@ -305,14 +313,16 @@ mod tests {
         assert!(job.is_finished());
     }
 
-    #[test]
-    fn cancel_drops_the_future_promptly() {
-        struct Dropped(Arc<std::sync::atomic::AtomicBool>);
-        impl Drop for Dropped {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::SeqCst);
-            }
+    /// Sets its flag when dropped: tells whether a job's future was dropped.
+    struct Dropped(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Dropped {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// A job that sleeps a minute, and the flag set when its future is dropped.
+    fn sleeping_job() -> (JobHandle<i32>, Arc<std::sync::atomic::AtomicBool>) {
         let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let guard = Dropped(flag.clone());
         let job = spawn_job(async move {
@@ -322,13 +332,31 @@ mod tests {
         })
         .unwrap();
         std::thread::sleep(Duration::from_millis(20));
+        assert!(!flag.load(Ordering::SeqCst), "the job is running");
+        (job, flag)
+    }
+
+    fn wait_for(flag: &std::sync::atomic::AtomicBool, what: &str) {
         let t = Instant::now();
-        job.cancel();
-        assert_eq!(job.try_take(), Some(JobResult::Cancelled));
         while !flag.load(Ordering::SeqCst) {
-            assert!(t.elapsed() < Duration::from_secs(2), "future not dropped");
+            assert!(t.elapsed() < Duration::from_secs(2), "{what}");
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    #[test]
+    fn cancel_drops_the_future_promptly() {
+        let (job, flag) = sleeping_job();
+        job.cancel();
+        assert_eq!(job.try_take(), Some(JobResult::Cancelled));
+        wait_for(&flag, "future not dropped");
+    }
+
+    #[test]
+    fn dropping_the_handle_cancels_the_job() {
+        let (job, flag) = sleeping_job();
+        drop(job);
+        wait_for(&flag, "the future outlived its handle");
     }
 
     #[test]

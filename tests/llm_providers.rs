@@ -484,6 +484,28 @@ fn cancelling_mid_request_drops_it_promptly() {
 }
 
 #[test]
+fn dropping_a_job_drops_its_request() {
+    // The server would answer after 10 s; the request must not run that long for nobody.
+    let server =
+        TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
+    let cfg = config("anthropic", &server.url(), json!({}));
+    let job = llm::plan_start(
+        REQUEST.to_string(),
+        std::sync::Arc::new(catalog()),
+        60,
+        Context::default(),
+        cfg.config.clone(),
+        Policy::new(Profile::Neovim),
+    )
+    .unwrap();
+    server.wait_for_requests(1, Duration::from_secs(5));
+    assert_eq!(server.hung_up(), 0, "the request is open");
+    drop(job);
+    assert!(server.wait_for_hang_up(Duration::from_secs(2)), "the connection stayed open after the job was dropped");
+    assert_eq!(server.requests().len(), 1, "a dropped request is not retried");
+}
+
+#[test]
 fn a_cancel_token_ends_plan_with_cancelled() {
     let server =
         TestServer::start(vec![Reply::json(200, openai_text(WRAP_PLAN, "stop")).after(Duration::from_secs(10))]);

@@ -915,10 +915,15 @@ mod tests {
             assert!(t.elapsed() < Duration::from_secs(60), "the newest catalog was not indexed");
             std::thread::sleep(Duration::from_millis(5));
         }
-        // Once the newest is indexed the worker holds no catalog: dropping them frees them.
+        // Once the newest is indexed the worker holds no catalog: dropping them frees them
+        // (the worker lets go of the newest just after storing its index, hence the wait).
         let weak: Vec<_> = catalogs.iter().map(Arc::downgrade).collect();
         catalogs.clear();
-        assert!(weak.iter().all(|w| w.upgrade().is_none()), "the worker kept a catalog alive");
+        let t = Instant::now();
+        while weak.iter().any(|w| w.upgrade().is_some()) {
+            assert!(t.elapsed() < Duration::from_secs(5), "the worker kept a catalog alive");
+            std::thread::sleep(Duration::from_millis(1));
+        }
         assert_eq!(threads_named("leash-rank-inde"), 1);
     }
 }

@@ -453,21 +453,26 @@ fn a_key_command_runs_at_request_time() {
 
 // ---- cancellation ----
 
-#[test]
-fn cancelling_mid_request_drops_it_promptly() {
+/// A plan job for [`REQUEST`] on `cfg`, started on the runtime.
+fn start(cfg: &ProviderConfig) -> llm::PlanJob {
+    let catalog = std::sync::Arc::new(catalog());
+    llm::plan_start(REQUEST.into(), catalog, 60, Context::default(), cfg.clone(), Policy::new(Profile::Neovim))
+        .expect("plan job")
+}
+
+/// A plan job whose request has reached a server that would answer only after 10 s.
+fn job_held_open() -> (TestServer, Config, llm::PlanJob) {
     let server =
         TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
     let cfg = config("anthropic", &server.url(), json!({}));
-    let job = llm::plan_start(
-        REQUEST.to_string(),
-        std::sync::Arc::new(catalog()),
-        60,
-        Context::default(),
-        cfg.config.clone(),
-        Policy::new(Profile::Neovim),
-    )
-    .unwrap();
+    let job = start(&cfg);
     server.wait_for_requests(1, Duration::from_secs(5));
+    (server, cfg, job)
+}
+
+#[test]
+fn cancelling_mid_request_drops_it_promptly() {
+    let (server, _cfg, job) = job_held_open();
     assert!(job.try_take().is_none(), "still running");
     let t = Instant::now();
     job.cancel();
@@ -486,19 +491,7 @@ fn cancelling_mid_request_drops_it_promptly() {
 #[test]
 fn dropping_a_job_drops_its_request() {
     // The server would answer after 10 s; the request must not run that long for nobody.
-    let server =
-        TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
-    let cfg = config("anthropic", &server.url(), json!({}));
-    let job = llm::plan_start(
-        REQUEST.to_string(),
-        std::sync::Arc::new(catalog()),
-        60,
-        Context::default(),
-        cfg.config.clone(),
-        Policy::new(Profile::Neovim),
-    )
-    .unwrap();
-    server.wait_for_requests(1, Duration::from_secs(5));
+    let (server, _cfg, job) = job_held_open();
     assert_eq!(server.hung_up(), 0, "the request is open");
     drop(job);
     assert!(server.wait_for_hang_up(Duration::from_secs(2)), "the connection stayed open after the job was dropped");
@@ -528,15 +521,7 @@ fn a_cancel_token_ends_plan_with_cancelled() {
 fn a_job_result_carries_the_plan() {
     let server = TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop"))]);
     let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": server.url(), "model": "q"})).unwrap();
-    let job = llm::plan_start(
-        REQUEST.into(),
-        std::sync::Arc::new(catalog()),
-        60,
-        Context::default(),
-        cfg,
-        Policy::new(Profile::Neovim),
-    )
-    .unwrap();
+    let job = start(&cfg);
     let t = Instant::now();
     let result = loop {
         if let Some(r) = job.try_take() {

@@ -12,9 +12,20 @@ local PIPE_KEY = 'leash.planner.pipe'
 
 -- Module definition ==========================================================
 
+---@class leash.Plan the validated plan the core returns (|leash-dropped|)
+---@field reply string
+---@field confirm 'default'|'required'
+---@field steps table[] the steps that passed the checker, each with its reach
+---@field dropped leash.Dropped[] the steps it refused
+
+---@class leash.Dropped a step the checker refused
+---@field index integer its position in the model's plan, from 0
+---@field code string stable snake_case name of the rule (`unknown_key`, `unsafe_argument`…); match on this
+---@field reason string the sentence the plan window shows (its wording may change)
+
 ---@class leash.PlanResult
 ---@field status 'done'|'error'|'cancelled'
----@field plan? table the validated plan (doc/design.md, "Contracts")
+---@field plan? leash.Plan the validated plan (doc/design.md, "Contracts")
 ---@field error? string a message the user can act on
 ---@field code? string a stable word for the error kind
 

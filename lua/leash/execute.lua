@@ -122,11 +122,12 @@ function M.confirm_and_run(plan, opts)
     if opts.on_done then opts.on_done(ran, err) end
   end
   local function go()
+    local _, same = confirm.unchanged(plan)
     local ok, err = M.run(plan, { entries = opts.entries })
     if ok then
-      H.notify(
-        ('leash: ran %d step%s (:Leash undo restores settings)'):format(#plan.steps, #plan.steps == 1 and '' or 's')
-      )
+      local n = #plan.steps
+      local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
+      H.notify(('leash: ran %d step%s%s (:Leash undo restores settings)'):format(n, n == 1 and '' or 's', tail))
     else
       H.notify(err, vim.log.levels.ERROR)
     end
@@ -136,10 +137,13 @@ function M.confirm_and_run(plan, opts)
     H.notify('leash: not a validated plan', vim.log.levels.ERROR)
     return done(false, 'not a validated plan')
   end
-  if #plan.steps == 0 then
-    -- Nothing can run: the reply (the model's or the offline planner's explanation) and
-    -- the reasons for any dropped steps are all there is to show.
-    local lines = { plan.reply ~= '' and confirm.visible(plan.reply or '') or 'leash: nothing to run' }
+  local nothing = #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan)
+  if nothing then
+    -- Nothing can run, or nothing would change: the reply (the model's or the offline
+    -- planner's explanation) and the reasons for any dropped steps are all there is to show.
+    local lines = {}
+    if plan.reply and plan.reply ~= '' then lines[1] = confirm.visible(plan.reply) end
+    if #plan.steps > 0 or #lines == 0 then lines[#lines + 1] = nothing end
     for _, d in ipairs(plan.dropped or {}) do
       lines[#lines + 1] = ('dropped step %d: %s'):format((d.index or 0) + 1, confirm.visible(d.reason))
     end

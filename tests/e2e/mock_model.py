@@ -11,6 +11,8 @@ The answer depends on the user's request found in the last user message:
   "font bigger" ... "word wrap"  -> set wrap = true, plus an unknown setting "fontsize"
                                     (the validator drops it; the window lists why)
   "leash-e2e"                    -> one terminal step: echo leash-e2e > <--echo-file>
+  "e2e-plan:NAME"                -> the scripted plan NAME (scripted_plans.py), markers
+                                    written next to <--echo-file>
 anything else                     -> a plan with no steps.
 
 Every request is appended as one JSON line to --log. The chosen port is written to
@@ -19,13 +21,19 @@ Every request is appended as one JSON line to --log. The chosen port is written 
 
 import argparse
 import json
+import os
 import sys
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from scripted_plans import scripted_plan
+
 
 def plan_for(request_text, echo_file):
+    scripted = scripted_plan(request_text, os.path.dirname(os.path.abspath(echo_file)))
+    if scripted is not None:
+        return scripted
     text = request_text.lower()
     if "leash-e2e" in text:
         return {
@@ -143,7 +151,6 @@ def main():
     server.log = args.log
     with open(args.port_file + ".tmp", "w") as f:
         f.write(str(server.server_address[1]))
-    import os
     os.replace(args.port_file + ".tmp", args.port_file)
     try:
         server.serve_forever()

@@ -6,6 +6,9 @@
 #      screen with capture-pane); <CR> runs it; `:set wrap?` then shows `wrap`.
 #   2. `:Do ... leash-e2e ...` proposes a terminal step: the window shows the whole
 #      command; `q` cancels and nothing runs; asked again, the file appears only after <CR>.
+#   3.–8. the plan window against scripted plans: keys typed ahead, an editor made small
+#      by an earlier plan, a plan that must be scrolled, 'rightleft', a plan that changes
+#      nothing (tests/e2e/window.sh).
 #
 # Usage: tests/e2e/run.sh [--capture DIR]   (DIR receives the screens with each window)
 # Needs: tmux, python3, the native library built (scripts/test builds it first).
@@ -147,6 +150,9 @@ for _ in $(seq 100); do [ -s "$echo_file" ] && break; sleep 0.1; done
 [ -s "$echo_file" ] || fail "the command did not run after the run key"
 [ "$(cat "$echo_file")" = "leash-e2e" ] || fail "the command wrote $(cat "$echo_file"), not leash-e2e"
 echo "e2e: ok: the terminal step ran only after the run key"
+
+# --- 3.–8. the plan window (tests/e2e/window.sh) ---------------------------------------
+. tests/e2e/window.sh
 
 ex 'qa!'
 n=$(wc -l <"$tmp/requests.jsonl" 2>/dev/null || echo 0)

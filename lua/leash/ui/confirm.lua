@@ -1,9 +1,22 @@
 --- The plan window: the moment the user decides.
 ---
---- A native floating window lists every step of a validated plan in plain words, marks
---- every step that writes files, runs code or runs a program, shows those in full, and
---- lists the steps the validator dropped. Nothing runs until the run key is pressed in
---- that window; `q`, `<Esc>` and closing or leaving the window cancel.
+--- A native floating window lists every step of a validated plan in plain words, says on
+--- its first line how many steps there are and how many run a shell command, run code or
+--- write files, marks those steps and shows them in full, and lists the steps the
+--- validator dropped. Nothing runs until the run key is pressed in that window; `q`,
+--- `<Esc>` and closing or leaving the window cancel.
+---
+--- The run key is a deliberate decision about what was seen, so it does nothing
+--- * until every line of the window has been drawn on screen (a plan taller than the
+---   window must be scrolled through; see |H.seen_provider|),
+--- * when the editor is too small to show the window ('lines', 'columns' and 'cmdheight'
+---   are safe settings an earlier plan may have changed),
+--- * for keys typed before the window was drawn: typeahead is discarded once the window
+---   is on screen, and run keys are ignored for `arm_ms` after that (a monotonic clock).
+---
+--- The text is laid out here, one buffer line per screen row, in a window with 'wrap'
+--- off and every window-local option that changes how text is drawn set to a known
+--- value: what a person sees does not depend on options an earlier plan may have set.
 ---
 --- Everything the model wrote (reply, why, arguments, values, commands) is put into the
 --- buffer with |nvim_buf_set_lines()| as plain text, control and invisible characters made
@@ -20,14 +33,15 @@ local H = {}
 ---@field on_run? fun() called once, after the window closed, when the run key was pressed
 ---@field on_cancel? fun() called once when the window was closed any other way
 ---@field current_values? table<integer, any> current value per setting step `index` (default: read from the editor)
----@field arm_ms? integer run keys are ignored for this long after opening (keys typed ahead); default 150
+---@field arm_ms? integer run keys are ignored for this long after the window was first drawn; default 150
 
 ---@class leash.ConfirmHandle
 ---@field buf integer
 ---@field win integer
----@field lines string[] the text shown
+---@field lines string[] the text shown (one entry per screen row)
 ---@field run fun() what the run key does
 ---@field cancel fun() what `q` does
+---@field status fun(): 'ready'|'unread'|'arming'|'too_small'|'closed' what the run key would do now
 
 --- Whether `plan` must be shown before it runs. Decided only from the validated plan's
 --- `confirm` and `reach` fields (never from its text), checking both: a plan runs without
@@ -42,7 +56,7 @@ function M.needs_window(plan, config)
   if type(plan) ~= 'table' or plan.confirm ~= 'default' or type(plan.steps) ~= 'table' then return true end
   for _, step in ipairs(plan.steps) do
     if type(step) ~= 'table' or not H.unconfirmed_reach[step.reach] then return true end
-    if step.type == 'terminal' or (step.type == 'item' and H.is_terminal_id(step.id)) then return true end
+    if H.is_terminal(step) then return true end
   end
   return false
 end
@@ -56,69 +70,48 @@ function M.open(plan, opts)
   -- One plan window at a time: a new plan cancels the one still waiting.
   if H.current then H.current.cancel() end
   H.create_default_hl()
-  local current = opts.current_values or H.current_values(plan)
-  local rows = M.render(plan, current)
+  local now, globals = opts.current_values, nil
+  if not now then
+    now, globals = H.current_values(plan)
+  end
+  local rows = M.render(plan, now, globals)
+  local border = H.border()
 
   local buf = vim.api.nvim_create_buf(false, true)
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  vim.bo[buf].undolevels = -1
+  for name, value in pairs(H.buf_options) do
+    pcall(vim.api.nvim_set_option_value, name, value, { buf = buf })
+  end
 
-  local border = H.border()
-  local keys_in_footer = border.has_border
-  if not keys_in_footer then rows[#rows + 1] = { { H.keys_text, 'LeashConfirmKeys' } } end
-
-  local lines = H.write(buf, rows)
-  vim.bo[buf].modifiable = false
-  vim.bo[buf].readonly = true
-  vim.bo[buf].filetype = 'leash-plan'
-
-  local width = H.width(lines, border.has_border)
   local prev_win = vim.api.nvim_get_current_win()
-  local config = {
-    relative = 'editor',
-    width = width,
-    height = 1,
-    row = 0,
-    col = 0,
-    style = 'minimal',
-    zindex = 60,
-  }
+  local config = { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = 60 }
   if border.border then config.border = border.border end
   if border.has_border then
     config.title = ' leash plan ' -- static text only: model text never goes here
     config.title_pos = 'center'
-    if vim.fn.has('nvim-0.10') == 1 then
-      config.footer = ' ' .. H.keys_text .. ' '
-      config.footer_pos = 'center'
-    end
   end
   local win = vim.api.nvim_open_win(buf, true, config)
   -- The run keys are Normal-mode mappings; a plan that arrives while typing must not
   -- leave the window in Insert mode.
   if vim.fn.mode():find('^[iR]') then vim.cmd('stopinsert') end
-  local wo = vim.wo[win]
-  wo.wrap, wo.linebreak, wo.breakindent = true, true, true
-  wo.breakindentopt = 'shift:2'
-  wo.list, wo.spell, wo.conceallevel = false, false, 0
-  wo.cursorline, wo.foldenable = false, false
-  wo.scrolloff = 0
-  -- A plan that ran earlier may have set these globally (they are safe settings): a
-  -- transparent or re-highlighted window would hide what <CR> is about to run.
-  wo.winblend, wo.winhighlight = 0, ''
-  -- Its colours come from a private namespace filled before any plan could run (see
-  -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
-  -- this window unreadable.
-  vim.api.nvim_win_set_hl_ns(win, H.ns)
-  if vim.fn.exists('+winfixbuf') == 1 then wo.winfixbuf = true end
-  H.place(win, lines, border.has_border)
+  -- FileType handlers run now, in this window; the options below are set after them.
+  vim.bo[buf].filetype = 'leash-plan'
+  H.set_window_options(win, buf)
 
-  local state = { done = false, opened = vim.uv.now(), arm_ms = opts.arm_ms or 150 }
+  local state = {
+    plan_rows = rows,
+    border = border,
+    seen = {},
+    nseen = 0,
+    lines = {},
+    done = false,
+    arm_ns = (opts.arm_ms or 150) * 1e6,
+  }
   local group = vim.api.nvim_create_augroup('LeashConfirm' .. win, { clear = true })
 
   local function finish(run)
     if state.done then return end
     state.done = true
+    H.watched[win] = nil
     if H.current and H.current.win == win then H.current = nil end
     pcall(vim.api.nvim_del_augroup_by_id, group)
     if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
@@ -127,17 +120,22 @@ function M.open(plan, opts)
     if cb then cb() end
   end
 
-  local handle = {
+  local handle
+  handle = {
     buf = buf,
     win = win,
-    lines = lines,
+    lines = state.lines,
+    status = function() return H.status(state) end,
     run = function()
-      -- Keys typed ahead while the plan was being made must not accept it.
-      if vim.uv.now() - state.opened < state.arm_ms then return end
-      finish(true)
+      if H.status(state) == 'ready' then finish(true) end
     end,
     cancel = function() finish(false) end,
   }
+  state.update = function()
+    if state.done or not vim.api.nvim_win_is_valid(win) then return end
+    H.show(win, buf, state)
+    handle.lines = state.lines
+  end
 
   local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
   for _, lhs in ipairs(H.run_keys) do
@@ -146,8 +144,8 @@ function M.open(plan, opts)
   for _, lhs in ipairs(H.cancel_keys) do
     map(lhs, handle.cancel, 'leash: cancel')
   end
-
   H.current = handle
+  H.watched[win] = state
 
   vim.api.nvim_create_autocmd('WinClosed', {
     group = group,
@@ -159,22 +157,39 @@ function M.open(plan, opts)
     buffer = buf,
     callback = function() vim.schedule(handle.cancel) end,
   })
-  vim.api.nvim_create_autocmd('VimResized', {
+  vim.api.nvim_create_autocmd('VimResized', { group = group, callback = state.update })
+  vim.api.nvim_create_autocmd('OptionSet', {
     group = group,
+    pattern = { 'cmdheight', 'ambiwidth', 'emoji', 'columns', 'lines' },
+    callback = function() vim.schedule(state.update) end,
+  })
+  -- Keep the start of every row on screen: the rows fit the window, so a horizontal
+  -- scroll (zl, a wide 'sidescrolloff') could only hide text.
+  vim.api.nvim_create_autocmd('CursorMoved', {
+    group = group,
+    buffer = buf,
     callback = function()
-      if vim.api.nvim_win_is_valid(win) then H.place(win, lines, border.has_border) end
+      if vim.fn.winsaveview().leftcol ~= 0 then vim.fn.winrestview({ leftcol = 0 }) end
     end,
   })
+
+  state.update()
+  -- The window is on screen now; what was typed before it was drawn was meant for
+  -- something else and must not accept it.
+  vim.cmd.redraw()
+  H.discard_typeahead()
+  state.armed_at = vim.uv.hrtime()
   return handle
 end
 
---- The window's rows: each row a list of `{ text, hl_group? }` chunks. Pure (no editor
---- state beyond `current`), so specs can read exactly what would be shown.
+--- The window's rows before layout: each row a list of `{ text, hl_group? }` chunks.
+--- The first row says how many steps there are and what they reach. Pure (no editor
+--- state beyond `current` and `globals`), so specs can read exactly what would be shown.
 ---@param plan table validated plan
----@param current? table<integer, any> current value per setting step `index`
+---@param current? table<integer, any> value per setting step `index` before the plan runs (in the step's scope)
+---@param globals? table<integer, any> global value per setting step `index` (default: `current`)
 ---@return { [1]: string, [2]: string? }[][]
-function M.render(plan, current)
-  current = current or {}
+function M.render(plan, current, globals)
   local rows = {}
   local function row(...)
     local chunks = {}
@@ -185,13 +200,17 @@ function M.render(plan, current)
     rows[#rows + 1] = chunks
   end
 
+  local steps = type(plan.steps) == 'table' and plan.steps or {}
+  local before = H.before(steps, current or {}, globals)
+  row({ M.summary(plan, before), 'LeashConfirmHeading' })
+  row()
+
   local reply = H.visible(plan.reply)
   if reply ~= '' then
     row({ reply, 'LeashConfirmReply' })
     row()
   end
 
-  local steps = type(plan.steps) == 'table' and plan.steps or {}
   if #steps == 0 then row({ 'Nothing to run.', 'LeashConfirmDropped' }) end
   for pos, step in ipairs(steps) do
     local n = (tonumber(step.index) or (pos - 1)) + 1
@@ -205,9 +224,24 @@ function M.render(plan, current)
 
     if step.type == 'setting' then
       local scope = step.scope == 'local' and ' (this window/buffer only)' or ''
-      local now = current[step.index]
-      local change = now == nil and H.value(step.value) or (H.value(now) .. ' → ' .. H.value(step.value))
-      row({ num }, mark and { mark, mark_hl } or nil, { ('Set %s%s: %s'):format(H.visible(step.key), scope, change) })
+      local b = before[pos]
+      local change, hl = H.value(step.value), nil
+      if b and b.same then
+        change, hl = 'already ' .. H.value(step.value), 'LeashConfirmUnchanged'
+      elseif b and b.here then
+        change = ('%s → %s here, global value %s → %s'):format(
+          H.value(b.now),
+          H.value(step.value),
+          H.value(b.global),
+          H.value(step.value)
+        )
+      elseif b and b.now ~= step.value then
+        change = H.value(b.now) .. ' → ' .. H.value(step.value)
+      end
+      row({ num }, mark and { mark, mark_hl } or nil, { ('Set %s%s: '):format(H.visible(step.key), scope) }, {
+        change,
+        hl,
+      })
     elseif step.type == 'terminal' or (step.type == 'item' and step.id == 'term:run') then
       -- Only term:run's argument is a command line; term:below/term:tab open a shell.
       local command = step.type == 'terminal' and step.command or table.concat(step.args or {}, ' ')
@@ -232,6 +266,76 @@ function M.render(plan, current)
   return rows
 end
 
+--- The first line of the window: how many steps, how many of them run a shell command,
+--- run code or write files, and how many change nothing. Static words and numbers only,
+--- decided from the validated plan's `type`, `id` and `reach` fields.
+---@param plan table validated plan
+---@param before? table[] per step position, `{ same = true }` for a setting that changes nothing
+---@return string
+function M.summary(plan, before)
+  local steps = type(plan.steps) == 'table' and plan.steps or {}
+  before = before or {}
+  local n = { shell = 0, code = 0, write = 0, unknown = 0, same = 0 }
+  for pos, step in ipairs(steps) do
+    if H.is_terminal(step) or step.reach == 'shell' then
+      n.shell = n.shell + 1
+    elseif step.reach == 'code' or step.reach == 'write' then
+      n[step.reach] = n[step.reach] + 1
+    elseif not H.known_reach[step.reach] then
+      n.unknown = n.unknown + 1
+    end
+    if before[pos] and before[pos].same then n.same = n.same + 1 end
+  end
+  local function verb(count, one, many) return ('%d %s'):format(count, count == 1 and one or many) end
+  local parts = {}
+  if n.shell > 0 then parts[#parts + 1] = verb(n.shell, 'runs a shell command', 'run shell commands') end
+  if n.code > 0 then parts[#parts + 1] = verb(n.code, 'runs code', 'run code') end
+  if n.write > 0 then parts[#parts + 1] = verb(n.write, 'writes files', 'write files') end
+  if n.unknown > 0 then parts[#parts + 1] = verb(n.unknown, 'has an unknown reach', 'have an unknown reach') end
+  if #parts == 0 then parts[1] = 'no shell command, no code, no file writes' end
+  local text = ('%d step%s: %s'):format(#steps, #steps == 1 and '' or 's', table.concat(parts, ', '))
+  if #steps > 0 and n.same == #steps then
+    text = text .. '; nothing changes, every setting already has its value'
+  elseif n.same > 0 then
+    text = text .. '; ' .. verb(n.same, 'changes nothing', 'change nothing')
+  end
+  return text .. '.'
+end
+
+--- The setting steps of `plan` that change nothing: the option already has the value the
+--- step sets, in every scope the step writes, once the plan's earlier settings are
+--- counted. Items and terminal steps always change something.
+---@param plan table validated plan
+---@return table<integer, true> unchanged by step `index`
+---@return integer count
+---@return boolean all every step of a non-empty plan changes nothing
+function M.unchanged(plan)
+  local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
+  local now, globals = H.current_values(plan)
+  local out, count = {}, 0
+  for pos, b in pairs(H.before(steps, now, globals)) do
+    if b.same then
+      out[tonumber(steps[pos].index) or (pos - 1)] = true
+      count = count + 1
+    end
+  end
+  return out, count, #steps > 0 and count == #steps
+end
+
+--- What to tell the user when every step of `plan` is a setting that changes nothing
+--- (see |leash.confirm.unchanged()|): `leash: nothing to change: wrap is already true`.
+---@param plan table validated plan
+---@return string? message nil when some step changes something, or the plan is empty
+function M.nothing_to_change(plan)
+  local _, _, all = M.unchanged(plan)
+  if not all then return nil end
+  local parts = {}
+  for _, step in ipairs(plan.steps) do
+    parts[#parts + 1] = ('%s is already %s'):format(H.visible(step.key), H.value(step.value))
+  end
+  return 'leash: nothing to change: ' .. table.concat(parts, ', ')
+end
+
 --- Text with every control and invisible formatting character made visible: `^[` for
 --- ESC, `^J` for a newline, `<U+202E>` for a bidi override. What remains can be shown as
 --- is and reads the same as what runs.
@@ -244,9 +348,22 @@ function M.visible(s) return H.visible(s) end
 ---@type leash.ConfirmHandle? the window waiting for a decision
 H.current = nil
 
+--- Open windows whose drawn rows are being recorded, by window id.
+---@type table<integer, table>
+H.watched = {}
+
 H.run_keys = { '<CR>', 'y' }
 H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }
 H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
+H.footers = {
+  ready = ' <CR>/y run · q/<Esc> cancel ',
+  scrolled = ' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ',
+  unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
+  too_small = ' too small to show the plan · q cancel ',
+}
+
+-- The smallest text area the plan is shown in: columns, and rows when it must scroll.
+H.min_rows, H.min_cols = 5, 30
 
 H.known_reach = { safe = true, edit = true, write = true, code = true, shell = true }
 H.unconfirmed_reach = { safe = true, edit = true }
@@ -261,21 +378,122 @@ H.invisible = {
   { 0xFEFF, 0xFEFF },
 }
 
+--- Every window-local option that changes how the window's text is drawn or scrolled, set
+--- to a known value. A float starts with the local options of the window it was opened
+--- from, so an earlier plan's `:set rightleft` (a safe setting) would mirror every row.
+--- Global-local options get an explicit local value ('NONE', 0) so the global one does
+--- not apply. Options a Neovim version lacks are skipped.
+H.win_options = {
+  { 'arabic', false },
+  { 'rightleft', false },
+  { 'rightleftcmd', 'search' },
+  -- One buffer line is one screen row: the text is laid out by this module.
+  { 'wrap', false },
+  { 'linebreak', false },
+  { 'breakindent', false },
+  { 'breakindentopt', '' },
+  { 'showbreak', 'NONE' },
+  { 'smoothscroll', false },
+  { 'list', false },
+  { 'fillchars', 'eob: ' },
+  { 'conceallevel', 0 },
+  { 'concealcursor', '' },
+  { 'spell', false },
+  { 'cursorline', false },
+  { 'cursorcolumn', false },
+  { 'colorcolumn', '' },
+  { 'number', false },
+  { 'relativenumber', false },
+  { 'signcolumn', 'no' },
+  { 'foldcolumn', '0' },
+  { 'statuscolumn', '' },
+  { 'foldenable', false },
+  { 'foldmethod', 'manual' },
+  { 'foldlevel', 99 },
+  { 'diff', false },
+  { 'scrollbind', false },
+  { 'cursorbind', false },
+  { 'previewwindow', false },
+  { 'virtualedit', 'NONE' },
+  { 'scrolloff', 0 },
+  { 'sidescrolloff', 0 },
+  { 'scroll', 0 },
+  -- A transparent or re-highlighted window would hide what <CR> is about to run.
+  { 'winblend', 0 },
+  { 'winhighlight', '' },
+  { 'eventignorewin', '' },
+  { 'winfixbuf', true },
+}
+
+--- Buffer-local options that change how its text is drawn or what reads it.
+H.buf_options = {
+  bufhidden = 'wipe',
+  swapfile = false,
+  undolevels = -1,
+  modeline = false,
+  tabstop = 8,
+  vartabstop = '',
+  synmaxcol = 3000,
+  spelllang = 'en',
+}
+
 -- Helper functionality =======================================================
 
---- The groups the plan window draws with, copied into its own namespace.
+--- The groups the plan window draws with, copied into its own namespace. A group the
+--- namespace lacks is taken from the global one, so every group Neovim may draw in a
+--- float is here: with 'hlsearch' on, an earlier plan's `:highlight Search guifg=bg`
+--- would otherwise hide each match of the last search pattern.
 H.window_groups = {
   'Normal',
   'NormalFloat',
+  'NormalNC',
   'FloatBorder',
   'FloatTitle',
   'FloatFooter',
   'EndOfBuffer',
   'NonText',
+  'Search',
+  'CurSearch',
+  'IncSearch',
+  'Substitute',
+  'Visual',
+  'VisualNOS',
+  'MatchParen',
+  'Conceal',
+  'SpecialKey',
+  'Whitespace',
+  'Cursor',
+  'lCursor',
+  'CursorIM',
+  'TermCursor',
+  'CursorLine',
+  'CursorColumn',
+  'ColorColumn',
+  'QuickFixLine',
+  'Folded',
+  'FoldColumn',
+  'SignColumn',
+  'LineNr',
+  'LineNrAbove',
+  'LineNrBelow',
+  'CursorLineNr',
+  'CursorLineFold',
+  'CursorLineSign',
+  'SpellBad',
+  'SpellCap',
+  'SpellLocal',
+  'SpellRare',
+  'DiffAdd',
+  'DiffChange',
+  'DiffDelete',
+  'DiffText',
+  'WinBar',
+  'WinBarNC',
   'LeashConfirmReply',
   'LeashConfirmHeading',
   'LeashConfirmWhy',
   'LeashConfirmDropped',
+  'LeashConfirmUnchanged',
   'LeashConfirmCommand',
   'LeashConfirmWrite',
   'LeashConfirmCode',
@@ -284,6 +502,8 @@ H.window_groups = {
 }
 
 H.ns = vim.api.nvim_create_namespace('leash.plan_window')
+H.ns_text = vim.api.nvim_create_namespace('LeashConfirm')
+H.ns_seen = vim.api.nvim_create_namespace('leash.plan_window.seen')
 
 --- Copy the window's groups, links resolved, into its namespace. Runs when this module
 --- is first loaded in a session (before the first plan is run: deciding whether a
@@ -303,6 +523,7 @@ function H.create_default_hl()
     LeashConfirmHeading = 'Title',
     LeashConfirmWhy = 'Comment',
     LeashConfirmDropped = 'Comment',
+    LeashConfirmUnchanged = 'Comment',
     LeashConfirmCommand = 'Normal',
     LeashConfirmWrite = 'DiagnosticWarn',
     LeashConfirmCode = 'DiagnosticWarn',
@@ -314,7 +535,17 @@ function H.create_default_hl()
   end
 end
 
-function H.is_terminal_id(id) return type(id) == 'string' and vim.startswith(id, 'term:') end
+--- A terminal step or a `term:` item: always a shell, whatever its reach says.
+function H.is_terminal(step)
+  return type(step) == 'table'
+    and (
+      step.type == 'terminal' or (
+        step.type == 'item'
+        and type(step.id) == 'string'
+        and vim.startswith(step.id, 'term:')
+      )
+    )
+end
 
 --- Border settings: pass a border only when the user has not set 'winborder'.
 ---@return { border?: string, has_border: boolean }
@@ -325,13 +556,58 @@ function H.border()
 end
 
 --- Current values of the plan's settings, read from the current window and buffer with
---- the scope each step will use.
+--- the scope each step will use, and their global values.
+---@return table<integer, any> now, table<integer, any> globals
 function H.current_values(plan)
-  local out = {}
+  local now, globals = {}, {}
   for _, step in ipairs(type(plan.steps) == 'table' and plan.steps or {}) do
-    if step.type == 'setting' and type(step.key) == 'string' then
+    if type(step) == 'table' and step.type == 'setting' and type(step.key) == 'string' then
       local ok, v = pcall(vim.api.nvim_get_option_value, step.key, { scope = step.scope == 'local' and 'local' or nil })
-      if ok then out[step.index] = v end
+      if ok then now[step.index] = v end
+      local gok, g = pcall(vim.api.nvim_get_option_value, step.key, { scope = 'global' })
+      if gok then globals[step.index] = g end
+    end
+  end
+  return now, globals
+end
+
+--- For each setting step (by position): its option's value just before it runs, counting
+--- the plan's earlier settings of the same option, and whether it changes nothing. A
+--- step without `:setlocal` writes the global value too, so it changes nothing only when
+--- both already match; `here` marks a step whose local value matches and global does not.
+--- Once an item or terminal step came first nothing is known: it may switch buffer or
+--- window, or change options itself.
+---@return table<integer, { now: any, global: any, same?: boolean, here?: boolean }>
+function H.before(steps, current, globals)
+  globals = globals or current
+  local out, set, blind = {}, {}, false
+  for pos, step in ipairs(steps) do
+    if type(step) ~= 'table' or step.type ~= 'setting' then
+      blind = true
+    else
+      local key = step.key
+      local known = set[key] or {}
+      local now = known.now
+      if now == nil then now = current[step.index] end
+      local global = known.global
+      if global == nil then global = globals[step.index] end
+      if now ~= nil and now ~= vim.NIL then
+        local b = { now = now, global = global }
+        if not blind and now == step.value then
+          if step.scope == 'local' or global == nil or global == step.value then
+            b.same = true
+          else
+            b.here = true
+          end
+        end
+        out[pos] = b
+      end
+      if type(key) == 'string' then
+        set[key] = {
+          now = step.value,
+          global = step.scope == 'local' and global or step.value,
+        }
+      end
     end
   end
   return out
@@ -378,60 +654,308 @@ function H.visible(s)
   return s
 end
 
---- Write `rows` into `buf` and highlight each chunk by position.
----@return string[] lines
-function H.write(buf, rows)
+-- Window ---------------------------------------------------------------------
+
+function H.set_window_options(win, buf)
+  for _, o in ipairs(H.win_options) do
+    local ok, info = pcall(vim.api.nvim_get_option_info2, o[1], {})
+    if ok then
+      -- A global-local option gets a local value only: its global value is the user's.
+      pcall(vim.api.nvim_set_option_value, o[1], o[2], { win = win, scope = info.global_local and 'local' or nil })
+    end
+  end
+  -- Its colours come from a private namespace filled before any plan could run (see
+  -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
+  -- this window unreadable.
+  vim.api.nvim_win_set_hl_ns(win, H.ns)
+  -- Nothing else may decorate the text: matches and other namespaces' extmarks (a
+  -- FileType handler may have added some).
+  pcall(vim.fn.clearmatches, win)
+  pcall(vim.api.nvim_buf_clear_namespace, buf, -1, 0, -1)
+end
+
+--- What the run key does now.
+function H.status(state)
+  if state.done then return 'closed' end
+  if state.too_small then return 'too_small' end
+  if state.nseen < #state.lines then return 'unread' end
+  if not state.armed_at or vim.uv.hrtime() - state.armed_at < state.arm_ns then return 'arming' end
+  return 'ready'
+end
+
+--- Lay the plan out for the editor's current size and show it: window size and place,
+--- buffer text, footer. Rows already drawn stay counted when the text did not change.
+function H.show(win, buf, state)
+  local layout = H.layout(state.plan_rows, state.border)
   local lines, marks = {}, {}
-  for i, chunks in ipairs(rows) do
-    local parts, col = {}, 0
-    for _, c in ipairs(chunks) do
-      if c[1] then
-        parts[#parts + 1] = c[1]
-        if c[2] then marks[#marks + 1] = { i - 1, col, col + #c[1], c[2] } end
-        col = col + #c[1]
+  for i, r in ipairs(layout.rows) do
+    lines[i] = r.text
+    for _, m in ipairs(r.marks) do
+      marks[#marks + 1] = { i - 1, m[1], m[2], m[3] }
+    end
+  end
+  if not vim.deep_equal(lines, state.lines) then
+    state.seen, state.nseen = {}, 0
+    vim.bo[buf].modifiable = true
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    vim.bo[buf].modifiable = false
+    vim.api.nvim_buf_clear_namespace(buf, H.ns_text, 0, -1)
+    for _, m in ipairs(marks) do
+      vim.api.nvim_buf_set_extmark(buf, H.ns_text, m[1], m[2], { end_col = m[3], hl_group = m[4] })
+    end
+    pcall(vim.api.nvim_win_set_cursor, win, { 1, 0 })
+  end
+  state.lines, state.too_small, state.layout = lines, layout.too_small, layout
+  local cfg = vim.api.nvim_win_get_config(win)
+  cfg.width, cfg.height, cfg.row, cfg.col = layout.width, layout.height, layout.row, layout.col
+  if state.border.has_border and vim.fn.has('nvim-0.10') == 1 then
+    cfg.footer = H.footer(state)
+    cfg.footer_pos = 'center'
+  end
+  vim.api.nvim_win_set_config(win, cfg)
+  if layout.too_small and not state.told_small then
+    state.told_small = true
+    vim.notify(layout.message, vim.log.levels.WARN, { title = 'leash' })
+  end
+end
+
+--- The footer for the window's state (static text and a number).
+function H.footer(state)
+  if state.too_small then return H.footers.too_small end
+  local left = #state.lines - state.nseen
+  if left > 0 then return H.footers.unread:format(left, left == 1 and '' or 's') end
+  return state.layout.fits and H.footers.ready or H.footers.scrolled
+end
+
+--- Rows, size and place of the window for the editor's current size. The text area is
+--- `width` columns; every row fits in it, so what is drawn never depends on 'wrap',
+--- 'linebreak', 'showbreak', 'breakindent' or 'display'. Too small: fewer than
+--- `H.min_cols` columns, or a plan that does not fit in fewer than `H.min_rows` rows.
+function H.layout(plan_rows, border)
+  local extra = border.has_border and 2 or 0
+  local free_rows = vim.o.lines - vim.o.cmdheight - extra
+  local free_cols = vim.o.columns - extra
+  -- Leave a margin around the window where the editor has room for it.
+  local max_rows = free_rows >= 12 and free_rows - 2 or free_rows
+  local max_cols = free_cols >= 44 and free_cols - 4 or free_cols
+  local out = {}
+
+  local function lay(rows)
+    local width = math.min(40, max_cols)
+    for _, text in pairs(H.footers) do
+      width = math.max(width, vim.fn.strdisplaywidth(text) + 2)
+    end
+    for _, chunks in ipairs(rows) do
+      local w = 2
+      for _, c in ipairs(chunks) do
+        w = w + H.width(c[1])
+      end
+      width = math.max(width, w)
+    end
+    width = math.max(2, math.min(width, max_cols))
+    local all = {}
+    for _, chunks in ipairs(rows) do
+      vim.list_extend(all, H.wrap(chunks, width - 1))
+    end
+    return all, width
+  end
+
+  local keys = border.has_border and {} or { {}, { { H.keys_text, 'LeashConfirmKeys' } } }
+  local rows, width = lay(vim.list_extend(vim.list_slice(plan_rows), keys))
+  if #rows > max_rows then
+    -- Say so at the top (also where there is no footer to say it).
+    local with_note = vim.list_slice(plan_rows)
+    table.insert(with_note, 2, {
+      { 'It does not fit: scroll to the end (j, <C-d>) before <CR> can run it.', 'LeashConfirmKeys' },
+    })
+    rows, width = lay(vim.list_extend(with_note, keys))
+  end
+  out.too_small = max_cols < H.min_cols or (#rows > max_rows and max_rows < H.min_rows)
+  if out.too_small then
+    out.message = (
+      'leash: the editor is too small to show the plan (%d×%d free, at least %d×%d needed); '
+      .. "make it larger or lower 'cmdheight' (%d). Nothing runs until the plan can be read."
+    ):format(math.max(max_rows, 0), math.max(max_cols, 0), H.min_rows, H.min_cols, vim.o.cmdheight)
+    rows, width = lay({ { { out.message, 'LeashConfirmShell' } } })
+  end
+  out.rows, out.width = rows, width
+  out.fits = #rows <= max_rows
+  out.height = math.max(1, math.min(#rows, max_rows))
+  out.row = math.max(0, math.floor((free_rows - out.height) / 2))
+  out.col = math.max(0, math.floor((free_cols - width) / 2))
+  return out
+end
+
+--- Display width of `s` as Neovim draws it ('ambiwidth', 'emoji', 'isprint' included).
+function H.width(s)
+  if not s:find('[\128-\255]') then return #s end
+  return vim.fn.strdisplaywidth(s)
+end
+
+--- Iterate the characters of `s` as Neovim splits them (invalid bytes one at a time).
+function H.chars(s)
+  if not s:find('[\128-\255]') then return s:gmatch('.') end
+  local starts = vim.str_utf_pos(s)
+  local i = 0
+  return function()
+    i = i + 1
+    local b = starts[i]
+    if not b then return nil end
+    local e = (starts[i + 1] or (#s + 1)) - 1
+    return s:sub(b, e)
+  end
+end
+
+--- Lay one row of chunks out in rows of at most `width` display cells: a space of margin
+--- first, continuation rows indented by the row's own indent plus two, broken after a
+--- space where one is near the end, else inside a word. Returns `{ text, marks }` per
+--- screen row, marks as `{ start_byte, end_byte, hl_group }`.
+function H.wrap(chunks, width)
+  local cells = { { ' ', 1 } }
+  for _, c in ipairs(chunks) do
+    if c[1] and c[1] ~= '' then
+      for ch in H.chars(c[1]) do
+        cells[#cells + 1] = { ch, #ch == 1 and 1 or vim.fn.strdisplaywidth(ch), c[2] }
       end
     end
-    lines[i] = ' ' .. table.concat(parts)
   end
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  local ns = vim.api.nvim_create_namespace('LeashConfirm')
-  for _, m in ipairs(marks) do
-    vim.api.nvim_buf_set_extmark(buf, ns, m[1], m[2] + 1, { end_col = m[3] + 1, hl_group = m[4] })
+  local lead = 0
+  while cells[lead + 1] and cells[lead + 1][1] == ' ' do
+    lead = lead + 1
   end
-  return lines
-end
+  local indent = math.min(lead + 2, math.floor(width / 2))
 
-function H.width(lines, has_border)
-  local want = vim.fn.strdisplaywidth(H.keys_text) + 4
-  for _, l in ipairs(lines) do
-    want = math.max(want, vim.fn.strdisplaywidth(l) + 1)
-  end
-  local max = math.max(20, vim.o.columns - (has_border and 6 or 4))
-  return math.min(math.max(want, 40), max)
-end
-
---- Size the window to its wrapped text (capped to the editor) and centre it.
-function H.place(win, lines, has_border)
-  local width = H.width(lines, has_border)
-  local cfg = vim.api.nvim_win_get_config(win)
-  cfg.width = width
-  vim.api.nvim_win_set_config(win, cfg)
-  local height
-  if vim.api.nvim_win_text_height then
-    height = vim.api.nvim_win_text_height(win, {}).all
-  else
-    height = 0
-    for _, l in ipairs(lines) do
-      height = height + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / width))
+  local rows, cur, used, brk = {}, {}, 0, nil
+  local function start_row()
+    cur, used, brk = {}, 0, nil
+    if #rows > 0 then
+      for _ = 1, indent do
+        cur[#cur + 1] = { ' ', 1 }
+      end
+      used = indent
     end
   end
-  local avail = vim.o.lines - vim.o.cmdheight - (has_border and 4 or 2)
-  height = math.max(1, math.min(height, avail))
-  local extra = has_border and 2 or 0
-  cfg.height = height
-  cfg.row = math.max(0, math.floor((vim.o.lines - vim.o.cmdheight - height - extra) / 2))
-  cfg.col = math.max(0, math.floor((vim.o.columns - width - extra) / 2))
-  vim.api.nvim_win_set_config(win, cfg)
+  start_row()
+  for _, cell in ipairs(cells) do
+    if used + cell[2] > width and cell[2] > 0 and #cur > indent then
+      local rest = {}
+      -- Break after the last space when it leaves the row at least half full.
+      if brk and brk < #cur and brk >= width / 2 then
+        for i = brk + 1, #cur do
+          rest[#rest + 1] = cur[i]
+        end
+        for i = #cur, brk + 1, -1 do
+          cur[i] = nil
+        end
+      end
+      rows[#rows + 1] = cur
+      start_row()
+      for _, r in ipairs(rest) do
+        cur[#cur + 1] = r
+        used = used + r[2]
+      end
+    end
+    cur[#cur + 1] = cell
+    used = used + cell[2]
+    if cell[1] == ' ' and #cur > indent then brk = #cur end
+  end
+  rows[#rows + 1] = cur
+
+  local out = {}
+  for _, r in ipairs(rows) do
+    vim.list_extend(out, H.finish_row(r, width))
+  end
+  return out
+end
+
+--- Join a row's cells into text and highlight ranges. If Neovim measures the joined text
+--- wider than the cells said (a character whose width depends on its neighbours), the
+--- row is split where Neovim's own measure says it is full: no row is ever cut off.
+function H.finish_row(cells, width)
+  local parts, marks, col = {}, {}, 0
+  for _, c in ipairs(cells) do
+    parts[#parts + 1] = c[1]
+    if c[3] then
+      local last = marks[#marks]
+      if last and last[2] == col and last[3] == c[3] then
+        last[2] = col + #c[1]
+      else
+        marks[#marks + 1] = { col, col + #c[1], c[3] }
+      end
+    end
+    col = col + #c[1]
+  end
+  local text = table.concat(parts)
+  if #cells <= 1 or H.width(text) <= width then return { { text = text, marks = marks } } end
+  local n = 1
+  while n < #cells and H.width(table.concat(parts, '', 1, n + 1)) <= width do
+    n = n + 1
+  end
+  local head, tail = {}, { { ' ', 1 }, { ' ', 1 } }
+  for i, c in ipairs(cells) do
+    if i <= n then
+      head[#head + 1] = c
+    else
+      tail[#tail + 1] = c
+    end
+  end
+  return vim.list_extend(H.finish_row(head, width), H.finish_row(tail, width))
+end
+
+--- Whether `win` is wholly on screen with its text area as laid out: no row below the
+--- command line, no column past the edge, nothing scrolled sideways, no column added
+--- in front of the text.
+function H.on_screen(win, state)
+  local layout = state.layout
+  if not layout or state.too_small then return false end
+  local ok, info = pcall(vim.fn.getwininfo, win)
+  if not ok or not info[1] then return false end
+  info = info[1]
+  local extra = state.border.has_border and 1 or 0
+  local top = info.winrow - 1 -- 0-based row of the window, border included
+  local left = info.wincol - 1
+  if top + info.height + 2 * extra > vim.o.lines - vim.o.cmdheight then return false end
+  if left + info.width + 2 * extra > vim.o.columns then return false end
+  if (info.leftcol or 0) ~= 0 or (info.textoff or 0) ~= 0 then return false end
+  return info.width >= layout.width
+end
+
+--- Record which rows of a plan window are drawn. Called by Neovim while it redraws: a
+--- row counts as seen only when it was drawn into a window wholly on screen.
+function H.seen_provider()
+  vim.api.nvim_set_decoration_provider(H.ns_seen, {
+    on_win = function(_, win)
+      local state = H.watched[win]
+      if not state or state.done then return false end
+      return H.on_screen(win, state)
+    end,
+    on_line = function(_, win, _, row)
+      local state = H.watched[win]
+      if not state or state.seen[row] or row >= #state.lines then return end
+      state.seen[row] = true
+      state.nseen = state.nseen + 1
+      -- The footer counts down; it cannot change while Neovim draws.
+      if not state.footer_pending then
+        state.footer_pending = true
+        vim.schedule(function()
+          state.footer_pending = false
+          if state.done or not vim.api.nvim_win_is_valid(win) or not state.border.has_border then return end
+          local cfg = vim.api.nvim_win_get_config(win)
+          cfg.footer = H.footer(state)
+          pcall(vim.api.nvim_win_set_config, win, cfg)
+        end)
+      end
+    end,
+  })
+end
+
+--- Throw away every key typed before the window was drawn (they sit in the typeahead
+--- buffer, or still in the input queue while the main loop was busy): they were meant
+--- for something else.
+function H.discard_typeahead()
+  for _ = 1, 100000 do
+    if vim.fn.getchar(0) == 0 then return end
+  end
 end
 
 -- Once per Neovim process: reloading this module (plugin managers, tests) after a plan
@@ -445,5 +969,6 @@ vim.api.nvim_create_autocmd('ColorScheme', {
   callback = function() H.snapshot_hl() end,
   desc = 'leash: refresh the plan window colours',
 })
+H.seen_provider()
 
 return M

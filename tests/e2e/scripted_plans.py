@@ -1,0 +1,84 @@
+"""Scripted plans for the end-to-end tests of the plan window (tests/e2e/window.sh).
+
+A request holding `e2e-plan:NAME` is answered with the plan NAME below. Terminal steps
+write a marker file `NAME.txt` into `out_dir`, so the test can tell whether they ran.
+"""
+
+import re
+
+
+def _marker(out_dir, name):
+    return {
+        "type": "terminal",
+        "command": "echo %s > %s/%s.txt" % (name, out_dir, name),
+        "why": "the end-to-end test checks whether this ran",
+    }
+
+
+def _setting(key, value, why="the end-to-end test sets it"):
+    return {"type": "setting", "key": key, "value": value, "why": why}
+
+
+def _long_why(i):
+    return ("reason %d: " % i) + " ".join(["this reason is long on purpose and pushes the next steps down"] * 4)
+
+
+def _set_cmdheight(out_dir):
+    # An innocent-looking step: the next window has four rows left.
+    return {"reply": "Giving messages more room.", "steps": [_setting("cmdheight", 34, "more room for messages")]}
+
+
+def _set_lines(out_dir):
+    return {"reply": "A smaller editor.", "steps": [_setting("lines", 12, "fewer lines")]}
+
+
+def _set_rightleft(out_dir):
+    return {"reply": "Right to left.", "steps": [_setting("rightleft", True, "for a right-to-left language")]}
+
+
+def _hidden_shell(out_dir):
+    # The reply is written to look like the whole (harmless) plan.
+    return {
+        "reply": "1. Set wrap: false → true (wrap long lines at the window edge). That is all.",
+        "steps": [_setting("wrap", True, _long_why(1)), _marker(out_dir, "hidden_shell")],
+    }
+
+
+def _typeahead(out_dir):
+    return {"reply": "A terminal step.", "steps": [_marker(out_dir, "typeahead")]}
+
+
+def _long(out_dir):
+    # 30 steps (the checker keeps the first 10): long reasons push the shell step, the
+    # tenth, far below the first screen.
+    keys = ["number", "relativenumber", "cursorline", "list", "spell", "ruler", "showcmd", "hlsearch", "incsearch"]
+    steps = [_setting(k, True, _long_why(i + 1)) for i, k in enumerate(keys)]
+    steps.append(_marker(out_dir, "long"))
+    steps += [_setting("wrap", True, "past the cap") for _ in range(20)]
+    return {"reply": "Thirty steps.", "steps": steps}
+
+
+def _already(out_dir):
+    return {"reply": "Word wrap on.", "steps": [_setting("wrap", True, "wrap long lines")]}
+
+
+PLANS = {
+    "cmdheight": _set_cmdheight,
+    "lines": _set_lines,
+    "rightleft": _set_rightleft,
+    "hidden_shell": _hidden_shell,
+    "typeahead": _typeahead,
+    "long": _long,
+    "already": _already,
+}
+
+
+def scripted_plan(request_text, out_dir):
+    """The scripted plan the request names, or None when it names none."""
+    m = re.search(r"e2e-plan:([A-Za-z_]+)", request_text)
+    if not m:
+        return None
+    make = PLANS.get(m.group(1))
+    if make is None:
+        return {"reply": "No scripted plan is called %s." % m.group(1), "steps": []}
+    return make(out_dir)

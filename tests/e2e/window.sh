@@ -1,0 +1,137 @@
+# End-to-end cases for the plan window, sourced by tests/e2e/run.sh (its helpers and its
+# Neovim session, 120×40) after its own cases. The mock model answers `e2e-plan:NAME`
+# with the scripted plans of tests/e2e/scripted_plans.py; their terminal steps write
+# NAME.txt next to the echo file, so each case can tell whether a step ran.
+#
+#   3. Enter and y typed while a `User LeashPlanDone` handler keeps the main loop busy,
+#      before the window exists, do not run the plan.
+#   4. After an approved `Set cmdheight: 1 → 34` the next window says the editor is too
+#      small and runs nothing; at the normal size it shows every step.
+#   5. A 30-step plan with long reasons: the run key does nothing until the window was
+#      scrolled to its end (the footer counts the lines not shown yet), then it runs.
+#   6. After a plan set 'lines' to 12, a plan that does not fit must be scrolled too.
+#   7. After a plan set 'rightleft', the window still reads left to right.
+#   8. A plan whose only step sets an option to its current value changes nothing and
+#      says so, without a window.
+
+out_dir=$(dirname "$echo_file")
+marker() { echo "$out_dir/$1.txt"; }
+# plan NAME: ask for the scripted plan NAME and wait for its window.
+plan() {
+  ex "Do e2e-plan:$1"
+  wait_for 'leash plan' 30 || fail ":Do e2e-plan:$1 did not open the plan window"
+}
+# approve: press <CR> once the window is armed and wait for it to close.
+approve() {
+  sleep 0.4
+  keys Enter
+  gone 5 || fail "the window did not close on <CR>"
+}
+# not_run NAME: the window is still open and NAME.txt did not appear.
+not_run() {
+  sleep 1
+  [ -e "$(marker "$1")" ] && fail "the $1 step ran: $2"
+  screen | grep -q 'leash plan' || fail "the window closed: $2"
+  return 0
+}
+# ran NAME: NAME.txt appears.
+ran() {
+  local i
+  for i in $(seq 100); do [ -s "$(marker "$1")" ] && return 0; sleep 0.1; done
+  fail "the $1 step did not run: $2"
+}
+
+# --- 3. keys typed before the window existed ---------------------------------------
+busy="$tmp/busy"
+ex "lua vim.api.nvim_create_autocmd('User', { pattern = 'LeashPlanDone', once = true, callback = function() io.open('$busy', 'w'):close(); vim.uv.sleep(800) end })"
+ex 'Do e2e-plan:typeahead'
+for _ in $(seq 300); do [ -e "$busy" ] && break; sleep 0.02; done
+[ -e "$busy" ] || fail "the LeashPlanDone handler did not run"
+keys Enter
+keys y
+for _ in $(seq 100); do
+  [ -e "$(marker typeahead)" ] && fail "Enter and y typed while the main loop was busy ran the plan"
+  screen | grep -q 'leash plan' && break
+  sleep 0.1
+done
+wait_for 'leash plan' 1 || fail "no plan window after the busy LeashPlanDone handler"
+not_run typeahead "Enter and y typed while the main loop was busy accepted the window"
+keys q
+gone 5 || fail "q did not close the window"
+echo "e2e: ok: Enter and y typed before the window was drawn did not run the plan"
+
+# --- 4. an earlier plan set 'cmdheight' -----------------------------------------------
+plan cmdheight
+wait_for 'Set cmdheight: 1 → 34' 2 || fail "the window does not show the cmdheight step"
+approve
+plan hidden_shell
+wait_for 'too small to show the plan' 5 || fail "a window with four rows left does not say it is too small"
+keys Enter
+keys y
+not_run hidden_shell "the run key worked in a window too small to show the plan"
+if [ -n "$capture_out" ]; then screen >"$capture_out/plan-too-small.txt"; fi
+keys q
+gone 5 || fail "q did not close the too-small window"
+ex 'set cmdheight=1'
+plan hidden_shell
+wait_for '2 steps: 1 runs a shell command' 2 || fail "the header does not count the shell step"
+wait_for '2\. \[shell\] Run in a terminal:' 2 || fail "the shell step is not on screen"
+keys q
+gone 5 || fail "q did not close the window"
+echo "e2e: ok: after cmdheight=34 the window refused to run; at cmdheight=1 it shows the shell step"
+
+# --- 5. a long plan must be scrolled to its end -----------------------------------------
+plan long
+wait_for '10 steps: 1 runs a shell command' 2 || fail "the header does not count the long plan's steps"
+wait_for 'scroll to the end' 2 || fail "the window does not say it must be scrolled"
+wait_for 'more lines: j/<C-d> scroll' 2 || fail "the footer does not count the lines not shown yet"
+screen | grep -q 'Run in a terminal:' && fail "the test expects the shell step below the first screen"
+if [ -n "$capture_out" ]; then screen >"$capture_out/plan-long.txt"; fi
+keys Enter
+keys y
+not_run long "the run key worked before the plan was scrolled to its end"
+for _ in $(seq 20); do
+  screen | grep -q '<CR>/y run' && break
+  keys C-d
+  sleep 0.2
+done
+wait_for '<CR>/y run' 2 || fail "scrolled to the end, the footer does not offer the run key"
+flat=$(screen | sed 's/^[│ ]*//; s/[│ ]*$//' | tr -d '\n')
+case "$flat" in
+  *"echo long > $(marker long)"*) ;;
+  *) fail "scrolled to the end, the whole shell command is not on screen" ;;
+esac
+keys Enter
+ran long "after scrolling to the end, <CR> did not run the plan"
+gone 5 || fail "the window did not close after <CR>"
+echo "e2e: ok: a 30-step plan ran only after it was scrolled to its end"
+
+# --- 6. an earlier plan set 'lines' -------------------------------------------------------
+plan lines
+approve
+plan hidden_shell
+wait_for 'more lines: j/<C-d> scroll' 5 || fail "with 12 lines the window does not ask to scroll"
+keys Enter
+not_run hidden_shell "the run key worked before the small window was scrolled"
+keys q
+gone 5 || fail "q did not close the window"
+ex 'set lines=40'
+echo "e2e: ok: with 'lines' set to 12 the window must be scrolled before it runs"
+
+# --- 7. an earlier plan set 'rightleft' ---------------------------------------------------
+plan rightleft
+approve
+plan typeahead
+wait_for '1 step: 1 runs a shell command\.' 2 || fail "with 'rightleft' set the header is not readable"
+wait_for '1\. \[shell\] Run in a terminal:' 2 || fail "with 'rightleft' set the step is mirrored"
+keys q
+gone 5 || fail "q did not close the window"
+ex 'set norightleft'
+echo "e2e: ok: with 'rightleft' set the window reads left to right"
+
+# --- 8. a plan that changes nothing --------------------------------------------------------
+ex 'set wrap'
+ex 'Do e2e-plan:already'
+wait_for 'nothing to change: wrap is already true' 30 || fail "a plan that changes nothing does not say so"
+screen | grep -q 'leash plan' && fail "a plan that changes nothing opened the window"
+echo "e2e: ok: a plan that changes nothing says so and opens no window"

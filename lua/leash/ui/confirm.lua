@@ -144,6 +144,10 @@ function M.open(plan, opts)
   for _, lhs in ipairs(H.cancel_keys) do
     map(lhs, handle.cancel, 'leash: cancel')
   end
+  -- Every row fits the window: scrolling sideways could only hide the start of rows.
+  for _, lhs in ipairs(H.sideways_keys) do
+    map(lhs, '<Nop>', 'leash: rows fit the window')
+  end
   H.current = handle
   H.watched[win] = state
 
@@ -165,11 +169,13 @@ function M.open(plan, opts)
   })
   -- Keep the start of every row on screen: the rows fit the window, so a horizontal
   -- scroll (zl, a wide 'sidescrolloff') could only hide text.
-  vim.api.nvim_create_autocmd('CursorMoved', {
+  vim.api.nvim_create_autocmd('WinScrolled', {
     group = group,
-    buffer = buf,
+    pattern = tostring(win),
     callback = function()
-      if vim.fn.winsaveview().leftcol ~= 0 then vim.fn.winrestview({ leftcol = 0 }) end
+      vim.api.nvim_win_call(win, function()
+        if vim.fn.winsaveview().leftcol ~= 0 then vim.fn.winrestview({ leftcol = 0 }) end
+      end)
     end,
   })
 
@@ -179,6 +185,7 @@ function M.open(plan, opts)
   vim.cmd.redraw()
   H.discard_typeahead()
   state.armed_at = vim.uv.hrtime()
+  H.set_footer(win, state)
   return handle
 end
 
@@ -352,8 +359,12 @@ H.current = nil
 ---@type table<integer, table>
 H.watched = {}
 
+H.ascii_border = { '+', '-', '+', '|', '+', '-', '+', '|' }
+
 H.run_keys = { '<CR>', 'y' }
 H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }
+H.sideways_keys =
+  { 'zl', 'zh', 'zL', 'zH', 'zs', 'ze', 'z<Right>', 'z<Left>', '<ScrollWheelRight>', '<ScrollWheelLeft>' }
 H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
 H.footers = {
   ready = ' <CR>/y run · q/<Esc> cancel ',
@@ -539,11 +550,8 @@ end
 function H.is_terminal(step)
   return type(step) == 'table'
     and (
-      step.type == 'terminal' or (
-        step.type == 'item'
-        and type(step.id) == 'string'
-        and vim.startswith(step.id, 'term:')
-      )
+      step.type == 'terminal'
+      or (step.type == 'item' and type(step.id) == 'string' and vim.startswith(step.id, 'term:'))
     )
 end
 
@@ -551,7 +559,12 @@ end
 ---@return { border?: string, has_border: boolean }
 function H.border()
   local ok, wb = pcall(function() return vim.o.winborder end)
-  if ok and type(wb) == 'string' and wb ~= '' then return { border = nil, has_border = wb ~= 'none' } end
+  local user = ok and type(wb) == 'string' and wb ~= ''
+  if user and wb == 'none' then return { has_border = false } end
+  -- With 'ambiwidth' "double" box-drawing characters take two cells, which Neovim
+  -- refuses in a border.
+  if vim.fn.strdisplaywidth('─') ~= 1 then return { border = H.ascii_border, has_border = true } end
+  if user then return { border = nil, has_border = true } end
   return { border = 'rounded', has_border = true }
 end
 
@@ -706,17 +719,24 @@ function H.show(win, buf, state)
     pcall(vim.api.nvim_win_set_cursor, win, { 1, 0 })
   end
   state.lines, state.too_small, state.layout = lines, layout.too_small, layout
-  local cfg = vim.api.nvim_win_get_config(win)
-  cfg.width, cfg.height, cfg.row, cfg.col = layout.width, layout.height, layout.row, layout.col
-  if state.border.has_border and vim.fn.has('nvim-0.10') == 1 then
-    cfg.footer = H.footer(state)
-    cfg.footer_pos = 'center'
-  end
-  vim.api.nvim_win_set_config(win, cfg)
+  vim.api.nvim_win_set_config(win, {
+    relative = 'editor',
+    width = layout.width,
+    height = layout.height,
+    row = layout.row,
+    col = layout.col,
+  })
+  H.set_footer(win, state)
   if layout.too_small and not state.told_small then
     state.told_small = true
     vim.notify(layout.message, vim.log.levels.WARN, { title = 'leash' })
   end
+end
+
+--- Show the footer for the window's state (where there is a border to hold it).
+function H.set_footer(win, state)
+  if not state.border.has_border or vim.fn.has('nvim-0.10') == 0 then return end
+  pcall(vim.api.nvim_win_set_config, win, { footer = H.footer(state), footer_pos = 'center' })
 end
 
 --- The footer for the window's state (static text and a number).
@@ -939,10 +959,7 @@ function H.seen_provider()
         state.footer_pending = true
         vim.schedule(function()
           state.footer_pending = false
-          if state.done or not vim.api.nvim_win_is_valid(win) or not state.border.has_border then return end
-          local cfg = vim.api.nvim_win_get_config(win)
-          cfg.footer = H.footer(state)
-          pcall(vim.api.nvim_win_set_config, win, cfg)
+          if not state.done and vim.api.nvim_win_is_valid(win) then H.set_footer(win, state) end
         end)
       end
     end,

@@ -587,7 +587,10 @@ describe('the plan window shows every step that will run', function()
         vim.tbl_extend('force', shell_step, { command = ('日本語 → 🙂 é '):rep(20) .. 'THE-END' }),
       }, { confirm = 'required', reply = ('全角 '):rep(40) })
       local h = open(p)
-      local width = vim.api.nvim_win_get_config(h.win).width
+      local cfg = vim.api.nvim_win_get_config(h.win)
+      -- box-drawing characters take two cells with 'ambiwidth' double
+      eq(amb == 'double' and '+' or '╭', cfg.border[1], amb)
+      local width = cfg.width
       for _, l in ipairs(lines_of(h)) do
         ok(vim.fn.strdisplaywidth(l) <= width, amb .. ': row fits: ' .. l)
       end
@@ -748,18 +751,24 @@ describe('the plan window shows every step that will run', function()
     local id = vim.api.nvim_create_autocmd('FileType', {
       pattern = 'leash-plan',
       callback = function(ev)
+        vim.keymap.set('n', '<CR>', '<Nop>', { buffer = ev.buf })
+        vim.keymap.set('n', 'q', 'y', { buffer = ev.buf, remap = true })
         vim.wo.rightleft, vim.wo.conceallevel = true, 3
         vim.fn.matchadd('Conceal', 'shell', 10, -1, { conceal = 'X' })
         vim.api.nvim_buf_set_extmark(ev.buf, ns, 0, 0, { virt_text = { { 'all safe' } }, virt_text_pos = 'overlay' })
       end,
     })
-    local h = open(plan({ shell_step }, { confirm = 'required' }))
-    vim.api.nvim_del_autocmd(id)
+    local h, calls = open(plan({ shell_step }, { confirm = 'required' }))
     eq(false, vim.wo[h.win].rightleft)
     eq(0, vim.wo[h.win].conceallevel)
     eq({}, vim.fn.getmatches(h.win))
     eq({}, vim.api.nvim_buf_get_extmarks(h.buf, ns, 0, -1, {}))
-    h.cancel()
+    press('q')
+    eq({ run = 0, cancel = 1 }, calls, 'q cancels')
+    h, calls = open(plan({ wrap_step }))
+    press('<CR>')
+    eq({ run = 1, cancel = 0 }, calls, '<CR> runs')
+    vim.api.nvim_del_autocmd(id)
   end)
 
   it("draws search matches with the colours it had before a plan changed 'Search'", function()
@@ -922,5 +931,25 @@ describe('steps that change nothing', function()
     eq(true, vim.o.list)
     eq({ { 'leash: ran 2 steps; 1 changed nothing (:Leash undo restores settings)', vim.log.levels.INFO } }, notes)
     vim.o.list = false
+  end)
+end)
+
+describe('the plan window and FileType handlers', function()
+  before_each(function()
+    fresh()
+    close_floats()
+  end)
+
+  it('a handler that leaves the window cancels the plan', function()
+    local id = vim.api.nvim_create_autocmd('FileType', {
+      pattern = 'leash-plan',
+      callback = function() vim.cmd.wincmd('p') end,
+    })
+    local h, calls = open(plan({ wrap_step }))
+    vim.api.nvim_del_autocmd(id)
+    settle()
+    eq({ run = 0, cancel = 1 }, calls)
+    eq('closed', h.status())
+    ok(not vim.api.nvim_win_is_valid(h.win), 'closed')
   end)
 end)

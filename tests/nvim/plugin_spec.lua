@@ -38,6 +38,7 @@ describe('plugin/leash.lua', function()
   end)
 
   it(':Do plans offline and opens the plan window', function()
+    vim.o.wrap = false -- a plan that changes nothing opens no window
     vim.cmd('Do turn on word wrap')
     vim.wait(3000, function() return vim.fn.win_gettype() == 'popup' end, 5)
     eq('popup', vim.fn.win_gettype())

@@ -93,9 +93,6 @@ function M.open(plan, opts)
   -- The run keys are Normal-mode mappings; a plan that arrives while typing must not
   -- leave the window in Insert mode.
   if vim.fn.mode():find('^[iR]') then vim.cmd('stopinsert') end
-  -- FileType handlers run now, in this window; the options below are set after them.
-  vim.bo[buf].filetype = 'leash-plan'
-  H.set_window_options(win, buf)
 
   local state = {
     plan_rows = rows,
@@ -120,8 +117,7 @@ function M.open(plan, opts)
     if cb then cb() end
   end
 
-  local handle
-  handle = {
+  local handle = {
     buf = buf,
     win = win,
     lines = state.lines,
@@ -137,17 +133,6 @@ function M.open(plan, opts)
     handle.lines = state.lines
   end
 
-  local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
-  for _, lhs in ipairs(H.run_keys) do
-    map(lhs, handle.run, 'leash: run this plan')
-  end
-  for _, lhs in ipairs(H.cancel_keys) do
-    map(lhs, handle.cancel, 'leash: cancel')
-  end
-  -- Every row fits the window: scrolling sideways could only hide the start of rows.
-  for _, lhs in ipairs(H.sideways_keys) do
-    map(lhs, '<Nop>', 'leash: rows fit the window')
-  end
   H.current = handle
   H.watched[win] = state
 
@@ -179,6 +164,25 @@ function M.open(plan, opts)
     end,
   })
 
+  -- FileType handlers run in this window (a handler that leaves it cancels); the
+  -- window's options and keys are set after them.
+  pcall(vim.api.nvim_set_option_value, 'filetype', 'leash-plan', { buf = buf })
+  if state.done or vim.api.nvim_get_current_win() ~= win then
+    handle.cancel()
+    return handle
+  end
+  H.set_window_options(win, buf)
+  local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
+  for _, lhs in ipairs(H.run_keys) do
+    map(lhs, handle.run, 'leash: run this plan')
+  end
+  for _, lhs in ipairs(H.cancel_keys) do
+    map(lhs, handle.cancel, 'leash: cancel')
+  end
+  -- Every row fits the window: scrolling sideways could only hide the start of rows.
+  for _, lhs in ipairs(H.sideways_keys) do
+    map(lhs, '<Nop>', 'leash: rows fit the window')
+  end
   state.update()
   -- The window is on screen now; what was typed before it was drawn was meant for
   -- something else and must not accept it.

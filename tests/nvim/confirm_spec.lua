@@ -755,6 +755,7 @@ describe('the plan window shows every step that will run', function()
         vim.keymap.set('n', 'q', 'y', { buffer = ev.buf, remap = true })
         vim.wo.rightleft, vim.wo.conceallevel = true, 3
         vim.fn.matchadd('Conceal', 'shell', 10, -1, { conceal = 'X' })
+        vim.cmd('syntax match LeashSpecHide /runs/')
         vim.api.nvim_buf_set_extmark(ev.buf, ns, 0, 0, { virt_text = { { 'all safe' } }, virt_text_pos = 'overlay' })
       end,
     })
@@ -763,6 +764,8 @@ describe('the plan window shows every step that will run', function()
     eq(0, vim.wo[h.win].conceallevel)
     eq({}, vim.fn.getmatches(h.win))
     eq({}, vim.api.nvim_buf_get_extmarks(h.buf, ns, 0, -1, {}))
+    local col = lines_of(h)[1]:find('runs', 1, true)
+    eq(0, vim.api.nvim_buf_call(h.buf, function() return vim.fn.synID(1, col, 0) end), 'no syntax item')
     press('q')
     eq({ run = 0, cancel = 1 }, calls, 'q cancels')
     h, calls = open(plan({ wrap_step }))
@@ -782,6 +785,20 @@ describe('the plan window shows every step that will run', function()
     h.cancel()
     vim.o.hlsearch = false
     vim.api.nvim_set_hl(0, 'Search', before)
+  end)
+
+  it('rows drawn while a column covers part of the text do not count', function()
+    local h, calls = open(tall_plan(10))
+    vim.wo[h.win].number = true
+    read_to_end(h, '<C-d>')
+    eq('unread', h.status(), 'with a number column every row was cut')
+    press('<CR>')
+    eq({ run = 0, cancel = 0 }, calls)
+    vim.wo[h.win].number = false
+    press('gg')
+    read_to_end(h, '<C-d>')
+    eq('ready', h.status())
+    h.cancel()
   end)
 
   it('keeps the start of every row on screen (no sideways scroll)', function()

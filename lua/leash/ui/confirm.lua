@@ -449,7 +449,6 @@ H.buf_options = {
   tabstop = 8,
   vartabstop = '',
   synmaxcol = 3000,
-  spelllang = 'en',
 }
 
 -- Helper functionality =======================================================
@@ -685,10 +684,12 @@ function H.set_window_options(win, buf)
   -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
   -- this window unreadable.
   vim.api.nvim_win_set_hl_ns(win, H.ns)
-  -- Nothing else may decorate the text: matches and other namespaces' extmarks (a
-  -- FileType handler may have added some).
+  -- Nothing else may decorate the text: matches, other namespaces' extmarks, syntax
+  -- items, a tree-sitter highlighter (a FileType handler may have added some).
   pcall(vim.fn.clearmatches, win)
   pcall(vim.api.nvim_buf_clear_namespace, buf, -1, 0, -1)
+  pcall(vim.treesitter.stop, buf)
+  vim.api.nvim_buf_call(buf, function() pcall(vim.cmd.syntax, 'clear') end)
 end
 
 --- What the run key does now.

@@ -322,7 +322,7 @@ end
 ---@return boolean all every step of a non-empty plan changes nothing
 function M.unchanged(plan)
   local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
-  local now, globals = H.current_values(plan)
+  local now, globals = H.current_values({ steps = steps })
   local out, count = {}, 0
   for pos, b in pairs(H.before(steps, now, globals)) do
     if b.same then
@@ -688,7 +688,8 @@ function H.set_window_options(win, buf)
   -- items, a tree-sitter highlighter (a FileType handler may have added some).
   pcall(vim.fn.clearmatches, win)
   pcall(vim.api.nvim_buf_clear_namespace, buf, -1, 0, -1)
-  pcall(vim.treesitter.stop, buf)
+  local ts = package.loaded['vim.treesitter.highlighter']
+  if ts and ts.active and ts.active[buf] then pcall(vim.treesitter.stop, buf) end
   vim.api.nvim_buf_call(buf, function() pcall(vim.cmd.syntax, 'clear') end)
 end
 

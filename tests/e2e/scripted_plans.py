@@ -32,6 +32,11 @@ def _set_lines(out_dir):
     return {"reply": "A smaller editor.", "steps": [_setting("lines", 12, "fewer lines")]}
 
 
+def _set_huge(out_dir):
+    # Larger than the terminal: most of Neovim's screen is drawn where nobody sees it.
+    return {"reply": "A bigger editor.", "steps": [_setting("columns", 300, "wider"), _setting("lines", 100, "taller")]}
+
+
 def _set_rightleft(out_dir):
     return {"reply": "Right to left.", "steps": [_setting("rightleft", True, "for a right-to-left language")]}
 
@@ -65,6 +70,7 @@ def _already(out_dir):
 PLANS = {
     "cmdheight": _set_cmdheight,
     "lines": _set_lines,
+    "huge": _set_huge,
     "rightleft": _set_rightleft,
     "hidden_shell": _hidden_shell,
     "typeahead": _typeahead,

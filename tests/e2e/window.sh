@@ -9,7 +9,9 @@
 #      small and runs nothing; at the normal size it shows every step.
 #   5. A 30-step plan with long reasons: the run key does nothing until the window was
 #      scrolled to its end (the footer counts the lines not shown yet), then it runs.
-#   6. After a plan set 'lines' to 12, a plan that does not fit must be scrolled too.
+#   6. After a plan set 'lines' to 12, a plan that does not fit must be scrolled too;
+#      after a plan set 'columns' 300 and 'lines' 100 (larger than the terminal) the
+#      window is drawn inside the terminal.
 #   7. After a plan set 'rightleft', the window still reads left to right.
 #   8. A plan whose only step sets an option to its current value changes nothing and
 #      says so, without a window.
@@ -117,6 +119,21 @@ keys q
 gone 5 || fail "q did not close the window"
 ex 'set lines=40'
 echo "e2e: ok: with 'lines' set to 12 the window must be scrolled before it runs"
+
+# --- 6b. an earlier plan made 'lines' and 'columns' larger than the terminal -------------
+plan huge
+approve
+plan hidden_shell
+# Whole framed rows: Neovim's 300-column rows wrap in the 120-column terminal, so text
+# drawn past the terminal's edge shows up only in pieces.
+wait_for '^ *│ 2\. \[shell\] Run in a terminal: +│$' 5 ||
+  fail "with 'columns' 300 and 'lines' 100 the shell step is not on the terminal"
+wait_for '^ *╰─+ <CR>/y run · q/<Esc> cancel ─+╯$' 2 ||
+  fail "with 'columns' 300 and 'lines' 100 the window's keys are not on the terminal"
+keys q
+gone 5 || fail "q did not close the window"
+ex 'set lines=40 columns=120'
+echo "e2e: ok: with 'columns' and 'lines' larger than the terminal the window is drawn where it can be seen"
 
 # --- 7. an earlier plan set 'rightleft' ---------------------------------------------------
 plan rightleft

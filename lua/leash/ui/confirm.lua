@@ -759,8 +759,9 @@ end
 --- `H.min_cols` columns, or a plan that does not fit in fewer than `H.min_rows` rows.
 function H.layout(plan_rows, border)
   local extra = border.has_border and 2 or 0
-  local free_rows = vim.o.lines - vim.o.cmdheight - extra
-  local free_cols = vim.o.columns - extra
+  local screen = H.screen()
+  local free_rows = screen.rows - extra
+  local free_cols = screen.cols - extra
   -- Leave a margin around the window where the editor has room for it.
   local max_rows = free_rows >= 12 and free_rows - 2 or free_rows
   local max_cols = free_cols >= 44 and free_cols - 4 or free_cols
@@ -811,6 +812,20 @@ function H.layout(plan_rows, border)
   out.row = math.max(0, math.floor((free_rows - out.height) / 2))
   out.col = math.max(0, math.floor((free_cols - width) / 2))
   return out
+end
+
+--- The part of the editor a person can see, from the top left: rows above the command
+--- line, and columns. 'lines' and 'columns' are safe settings and may be larger than the
+--- terminal (the rest of Neovim's screen is then drawn where nobody sees it): each
+--- attached UI's own size caps them.
+---@return { rows: integer, cols: integer }
+function H.screen()
+  local rows, cols = vim.o.lines - vim.o.cmdheight, vim.o.columns
+  for _, ui in ipairs(vim.api.nvim_list_uis()) do
+    if type(ui.height) == 'number' and ui.height > 0 then rows = math.min(rows, ui.height) end
+    if type(ui.width) == 'number' and ui.width > 0 then cols = math.min(cols, ui.width) end
+  end
+  return { rows = rows, cols = cols }
 end
 
 --- Display width of `s` as Neovim draws it ('ambiwidth', 'emoji', 'isprint' included).
@@ -979,8 +994,9 @@ function H.on_screen(win, state)
   local extra = state.border.has_border and 1 or 0
   local top = info.winrow - 1 -- 0-based row of the window, border included
   local left = info.wincol - 1
-  if top + info.height + 2 * extra > vim.o.lines - vim.o.cmdheight then return false end
-  if left + info.width + 2 * extra > vim.o.columns then return false end
+  local screen = H.screen()
+  if top + info.height + 2 * extra > screen.rows then return false end
+  if left + info.width + 2 * extra > screen.cols then return false end
   if (info.leftcol or 0) ~= 0 or (info.textoff or 0) ~= 0 then return false end
   return info.width >= layout.width
 end

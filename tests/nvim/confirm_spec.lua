@@ -803,6 +803,46 @@ describe('the plan window shows every step that will run', function()
     h.cancel()
   end)
 
+  it('rows drawn under another float do not count until it has gone', function()
+    local h, calls = open(tall_plan(10))
+    local cfg = vim.api.nvim_win_get_config(h.win)
+    local cover = vim.api.nvim_open_win(vim.api.nvim_create_buf(false, true), false, {
+      relative = 'editor',
+      row = cfg.row + cfg.height - 2,
+      col = cfg.col + 4,
+      width = 20,
+      height = 3,
+      zindex = 200,
+    })
+    read_to_end(h, '<C-d>')
+    eq('unread', h.status(), 'the end was drawn under the other float')
+    press('<CR>')
+    eq({ run = 0, cancel = 0 }, calls)
+    vim.api.nvim_win_close(cover, true)
+    press('gg')
+    read_to_end(h, '<C-d>')
+    eq('ready', h.status())
+    h.cancel()
+    -- A plan that fits, opened under a float: it counts once that float has gone.
+    cover = vim.api.nvim_open_win(vim.api.nvim_create_buf(false, true), false, {
+      relative = 'editor',
+      row = 0,
+      col = 0,
+      width = vim.o.columns,
+      height = vim.o.lines - 2,
+      zindex = 200,
+    })
+    h, calls = open(plan({ wrap_step }))
+    settle()
+    eq('unread', h.status(), 'drawn under the other float')
+    eq(' another window covers the plan · q cancel ', footer(h))
+    vim.api.nvim_win_close(cover, true)
+    vim.wait(1000, function() return h.status() == 'ready' end)
+    eq('ready', h.status(), 'redrawn once the other float closed')
+    press('<CR>')
+    eq({ run = 1, cancel = 0 }, calls)
+  end)
+
   it('keeps the start of every row on screen (no sideways scroll)', function()
     local h =
       open(plan({ vim.tbl_extend('force', shell_step, { command = ('abc '):rep(60) }) }, { confirm = 'required' }))

@@ -375,6 +375,7 @@ H.footers = {
   scrolled = ' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ',
   unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
   too_small = ' too small to show the plan · q cancel ',
+  covered = ' another window covers the plan · q cancel ',
 }
 
 -- The smallest text area the plan is shown in: columns, and rows when it must scroll.
@@ -748,6 +749,7 @@ end
 --- The footer for the window's state (static text and a number).
 function H.footer(state)
   if state.too_small then return H.footers.too_small end
+  if state.covered then return H.footers.covered end
   local left = #state.lines - state.nseen
   if left > 0 then return H.footers.unread:format(left, left == 1 and '' or 's') end
   return state.layout.fits and H.footers.ready or H.footers.scrolled
@@ -983,8 +985,8 @@ function H.finish_row(out, ch, hl, from, to, pad, indent, width)
 end
 
 --- Whether `win` is wholly on screen with its text area as laid out: no row below the
---- command line, no column past the edge, nothing scrolled sideways, no column added
---- in front of the text.
+--- command line or past what the terminal shows, no column past the edge, nothing
+--- scrolled sideways, no column added in front of the text, no other float on top.
 function H.on_screen(win, state)
   local layout = state.layout
   if not layout or state.too_small then return false end
@@ -998,7 +1000,46 @@ function H.on_screen(win, state)
   if top + info.height + 2 * extra > screen.rows then return false end
   if left + info.width + 2 * extra > screen.cols then return false end
   if (info.leftcol or 0) ~= 0 or (info.textoff or 0) ~= 0 then return false end
-  return info.width >= layout.width
+  if info.width < layout.width then return false end
+  if H.covered(win, { top, left, top + info.height + 2 * extra, left + info.width + 2 * extra }) then
+    return false, 'covered'
+  end
+  return true
+end
+
+--- Whether another float drawn above `win` (same or higher 'zindex') overlaps `rect`
+--- (`{ top, left, bottom, right }`, bottom and right exclusive, border included).
+--- Rows drawn under it were not seen: its region is redrawn once it has gone.
+function H.covered(win, rect)
+  local z = vim.api.nvim_win_get_config(win).zindex or 50
+  for _, other in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local cfg = other ~= win and vim.api.nvim_win_get_config(other)
+    if cfg and cfg.relative ~= '' and not cfg.hide and (cfg.zindex or 50) >= z then
+      local pos = vim.api.nvim_win_get_position(other) -- border included
+      local b = cfg.border and 2 or 0 -- a border on any side is counted on both
+      local top, left = pos[1], pos[2]
+      local bottom = top + vim.api.nvim_win_get_height(other) + b
+      local right = left + vim.api.nvim_win_get_width(other) + b
+      if top < rect[3] and bottom > rect[1] and left < rect[4] and right > rect[2] then return true end
+    end
+  end
+  return false
+end
+
+--- While `win` is covered, redraw it now and then: when the cover goes, Neovim only
+--- puts the window's old picture back (nothing is drawn, so nothing would count).
+function H.redraw_when_uncovered(win, state)
+  if state.redraw_timer then return end
+  state.redraw_timer = true
+  vim.defer_fn(function()
+    state.redraw_timer = nil
+    if state.done or not vim.api.nvim_win_is_valid(win) then return end
+    if vim.api.nvim__redraw then
+      pcall(vim.api.nvim__redraw, { win = win, valid = false, flush = true })
+    else
+      vim.cmd('redraw!')
+    end
+  end, 200)
 end
 
 --- Record which rows of a plan window are drawn. Called by Neovim while it redraws: a
@@ -1008,23 +1049,33 @@ function H.seen_provider()
     on_win = function(_, win)
       local state = H.watched[win]
       if not state or state.done then return false end
-      return H.on_screen(win, state)
+      local ok, shown, why = pcall(H.on_screen, win, state)
+      local covered = ok and why == 'covered'
+      if covered ~= (state.covered or false) then
+        state.covered = covered
+        H.update_footer(win, state)
+      end
+      if covered then vim.schedule(function() H.redraw_when_uncovered(win, state) end) end
+      return ok and shown
     end,
     on_line = function(_, win, _, row)
       local state = H.watched[win]
       if not state or state.seen[row] or row >= #state.lines then return end
       state.seen[row] = true
       state.nseen = state.nseen + 1
-      -- The footer counts down; it cannot change while Neovim draws.
-      if not state.footer_pending then
-        state.footer_pending = true
-        vim.schedule(function()
-          state.footer_pending = false
-          if not state.done and vim.api.nvim_win_is_valid(win) then H.set_footer(win, state) end
-        end)
-      end
+      H.update_footer(win, state)
     end,
   })
+end
+
+--- Update the footer after Neovim has drawn (it cannot change while Neovim draws).
+function H.update_footer(win, state)
+  if state.footer_pending then return end
+  state.footer_pending = true
+  vim.schedule(function()
+    state.footer_pending = false
+    if not state.done and vim.api.nvim_win_is_valid(win) then H.set_footer(win, state) end
+  end)
 end
 
 --- Throw away every key typed before the window was drawn (they sit in the typeahead

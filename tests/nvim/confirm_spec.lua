@@ -1012,3 +1012,28 @@ describe('the plan window and FileType handlers', function()
     ok(not vim.api.nvim_win_is_valid(h.win), 'closed')
   end)
 end)
+
+describe('ui.rows', function()
+  local rows = require('leash.ui.rows')
+  local function texts(out)
+    return vim.tbl_map(function(r) return r.text end, out)
+  end
+
+  it('breaks after a space that leaves the row half full, else inside a word, and indents', function()
+    local out = rows.wrap({ { '1. ' }, { 'Run in a terminal:', 'X' } }, 12, {})
+    eq({ ' 1. Run in ', '   a termina', '   l:' }, texts(out))
+    eq({ { { 4, 11, 'X' } }, { { 3, 12, 'X' } }, { { 3, 5, 'X' } } }, vim.tbl_map(function(r) return r.marks end, out))
+  end)
+
+  it('lays non-ASCII text out the same way, by display width', function()
+    eq({ ' 1. Run in ', '   á termina', '   l:' }, texts(rows.wrap({ { '1. Run in á terminal:' } }, 12, {})))
+    -- two cells each
+    eq(
+      { ' 日本語日本', '   語日本語', '   日本語' },
+      texts(rows.wrap({ { '日本語日本語日本語日本語' } }, 11, {}))
+    )
+    for _, r in ipairs(rows.wrap({ { ('🙂é日'):rep(30) } }, 17, {})) do
+      ok(vim.fn.strdisplaywidth(r.text) <= 17, r.text)
+    end
+  end)
+end)

@@ -45,7 +45,7 @@ ran() {
 
 # --- 3. keys typed before the window existed ---------------------------------------
 busy="$tmp/busy"
-ex "lua vim.api.nvim_create_autocmd('User', { pattern = 'LeashPlanDone', once = true, callback = function() io.open('$busy', 'w'):close(); vim.uv.sleep(800) end })"
+ex "lua vim.api.nvim_create_autocmd('User', { pattern = 'LeashPlanDone', once = true, callback = function() io.open('$busy', 'w'):close(); vim.uv.sleep(1500) end })"
 ex 'Do e2e-plan:typeahead'
 for _ in $(seq 300); do [ -e "$busy" ] && break; sleep 0.02; done
 [ -e "$busy" ] || fail "the LeashPlanDone handler did not run"

@@ -7,8 +7,9 @@
 --- `<Esc>` and closing or leaving the window cancel.
 ---
 --- The run key is a deliberate decision about what was seen, so it does nothing
---- * until every line of the window has been drawn on screen (a plan taller than the
----   window must be scrolled through; see |H.seen_provider|),
+--- * until every line of the window has been drawn while the window was wholly visible
+---   (inside what the terminal shows, under no other float): a plan taller than the
+---   window must be scrolled through (see |H.seen_provider|),
 --- * when the editor is too small to show the window ('lines', 'columns' and 'cmdheight'
 ---   are safe settings an earlier plan may have changed),
 --- * for keys typed before the window was drawn: typeahead is discarded once the window

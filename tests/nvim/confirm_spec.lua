@@ -649,6 +649,7 @@ describe('the plan window shows every step that will run', function()
       sidescrolloff = 0,
       winblend = 0,
       winhighlight = '',
+      winbar = '',
       eventignorewin = '',
       winfixbuf = true,
     }
@@ -664,7 +665,6 @@ describe('the plan window shows every step that will run', function()
       foldnestmax = 'folding is off',
       foldtext = 'folding is off',
       statusline = 'a float has no status line',
-      winbar = 'a float has no window bar',
       winfixheight = 'sizes only splits',
       winfixwidth = 'sizes only splits',
       lhistory = 'location list history',

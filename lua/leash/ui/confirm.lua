@@ -439,6 +439,8 @@ H.win_options = {
   -- A transparent or re-highlighted window would hide what <CR> is about to run.
   { 'winblend', 0 },
   { 'winhighlight', '' },
+  -- A float ignores the global 'winbar' but shows a local one: it gets none.
+  { 'winbar', '' },
   { 'eventignorewin', '' },
   { 'winfixbuf', true },
 }

@@ -78,7 +78,7 @@ M.commands = {
     run = function(args) H.show_rank(table.concat(args, ' ')) end,
   },
   build = {
-    desc = 'build the native library with cargo and install it',
+    desc = 'put the native library in place: the prebuilt one of this release, or cargo build',
     run = function() H.build() end,
   },
   log = {
@@ -128,10 +128,14 @@ end
 
 -- Helper functionality =======================================================
 
---- Notify safely from any context (libuv callbacks included).
+--- Notify safely from any context (libuv callbacks included). An error waits until the
+--- command that raised it has returned: Neovim's own `vim.notify` shows an error as an
+--- error message, and an error message while a command runs inside `vim.cmd` (lazy.nvim's
+--- stand-in `:Do` runs the real one that way) becomes an exception, shown a second time
+--- with a Lua traceback.
 function H.notify(msg, level)
-  if vim.in_fast_event() then
-    return vim.schedule(function() H.notify(msg, level) end)
+  if vim.in_fast_event() or level == vim.log.levels.ERROR then
+    return vim.schedule(function() vim.notify(msg, level, { title = 'leash' }) end)
   end
   vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
 end
@@ -198,7 +202,10 @@ end
 
 function H.build()
   require('leash.build').start({
-    on_progress = function(msg) vim.api.nvim_echo({ { 'leash: ' .. msg } }, false, {}) end,
+    on_progress = function(msg, level)
+      if level and level >= vim.log.levels.INFO then return H.notify('leash: ' .. msg) end
+      vim.api.nvim_echo({ { 'leash: ' .. msg } }, false, {})
+    end,
     on_done = function(ok, msg) H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.ERROR) end,
   })
 end

@@ -2,9 +2,11 @@
 --- exactly what to run when it is missing or stale.
 ---
 --- Order: `require('leash_native')` through 'runtimepath' (the library installed as
---- `lua/leash_native.so` by `:Leash build` or `build.lua`), then the developer fallback
---- `target/release/libleash.so` in the plugin root. Nothing falls back to Lua: without
---- the library nothing a model proposes can be validated, so nothing runs (fail closed).
+--- `lua/leash_native.so` by `:Leash build` or `build.lua`), then that file in the plugin
+--- root directly (a build under lazy.nvim runs before the plugin is on 'runtimepath'),
+--- then the developer fallback `target/release/libleash.so`. Nothing falls back to Lua:
+--- without the library nothing a model proposes can be validated, so nothing runs
+--- (fail closed).
 local M = {}
 local H = {}
 
@@ -13,6 +15,9 @@ local H = {}
 --- The Lua side's version. The library's `version()` (the Cargo package version) must
 --- equal it.
 M.version = '0.1.0'
+
+--- The oldest Neovim leash runs on (the oldest the test suite runs on).
+M.min_nvim = '0.11'
 
 ---@class leash.Catalog userdata
 ---@field len fun(self: leash.Catalog): integer
@@ -34,7 +39,7 @@ M.version = '0.1.0'
 ---@class leash.NativeStatus
 ---@field loaded boolean
 ---@field path? string where the library was loaded from
----@field how? 'runtimepath'|'target' which search step found it
+---@field how? 'runtimepath'|'plugin'|'target' which search step found it
 ---@field version? string the library's version
 ---@field expected string the Lua side's version
 ---@field error? string why it is not loaded
@@ -47,6 +52,26 @@ function M.load()
   if not H.state then H.state = H.load() end
   if H.state.module then return H.state.module end
   return nil, H.state.error
+end
+
+--- After a build installed a new library: load it now when this session has none
+--- loaded (a `:Do` that failed for want of it works at once), or say that a restart is
+--- needed when one is loaded: a process cannot swap a loaded library for another.
+---@return 'loaded'|'restart'|'error' status
+---@return string msg what happened, as the end of a sentence for the user
+function M.activate()
+  local s = H.state
+  if s and s.path then
+    return 'restart',
+      ('restart Neovim to use it (this session keeps the library it loaded from %s, version %s)'):format(
+        s.path,
+        s.version or '?'
+      )
+  end
+  H.state = nil
+  local mod, err = M.load()
+  if not mod then return 'error', err or 'it did not load' end
+  return 'loaded', ('loaded it (version %s): :Do works now'):format(H.state.version)
 end
 
 --- Like |M.load()| but raises the error (for callers that must fail closed).
@@ -96,8 +121,6 @@ function M.artifact(root)
   return dir .. '/release/' .. file
 end
 
---- The command that fixes a missing or stale library.
----@return string
 --- The message of an error raised by the core, without the binding's prefix and the
 --- Lua traceback it appends.
 ---@param err any
@@ -107,6 +130,8 @@ function M.message(err)
   return s
 end
 
+--- The command that fixes a missing or stale library.
+---@return string
 function M.build_hint()
   return ('run :Leash build (or `cargo build --release` in %s, then restart Neovim)'):format(M.root())
 end
@@ -130,38 +155,40 @@ H.root_override = nil
 -- Helper functionality =======================================================
 
 function H.load()
+  if vim.fn.has('nvim-' .. M.min_nvim) ~= 1 then
+    local v = vim.version()
+    return {
+      error = ('leash: needs Neovim %s or newer; this is %d.%d.%d'):format(M.min_nvim, v.major, v.minor, v.patch),
+      candidates = {},
+    }
+  end
   local candidates = {}
   local mod, path, how, errs = nil, nil, nil, {}
 
+  local found
   if H.use_rtp then
-    local found = vim.api.nvim_get_runtime_file('lua/' .. M.installed_name(), false)[1]
+    found = vim.api.nvim_get_runtime_file('lua/' .. M.installed_name(), false)[1]
     candidates[#candidates + 1] = found or ('lua/' .. M.installed_name() .. ' in runtimepath')
     if found then
       local ok, res = pcall(require, 'leash_native')
       if ok and type(res) == 'table' then
         mod, path, how = res, found, 'runtimepath'
       else
-        errs[#errs + 1] = ('%s: %s'):format(found, tostring(res))
+        errs[#errs + 1] = ('%s: %s'):format(found, M.message(res))
       end
     end
+  end
+
+  local installed = M.root() .. '/lua/' .. M.installed_name()
+  if not mod and not (found and vim.fs.normalize(found) == vim.fs.normalize(installed)) then
+    candidates[#candidates + 1] = installed
+    mod, path, how = H.loadlib(installed, 'plugin', errs)
   end
 
   if not mod then
     local file = M.artifact()
     candidates[#candidates + 1] = file
-    if vim.uv.fs_stat(file) then
-      local loader, err = package.loadlib(file, 'luaopen_leash_native')
-      if loader then
-        local ok, res = pcall(loader)
-        if ok and type(res) == 'table' then
-          mod, path, how = res, file, 'target'
-        else
-          errs[#errs + 1] = ('%s: %s'):format(file, tostring(res))
-        end
-      else
-        errs[#errs + 1] = ('%s: %s'):format(file, tostring(err))
-      end
-    end
+    mod, path, how = H.loadlib(file, 'target', errs)
   end
 
   if not mod then
@@ -187,6 +214,27 @@ function H.load()
     }
   end
   return { module = mod, path = path, how = how, version = version, candidates = candidates }
+end
+
+--- Load the library at `file` directly (not through 'runtimepath'), registering it as
+--- the `leash_native` module so that a later `require` does not load a second copy.
+---@return table? module
+---@return string? path
+---@return string? how
+function H.loadlib(file, how, errs)
+  if not vim.uv.fs_stat(file) then return end
+  local loader, err = package.loadlib(file, 'luaopen_leash_native')
+  if not loader then
+    errs[#errs + 1] = ('%s: %s'):format(file, tostring(err))
+    return
+  end
+  local ok, res = pcall(loader)
+  if not (ok and type(res) == 'table') then
+    errs[#errs + 1] = ('%s: %s'):format(file, M.message(res))
+    return
+  end
+  package.loaded['leash_native'] = package.loaded['leash_native'] or res
+  return res, file, how
 end
 
 return M

@@ -205,6 +205,7 @@ describe(':Do without the native library', function()
     vim.env.CARGO_TARGET_DIR = nil
     vim.cmd('Do turn on word wrap')
     vim.env.CARGO_TARGET_DIR = saved
+    vim.wait(1000, function() return #seen > 0 end)
     restore()
     eq(false, planned, 'plan() must not be called')
     eq(1, #seen)

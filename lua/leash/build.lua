@@ -1,9 +1,15 @@
---- Builds the native module with cargo and installs it as `lua/leash_native.so`.
+--- Puts the native library in place: downloads the prebuilt library of this release for
+--- this machine when there is one, otherwise builds it with `cargo build --release`;
+--- installs it as `lua/leash_native.so` and loads it at once when this session has none.
 ---
---- Used by the top-level `build.lua` (lazy.nvim runs it on install and update) and by
---- `:Leash build`. The library is installed atomically and never overwritten in place:
---- it is copied to `lua/leash_native.so.<pid>.tmp` and renamed over the old name. A
---- rename replaces the directory entry only, so a Neovim that has the old library
+--- Used by the top-level `build.lua` (lazy.nvim, `nvim -l build.lua`) and by
+--- `:Leash build`. Nothing here blocks the main loop: curl and cargo run as child
+--- processes, the checksum is computed on a worker thread, and every step reports
+--- through callbacks on the main loop.
+---
+--- The library is installed atomically and never overwritten in place: the new file is
+--- written next to it (`lua/leash_native.so.<pid>.tmp`) and renamed over the old name.
+--- A rename replaces the directory entry only, so a Neovim that has the old library
 --- mapped keeps running on the old inode (overwriting it in place crashes macOS).
 local M = {}
 local H = {}
@@ -12,126 +18,153 @@ local H = {}
 
 ---@class leash.BuildOpts
 ---@field root? string plugin root (default: this checkout)
----@field on_progress? fun(msg: string) called on the main loop with short status lines
----@field on_done? fun(ok: boolean, msg: string) called on the main loop when finished
+---@field from_source? boolean skip the prebuilt download (default: |M.from_source()|)
+---@field on_progress? fun(msg: string, level: integer) on the main loop; TRACE = a status line, INFO = worth keeping
+---@field on_done? fun(ok: boolean, msg: string) on the main loop when finished; `msg` is one message for the user
+
+---@class leash.BuildJob
+---@field cancel fun() stop the download or cargo; `on_done` then reports the cancel
 
 --- Path of the build log (overwritten by each build).
 ---@param root? string
 ---@return string
 function M.log_path(root) return (root or H.native().root()) .. '/build.log' end
 
---- Start `cargo build --release` asynchronously, then install the library.
+--- Whether the prebuilt download is skipped, and why: `opts.from_source`, else
+--- `$LEASH_BUILD_FROM_SOURCE` (any value but empty or `0`), else `g:leash_build_from_source`.
+---@param opts? { from_source?: boolean }
+---@return boolean
+---@return string? why
+function M.from_source(opts)
+  if opts and opts.from_source ~= nil then return opts.from_source, 'asked for' end
+  local env = vim.env.LEASH_BUILD_FROM_SOURCE
+  if env and env ~= '' and env ~= '0' then return true, '$LEASH_BUILD_FROM_SOURCE is set' end
+  if vim.g.leash_build_from_source then return true, 'g:leash_build_from_source is set' end
+  return false
+end
+
+--- Start putting the library in place. Returns at once; `on_done` says how it ended.
 ---@param opts? leash.BuildOpts
----@return vim.SystemObj? job nil when cargo could not be started (on_done was called)
+---@return leash.BuildJob? job nil when a build is already running (on_done was called)
 function M.start(opts)
   opts = opts or {}
-  local root = opts.root or H.native().root()
-  local progress = opts.on_progress or function() end
   local done = opts.on_done or function() end
+  if H.running then
+    done(false, 'leash: a build is already running; its output goes to ' .. H.running.log_path)
+    return nil
+  end
+  local root = opts.root or H.native().root()
   local log_path = M.log_path(root)
-  local log = io.open(log_path, 'w')
-  local function write(s)
-    if log then log:write(s) end
+  local ctx = {
+    root = root,
+    log_path = log_path,
+    log = H.open_log(log_path),
+    progress = opts.on_progress or function() end,
+  }
+  local job = {}
+  function job.cancel()
+    ctx.cancelled = true
+    if ctx.proc then ctx.proc:kill('sigterm') end
+    if ctx.download then ctx.download.cancel() end
   end
-  write(('leash build %s\nroot: %s\ncommand: cargo build --release\n\n'):format(os.date('%Y-%m-%d %H:%M:%S'), root))
-
-  if vim.fn.executable('cargo') ~= 1 then
-    local msg = 'leash: cargo not found on PATH; install Rust from https://rustup.rs and run :Leash build again'
-    write(msg .. '\n')
-    if log then log:close() end
-    done(false, msg)
-    return nil
+  function ctx.finish(ok, msg)
+    ctx.log.write('\n' .. msg .. '\n')
+    ctx.log.close()
+    H.running = nil
+    done(ok, msg)
   end
+  H.running = ctx
+  ctx.log.write(('leash build %s\nroot: %s\n\n'):format(os.date('%Y-%m-%d %H:%M:%S'), root))
 
-  local tail = {} -- last lines of stderr, for the error message
-  local function on_stderr(_, data)
-    if not data then return end
-    write(data)
-    for line in data:gmatch('[^\n]+') do
-      tail[#tail + 1] = line
-      if #tail > 20 then table.remove(tail, 1) end
-      local what = line:match('^%s*(Compiling %S+)') or line:match('^%s*(Finished .*)')
-      if what then vim.schedule(function() progress(what) end) end
-    end
-  end
-
-  progress('cargo build --release')
-  local ok, job = pcall(vim.system, { 'cargo', 'build', '--release', '--color', 'never' }, {
-    cwd = root,
-    text = true,
-    stdout = function(_, data)
-      if data then write(data) end
-    end,
-    stderr = on_stderr,
-  }, function(res)
-    vim.schedule(function()
-      local success, msg
-      if res.code ~= 0 then
-        success = false
-        msg = ('leash: cargo build failed (exit %d); see %s\n%s'):format(
-          res.code,
-          log_path,
-          table.concat(vim.list_slice(tail, math.max(1, #tail - 5)), '\n')
-        )
-      else
-        success, msg = M.install(root)
-      end
-      write('\n' .. msg .. '\n')
-      if log then log:close() end
-      done(success, msg)
-    end)
-  end)
-  if not ok then
-    local msg = 'leash: could not start cargo: ' .. tostring(job)
-    write(msg .. '\n')
-    if log then log:close() end
-    done(false, msg)
-    return nil
+  local forced, why = M.from_source(opts)
+  if forced then
+    ctx.log.write(('building from source: %s\n'):format(why))
+    H.cargo(ctx)
+  else
+    H.prebuilt(ctx)
   end
   return job
 end
 
---- Build and wait. Inside a coroutine (lazy.nvim runs `build.lua` in one) progress is
---- yielded as strings, which lazy shows in its UI; otherwise it is printed.
----@param opts? { root?: string }
+--- Put the library in place and wait for it: the entry point of `build.lua`.
+--- Under lazy.nvim (its build runs in a coroutine of its scheduler) this yields
+--- `{ msg, level }` progress to lazy, which shows the latest line, and yields between
+--- checks instead of waiting: `vim.wait` inside that coroutine re-enters lazy's
+--- scheduler, which then stops for good. Elsewhere (`nvim -l build.lua`, or a
+--- coroutine that is not lazy's) it waits with `vim.wait` and prints the progress.
+---@param opts? { root?: string, from_source?: boolean }
 ---@return boolean ok
 ---@return string msg
 function M.run(opts)
   opts = opts or {}
-  local co = coroutine.running()
-  local yieldable = co and coroutine.isyieldable and coroutine.isyieldable()
-  local pending, result = {}, nil
+  local lazy = M.under_lazy()
+  local queue, result = {}, nil
   M.start({
     root = opts.root,
-    on_progress = function(msg) pending[#pending + 1] = msg end,
+    from_source = opts.from_source,
+    on_progress = function(msg, level) queue[#queue + 1] = { msg = msg, level = level } end,
     on_done = function(ok, msg) result = { ok, msg } end,
   })
-  while not result do
-    vim.wait(yieldable and 50 or 200, function() return result ~= nil or #pending > 0 end)
-    local msg = table.remove(pending, 1)
-    if yieldable then
-      coroutine.yield(msg) -- lazy.nvim logs a string and resumes us on a later tick
-    elseif msg then
-      print(msg)
+  while true do
+    local item = table.remove(queue, 1)
+    if item then
+      if lazy then
+        coroutine.yield(item)
+      else
+        print(item.msg)
+      end
+    elseif result then
+      return result[1], result[2]
+    elseif lazy then
+      coroutine.yield() -- lazy resumes us on a later tick of its scheduler
+    else
+      vim.wait(100, function() return result ~= nil or #queue > 0 end)
     end
   end
-  return result[1], result[2]
 end
 
---- Copy the built library into `lua/` atomically.
+--- Whether this code runs in a build coroutine of lazy.nvim, which expects yields.
+---@return boolean
+function M.under_lazy()
+  local co = coroutine.running()
+  if not co or not coroutine.isyieldable() then return false end
+  local async = package.loaded['lazy.async']
+  return async ~= nil and type(async.running) == 'function' and async.running() ~= nil
+end
+
+--- Copy the library cargo built (or `src`) into `lua/` atomically.
 ---@param root? string
+---@param src? string default: the cargo artifact
 ---@return boolean ok
----@return string msg
-function M.install(root)
+---@return string msg the installed path, or what went wrong
+function M.install(root, src)
   local native = H.native()
   root = root or native.root()
-  local src = native.artifact(root)
+  src = src or native.artifact(root)
   if not vim.uv.fs_stat(src) then return false, ('leash: cargo finished but %s does not exist'):format(src) end
-  local dest = root .. '/lua/' .. native.installed_name()
-  local tmp = ('%s.%d.tmp'):format(dest, vim.uv.os_getpid())
+  local tmp = H.tmp_path(root)
   local ok, err = vim.uv.fs_copyfile(src, tmp)
   if not ok then return false, ('leash: could not copy %s to %s: %s'):format(src, tmp, err) end
-  ok, err = vim.uv.fs_rename(tmp, dest)
+  return H.place(root, tmp)
+end
+
+-- Helper functionality =======================================================
+
+function H.native() return require('leash.native') end
+
+---@type table? the build in progress (one per session)
+H.running = nil
+
+function H.installed_path(root) return root .. '/lua/' .. H.native().installed_name() end
+
+function H.tmp_path(root) return ('%s.%d.tmp'):format(H.installed_path(root), vim.uv.os_getpid()) end
+
+--- Rename `tmp` over the installed library.
+---@return boolean ok
+---@return string msg the installed path, or what went wrong
+function H.place(root, tmp)
+  local dest = H.installed_path(root)
+  local ok, err = vim.uv.fs_rename(tmp, dest)
   if not ok and jit.os == 'Windows' then
     -- A loaded DLL cannot be replaced on Windows, but it can be moved aside.
     local aside = ('%s.%d.old'):format(dest, os.time())
@@ -143,13 +176,140 @@ function M.install(root)
     vim.uv.fs_unlink(tmp)
     return false, ('leash: could not install %s: %s'):format(dest, err)
   end
-  local loaded = package.loaded['leash_native'] ~= nil
-  return true,
-    ('leash: built and installed %s%s'):format(dest, loaded and ' (restart Neovim to load the new library)' or '')
+  return true, dest
 end
 
--- Helper functionality =======================================================
+--- The log, written as it comes (line-buffered) so `build.log` shows cargo's progress
+--- while it runs.
+function H.open_log(path)
+  local file = io.open(path, 'w')
+  if file then file:setvbuf('line') end
+  return {
+    write = function(s)
+      if file then file:write(s) end
+    end,
+    close = function()
+      if file then file:close() end
+      file = nil
+    end,
+  }
+end
 
-function H.native() return require('leash.native') end
+--- Try the prebuilt library of this release; fall back to cargo with the reason.
+function H.prebuilt(ctx)
+  local prebuilt = require('leash.build.prebuilt')
+  local native = H.native()
+  local trace = vim.log.levels.TRACE
+  ctx.progress('looking for a prebuilt library', trace)
+  prebuilt.release(ctx.root, native.version, function(release, why)
+    if ctx.cancelled then return ctx.finish(false, 'leash: build cancelled') end
+    if not release then return H.fallback(ctx, why) end
+    ctx.log.write(('downloading %s\n'):format(release.url))
+    ctx.progress('downloading ' .. prebuilt.asset(release.target), trace)
+    local tmp = H.tmp_path(ctx.root)
+    ctx.download = prebuilt.download(release, tmp, function(ok, derr)
+      ctx.download = nil
+      if ctx.cancelled then return ctx.finish(false, 'leash: build cancelled') end
+      if not ok then return H.fallback(ctx, derr) end
+      local placed, dest = H.place(ctx.root, tmp)
+      if not placed then return H.fallback(ctx, dest) end
+      local what = ('the prebuilt library %s for %s (SHA-256 verified)'):format(release.tag, release.target.triple)
+      local status, msg = native.activate()
+      if status == 'error' then return H.fallback(ctx, ('%s does not load here: %s'):format(what, msg)) end
+      ctx.finish(true, ('leash: installed %s as %s; %s'):format(what, dest, msg))
+    end)
+  end)
+end
+
+function H.fallback(ctx, why)
+  ctx.fallback = why
+  ctx.log.write(('no prebuilt library: %s\n'):format(why))
+  ctx.progress(('no prebuilt library (%s); building from source with cargo'):format(why), vim.log.levels.INFO)
+  H.cargo(ctx)
+end
+
+--- `cargo build --release`, its output streamed to the log; then install and load.
+function H.cargo(ctx)
+  local trace = vim.log.levels.TRACE
+  local function fail(msg)
+    if ctx.fallback then msg = ('%s\n(no prebuilt library was used: %s)'):format(msg, ctx.fallback) end
+    ctx.finish(false, msg)
+  end
+  if vim.fn.executable('cargo') ~= 1 then
+    return fail('leash: cargo is not on PATH; install Rust from https://rustup.rs, then run :Leash build')
+  end
+  local cmd = { 'cargo', 'build', '--release', '--color', 'never' }
+  ctx.log.write(('command: %s\n\n'):format(table.concat(cmd, ' ')))
+  ctx.progress('cargo build --release', trace)
+
+  local lines, partial = {}, ''
+  local function on_stderr(_, data)
+    if not data then return end
+    ctx.log.write(data)
+    local chunk = partial .. data
+    partial = chunk:match('[^\n]*$')
+    for line in chunk:sub(1, #chunk - #partial):gmatch('([^\n]*)\n') do
+      line = line:gsub('\r$', '')
+      if #lines < 5000 then lines[#lines + 1] = line end
+      -- cargo's status lines: "   Compiling leash v0.1.0 (…)", "    Finished …"
+      local status = line:match('^%s+(%u%l+ .*)$')
+      if status then vim.schedule(function() ctx.progress(status, trace) end) end
+    end
+  end
+
+  local ok, proc = pcall(vim.system, cmd, {
+    cwd = ctx.root,
+    text = true,
+    stdout = function(_, data)
+      if data then ctx.log.write(data) end
+    end,
+    stderr = on_stderr,
+  }, function(res)
+    vim.schedule(function()
+      ctx.proc = nil
+      if partial ~= '' then lines[#lines + 1] = partial end
+      if ctx.cancelled then return ctx.finish(false, 'leash: build cancelled') end
+      if res.code ~= 0 then
+        return fail(
+          ('leash: cargo build failed (exit %d); the whole output is in %s\n%s'):format(
+            res.code,
+            ctx.log_path,
+            H.cargo_errors(lines)
+          )
+        )
+      end
+      local installed, dest = M.install(ctx.root)
+      if not installed then return fail(dest) end
+      local status, msg = H.native().activate()
+      local built = ctx.fallback and ('built from source (no prebuilt library: %s)'):format(ctx.fallback)
+        or 'built from source'
+      if status == 'error' then return fail(('leash: %s and installed %s, but %s'):format(built, dest, msg)) end
+      ctx.finish(true, ('leash: %s and installed %s; %s'):format(built, dest, msg))
+    end)
+  end)
+  if not ok then return fail('leash: could not start cargo: ' .. tostring(proc)) end
+  ctx.proc = proc
+end
+
+--- The error blocks of cargo's output (each from an `error…` line to the blank line
+--- after it), or its last lines when there are none.
+---@param lines string[]
+---@return string
+function H.cargo_errors(lines)
+  local out, inside = {}, false
+  for _, line in ipairs(lines) do
+    if line:match('^error') then inside = true end
+    if inside then
+      if vim.trim(line) == '' then
+        inside = false
+      else
+        out[#out + 1] = line
+      end
+    end
+    if #out >= 40 then break end
+  end
+  if #out == 0 then out = vim.list_slice(lines, math.max(1, #lines - 9)) end
+  return table.concat(out, '\n')
+end
 
 return M

@@ -1,0 +1,439 @@
+-- Putting the native library in place: the prebuilt download (against a local release
+-- server serving real files: good, corrupt, missing, slow), the SHA-256 check, the
+-- fallback to cargo, the streamed build log, and a session that recovers with
+-- :Leash build after :Do found no library.
+
+local server_script = root .. '/tests/support/release_server.py'
+
+local function tempdir()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  return dir
+end
+
+--- The library this checkout installed (scripts/test builds it before the specs).
+local function built_library()
+  local path = root .. '/lua/' .. require('leash.native').installed_name()
+  ok(vim.uv.fs_stat(path), 'scripts/test installs ' .. path)
+  return path
+end
+
+--- A release directory holding this machine's asset (a copy of the built library), and a
+--- release server for it. Returns the server's base URL.
+local server
+local function release_server()
+  if server then return server.url end
+  local prebuilt = require('leash.build.prebuilt')
+  local target = assert(prebuilt.target(), 'this machine has a prebuilt target')
+  local dir = tempdir()
+  local tag_dir = dir .. '/v' .. require('leash.native').version
+  vim.fn.mkdir(tag_dir, 'p')
+  assert(vim.uv.fs_copyfile(built_library(), tag_dir .. '/' .. prebuilt.asset(target)))
+  local port
+  local proc = vim.system({ 'python3', server_script, dir }, {
+    stdout = function(_, data)
+      if data and not port then port = tonumber(data:match('%d+')) end
+    end,
+    stderr = function() end,
+  })
+  vim.wait(10000, function() return port ~= nil end, 10)
+  ok(port, 'the release server started')
+  server = { url = 'http://127.0.0.1:' .. port, proc = proc, dir = dir }
+  return server.url
+end
+
+local function python_sha256(path)
+  local res = vim
+    .system({ 'python3', '-c', 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())', path })
+    :wait()
+  return vim.trim(res.stdout)
+end
+
+local function download(mode)
+  local prebuilt = require('leash.build.prebuilt')
+  local base = release_server() .. '/' .. mode
+  local target = prebuilt.target()
+  local url = ('%s/v%s/%s'):format(base, require('leash.native').version, prebuilt.asset(target))
+  local dest = tempdir() .. '/lib.tmp'
+  local result
+  local started = vim.uv.hrtime()
+  local ticks = 0
+  local timer = vim.uv.new_timer()
+  timer:start(10, 10, function() ticks = ticks + 1 end)
+  prebuilt.download(
+    { tag = 'v0', target = target, url = url, sum_url = url .. '.sha256' },
+    dest,
+    function(o, why) result = { ok = o, why = why } end
+  )
+  vim.wait(30000, function() return result ~= nil end, 10)
+  timer:stop()
+  timer:close()
+  ok(result, 'the download finished')
+  result.dest = dest
+  result.seconds = (vim.uv.hrtime() - started) / 1e9
+  result.ticks = ticks
+  return result
+end
+
+describe('sha256', function()
+  before_each(function() fresh() end)
+
+  it('matches the FIPS 180-4 examples', function()
+    local sha = require('leash.build.sha256')
+    eq('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', sha.hex(''))
+    eq('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', sha.hex('abc'))
+    eq(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+      sha.hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')
+    )
+    -- Lengths around the padding boundary (55, 56, 64 bytes) and a NUL byte.
+    for _, s in ipairs({ ('a'):rep(55), ('a'):rep(56), ('a'):rep(64), 'a\0b' }) do
+      local file = vim.fn.tempname()
+      local f = assert(io.open(file, 'wb'))
+      f:write(s)
+      f:close()
+      eq(python_sha256(file), sha.hex(s), #s .. ' bytes')
+    end
+  end)
+
+  it('hashes a library file on a worker thread, as hashlib does', function()
+    local sha = require('leash.build.sha256')
+    local lib = built_library()
+    local order = {}
+    local got
+    sha.file(lib, function(hex, err)
+      got = hex or err
+      order[#order + 1] = 'hash'
+    end)
+    vim.schedule(function() order[#order + 1] = 'main loop' end)
+    vim.wait(60000, function() return got ~= nil end, 5)
+    eq(python_sha256(lib), got)
+    eq({ 'main loop', 'hash' }, order, 'the main loop ran while the hash was computed')
+  end)
+
+  it('reports a file it cannot read', function()
+    local got
+    require('leash.build.sha256').file('/nonexistent/leash', function(hex, err) got = { hex, err } end)
+    vim.wait(5000, function() return got ~= nil end, 5)
+    eq(nil, got[1])
+    matches('No such file', got[2])
+  end)
+end)
+
+describe('prebuilt targets and release URLs', function()
+  before_each(function()
+    fresh()
+    vim.env.LEASH_PREBUILT_URL = nil
+  end)
+
+  it('maps OS and architecture to the five release targets', function()
+    local prebuilt = require('leash.build.prebuilt')
+    local function asset(os, arch)
+      return prebuilt.asset(assert(prebuilt.target({ os = os, arch = arch, musl = false })))
+    end
+    eq('leash_native-x86_64-unknown-linux-gnu.so', asset('Linux', 'x64'))
+    eq('leash_native-aarch64-unknown-linux-gnu.so', asset('Linux', 'arm64'))
+    eq('leash_native-x86_64-apple-darwin.dylib', asset('OSX', 'x64'))
+    eq('leash_native-aarch64-apple-darwin.dylib', asset('OSX', 'arm64'))
+    eq('leash_native-x86_64-pc-windows-msvc.dll', asset('Windows', 'x64'))
+    local t, why = prebuilt.target({ os = 'Linux', arch = 'x64', musl = true })
+    eq(nil, t)
+    matches('musl', why)
+    t, why = prebuilt.target({ os = 'BSD', arch = 'x64', musl = false })
+    eq(nil, t)
+    matches('no prebuilt library for BSD x64', why)
+  end)
+
+  it('the release workflow builds and attaches exactly those assets', function()
+    local workflow = table.concat(vim.fn.readfile(root .. '/.github/workflows/release.yml'), '\n')
+    for _, t in ipairs(require('leash.build.prebuilt').targets) do
+      matches('target: ' .. vim.pesc(t.triple), workflow, t.triple)
+      matches('ext: ' .. vim.pesc(t.ext), workflow, t.triple)
+    end
+    matches(vim.pesc('leash_native-${{ matrix.target }}${{ matrix.ext }}'), workflow)
+    matches('cargo build %-%-release %-%-locked %-%-target', workflow)
+    matches('sha256', workflow)
+  end)
+
+  it('reads the download root from a GitHub remote', function()
+    local base = require('leash.build.prebuilt').github_base
+    local want = 'https://github.com/someone/leash.nvim/releases/download'
+    eq(want, base('https://github.com/someone/leash.nvim'))
+    eq(want, base('https://github.com/someone/leash.nvim.git\n'))
+    eq(want, base('git@github.com:someone/leash.nvim.git'))
+    eq(want, base('ssh://git@github.com/someone/leash.nvim'))
+    eq(nil, base('https://gitlab.com/someone/leash.nvim'))
+    eq(nil, base('file:///tmp/leash.nvim'))
+    eq(nil, base(nil))
+  end)
+
+  it('takes a release only for the checkout of that release tag', function()
+    local prebuilt = require('leash.build.prebuilt')
+    local repo = tempdir()
+    local function git(...)
+      local res =
+        vim.system(vim.list_extend({ 'git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t' }, { ... })):wait()
+      eq(0, res.code, table.concat({ ... }, ' ') .. ': ' .. (res.stderr or ''))
+    end
+    git('init', '-q')
+    git('commit', '-q', '--allow-empty', '-m', 'one')
+    git('remote', 'add', 'origin', 'https://github.com/someone/leash.nvim.git')
+    local function release()
+      local got
+      prebuilt.release(repo, '0.1.0', function(rel, why) got = { rel, why } end)
+      vim.wait(10000, function() return got ~= nil end, 5)
+      return got[1], got[2]
+    end
+    local rel, why = release()
+    eq(nil, rel)
+    matches('not the release v0%.1%.0', why)
+    matches("version = '%*'", why)
+
+    git('tag', 'v0.1.0')
+    rel = release()
+    local asset = prebuilt.asset(prebuilt.target())
+    eq('https://github.com/someone/leash.nvim/releases/download/v0.1.0/' .. asset, rel and rel.url)
+    eq(rel.url .. '.sha256', rel.sum_url)
+
+    vim.env.LEASH_PREBUILT_URL = 'http://127.0.0.1:9/mirror/'
+    rel = release()
+    vim.env.LEASH_PREBUILT_URL = nil
+    eq('http://127.0.0.1:9/mirror/v0.1.0/' .. asset, rel and rel.url)
+
+    git('commit', '-q', '--allow-empty', '-m', 'two')
+    rel, why = release()
+    eq(nil, rel, 'a commit after the tag is not the release')
+    matches('not the release', why)
+  end)
+
+  it('needs a download location when the plugin was not cloned from GitHub', function()
+    local got
+    local repo = tempdir()
+    vim.system({ 'git', '-C', repo, 'init', '-q' }):wait()
+    vim
+      .system({ 'git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x' })
+      :wait()
+    vim.system({ 'git', '-C', repo, 'tag', 'v0.1.0' }):wait()
+    require('leash.build.prebuilt').release(repo, '0.1.0', function(rel, why) got = { rel, why } end)
+    vim.wait(10000, function() return got ~= nil end, 5)
+    eq(nil, got[1])
+    matches('LEASH_PREBUILT_URL', got[2])
+  end)
+end)
+
+describe('prebuilt download from a local release server', function()
+  before_each(function()
+    fresh()
+    require('leash.build.prebuilt').timeouts = { connect = 5, total = 120 }
+  end)
+
+  it('downloads a good library and verifies it', function()
+    local r = download('good')
+    eq(true, r.ok, r.why)
+    eq(python_sha256(built_library()), python_sha256(r.dest))
+  end)
+
+  it('refuses a corrupt library and removes it', function()
+    local r = download('corrupt')
+    eq(false, r.ok)
+    matches('checksum mismatch for leash_native%-', r.why)
+    eq(nil, vim.uv.fs_stat(r.dest), 'the corrupt file is gone')
+  end)
+
+  it('says which URL is missing', function()
+    local r = download('missing')
+    eq(false, r.ok)
+    matches('/missing/v0%.1%.0/leash_native%-.*%.sha256 answered HTTP 404', r.why)
+  end)
+
+  it('gives up on a slow server at the deadline, without blocking the editor', function()
+    require('leash.build.prebuilt').timeouts = { connect = 5, total = 2 }
+    local r = download('slow')
+    eq(false, r.ok)
+    matches('timed out', r.why)
+    ok(r.seconds < 10, ('gave up after %.1f s'):format(r.seconds))
+    -- A 10 ms timer kept firing while curl waited (a blocked loop would fire ~never).
+    ok(r.ticks >= r.seconds * 100 / 4, ('%d timer ticks in %.1f s'):format(r.ticks, r.seconds))
+    eq(nil, vim.uv.fs_stat(r.dest))
+  end)
+
+  it('says when there is no network', function()
+    local prebuilt = require('leash.build.prebuilt')
+    local target = prebuilt.target()
+    local url = 'http://127.0.0.1:9/v0.1.0/' .. prebuilt.asset(target) -- port 9 (discard): nothing listens
+    local got
+    prebuilt.download(
+      { tag = 'v0.1.0', target = target, url = url, sum_url = url .. '.sha256' },
+      tempdir() .. '/x',
+      function(o, why) got = { o, why } end
+    )
+    vim.wait(20000, function() return got ~= nil end, 10)
+    eq(false, got[1])
+    matches('cannot reach', got[2])
+  end)
+end)
+
+describe('build.start()', function()
+  local saved_path
+  before_each(function()
+    fresh()
+    require('leash.build.prebuilt').timeouts = { connect = 5, total = 120 }
+    vim.env.LEASH_BUILD_FROM_SOURCE = nil
+    saved_path = vim.env.PATH
+  end)
+
+  --- A plugin root without .git (taken at its version), with a fake `cargo` first on
+  --- PATH that prints `lines` to stderr, each after a pause, and exits with `code`.
+  local function fake_cargo_root(script)
+    local dir = tempdir()
+    vim.fn.mkdir(dir .. '/lua', 'p')
+    vim.fn.mkdir(dir .. '/bin', 'p')
+    vim.fn.writefile({ '#!/bin/sh', unpack(vim.split(script, '\n')) }, dir .. '/bin/cargo')
+    vim.uv.fs_chmod(dir .. '/bin/cargo', 493) -- 0755
+    vim.env.PATH = dir .. '/bin:' .. saved_path
+    return dir
+  end
+
+  local function run_build(opts)
+    local progress, result = {}, nil
+    require('leash.build').start(vim.tbl_extend('force', opts, {
+      on_progress = function(msg, level) progress[#progress + 1] = { msg = msg, level = level } end,
+      on_done = function(o, msg) result = { ok = o, msg = msg } end,
+    }))
+    return progress,
+      function()
+        vim.wait(60000, function() return result ~= nil end, 10)
+        vim.env.PATH = saved_path
+        return result
+      end
+  end
+
+  it("streams cargo's output to build.log while cargo runs, and reports its errors", function()
+    local dir = fake_cargo_root(table.concat({
+      'echo "   Compiling leash v0.1.0 (/x)" >&2',
+      'sleep 2',
+      'echo "warning: unused variable: \\`x\\`" >&2',
+      'echo "" >&2',
+      'echo "error[E0308]: mismatched types" >&2',
+      'echo "  --> src/lib.rs:3:5" >&2',
+      'echo "" >&2',
+      'echo "error: could not compile \\`leash\\` (lib) due to 1 previous error" >&2',
+      'exit 101',
+    }, '\n'))
+    local progress, finish = run_build({ root = dir, from_source = true })
+    local log = dir .. '/build.log'
+    vim.wait(5000, function()
+      local text = vim.uv.fs_stat(log) and table.concat(vim.fn.readfile(log), '\n') or ''
+      return text:find('Compiling leash') ~= nil and #progress > 0 and progress[#progress].msg:find('Compiling') ~= nil
+    end, 20)
+    matches('Compiling leash', table.concat(vim.fn.readfile(log), '\n'), 'build.log while cargo runs')
+    matches('Compiling leash v0%.1%.0', progress[#progress] and progress[#progress].msg, 'the latest progress line')
+    local result = finish()
+    eq(false, result.ok)
+    matches('cargo build failed %(exit 101%)', result.msg)
+    matches('error%[E0308%]: mismatched types\n  %-%-> src/lib%.rs:3:5\nerror: could not compile', result.msg)
+    ok(not result.msg:find('warning'), 'warnings are left to the log')
+    matches(vim.pesc(log), result.msg)
+  end)
+
+  it('falls back to cargo with the reason when the download is corrupt', function()
+    vim.env.LEASH_PREBUILT_URL = release_server() .. '/corrupt'
+    local dir = fake_cargo_root('echo "error: could not find Cargo.toml" >&2; exit 101')
+    local progress, finish = run_build({ root = dir })
+    local result = finish()
+    vim.env.LEASH_PREBUILT_URL = nil
+    eq(false, result.ok)
+    matches('could not find Cargo.toml', result.msg)
+    matches('no prebuilt library was used: checksum mismatch', result.msg)
+    local said = vim.tbl_filter(function(p) return p.level == vim.log.levels.INFO end, progress)
+    matches('no prebuilt library %(checksum mismatch.*building from source with cargo', said[1] and said[1].msg)
+    eq({}, vim.fn.glob(dir .. '/lua/*', false, true), 'nothing was installed')
+  end)
+
+  it('builds from source without asking the server when LEASH_BUILD_FROM_SOURCE is set', function()
+    vim.env.LEASH_PREBUILT_URL = 'http://127.0.0.1:9'
+    vim.env.LEASH_BUILD_FROM_SOURCE = '1'
+    local dir = fake_cargo_root('exit 3')
+    local progress, finish = run_build({ root = dir })
+    local result = finish()
+    vim.env.LEASH_PREBUILT_URL = nil
+    vim.env.LEASH_BUILD_FROM_SOURCE = nil
+    matches('cargo build failed %(exit 3%)', result.msg)
+    ok(not result.msg:find('prebuilt'), result.msg)
+    for _, p in ipairs(progress) do
+      ok(not p.msg:find('prebuilt'), p.msg)
+    end
+    matches(
+      'building from source: %$LEASH_BUILD_FROM_SOURCE is set',
+      table.concat(vim.fn.readfile(dir .. '/build.log'), '\n')
+    )
+  end)
+
+  it('says so when cargo is missing', function()
+    local dir = tempdir()
+    vim.env.PATH = '/nonexistent'
+    local _, finish = run_build({ root = dir, from_source = true })
+    local result = finish()
+    eq(false, result.ok)
+    matches('cargo is not on PATH; install Rust from https://rustup%.rs', result.msg)
+  end)
+
+  it('runs one build at a time', function()
+    local dir = fake_cargo_root('sleep 1; exit 1')
+    local _, finish = run_build({ root = dir, from_source = true })
+    local second
+    require('leash.build').start({ root = dir, on_done = function(o, msg) second = { o, msg } end })
+    eq(false, second and second[1])
+    matches('a build is already running', second[2])
+    finish()
+  end)
+end)
+
+describe(':Leash build in a session where :Do found no library', function()
+  it('loads the downloaded library at once; a second build asks for a restart', function()
+    -- A separate Neovim: this one already has the library loaded.
+    local plugin = tempdir() .. '/leash.nvim'
+    vim.fn.mkdir(plugin, 'p')
+    vim.system({ 'cp', '-R', root .. '/lua', root .. '/plugin', root .. '/doc', plugin }):wait()
+    os.remove(plugin .. '/lua/' .. require('leash.native').installed_name())
+    local script = tempdir() .. '/session.lua'
+    vim.fn.writefile({
+      'vim.opt.rtp:prepend(' .. vim.inspect(plugin) .. ')',
+      "vim.cmd.runtime('plugin/leash.lua')",
+      'local seen = {}',
+      'vim.notify = function(msg) seen[#seen + 1] = msg end',
+      "vim.cmd('Do set tabstop to 4')",
+      'vim.wait(2000, function() return #seen > 0 end)',
+      "print('FIRST ' .. tostring(seen[1]))",
+      "vim.cmd('Leash build')",
+      'vim.wait(60000, function() return #seen > 1 end)',
+      "print('BUILD ' .. tostring(seen[2]))",
+      "vim.cmd('Do set tabstop to 4')",
+      "vim.wait(10000, function() return vim.fn.win_gettype() == 'popup' end)",
+      "print('WINDOW ' .. vim.fn.win_gettype())",
+      'vim.wait(300) -- the plan window ignores keys for its first 150 ms',
+      "vim.api.nvim_feedkeys('y', 'x', false)",
+      'vim.wait(2000, function() return vim.o.tabstop == 4 end)',
+      "print('TABSTOP ' .. vim.o.tabstop)",
+      "vim.cmd('Leash build')",
+      "vim.wait(60000, function() return #seen > 2 and seen[#seen]:find('^leash: installed') ~= nil end)",
+      "print('AGAIN ' .. tostring(seen[#seen]))",
+    }, script)
+    local env = {
+      LEASH_PREBUILT_URL = release_server() .. '/good',
+      LEASH_BUILD_FROM_SOURCE = '',
+      CARGO_TARGET_DIR = tempdir(),
+    }
+    local res = vim
+      .system({ vim.v.progpath, '--headless', '--clean', '-l', script }, { env = env, text = true })
+      :wait(120000)
+    local out = (res.stdout or '') .. (res.stderr or '')
+    eq(0, res.code, out)
+    matches('FIRST leash: native library not found', out)
+    matches('BUILD leash: installed the prebuilt library v0%.1%.0 for [%w_%-]+ %(SHA%-256 verified%)', out)
+    matches('loaded it %(version 0%.1%.0%): :Do works now', out)
+    matches('WINDOW popup', out)
+    matches('TABSTOP 4', out)
+    matches('AGAIN leash: installed .*restart Neovim to use it', out)
+  end)
+end)

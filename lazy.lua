@@ -1,0 +1,10 @@
+-- leash's own part of its lazy.nvim spec: lazy.nvim merges this file (a "package
+-- spec") with the user's spec for the plugin named leash.nvim; what the user sets wins.
+return {
+  'leash.nvim',
+  init = function(plugin)
+    -- `:help leash` before the plugin is loaded (lua/leash/build/help.lua says how).
+    local dir = plugin.dir .. '/.help'
+    if vim.uv.fs_stat(dir .. '/doc/tags') then vim.opt.rtp:append(dir) end
+  end,
+}

@@ -7,20 +7,22 @@ local H = {}
 function M.check()
   local health = vim.health
 
+  local native = require('leash.native')
   health.start('Neovim')
-  if vim.fn.has('nvim-0.10') == 1 then
+  if vim.fn.has('nvim-' .. native.min_nvim) == 1 then
     health.ok('Neovim ' .. tostring(vim.version()))
   else
-    health.error('Neovim 0.10 or newer is required, found ' .. tostring(vim.version()))
+    health.error(('Neovim %s or newer is required, found %s'):format(native.min_nvim, tostring(vim.version())))
   end
 
   health.start('Native library')
-  local native = require('leash.native')
   local s = native.status()
   if s.loaded then
     health.ok(('loaded %s (version %s, via %s)'):format(s.path, s.version, s.how))
     if s.how == 'target' then
       health.info('loaded from the cargo output; run :Leash build to install it as lua/' .. native.installed_name())
+    elseif s.how == 'plugin' then
+      health.info("loaded from the plugin's lua/ directory, which is not on 'runtimepath'")
     end
   else
     health.error(s.error or 'not loaded', { native.build_hint() })
@@ -29,20 +31,8 @@ function M.check()
     end
   end
 
-  health.start('Build tools')
-  for _, tool in ipairs({ 'cargo', 'rustc' }) do
-    if vim.fn.executable(tool) == 1 then
-      local out = vim.fn.system({ tool, '--version' })
-      health.ok(vim.trim(out))
-    else
-      health.warn(
-        tool .. ' not found (needed only to build the native library)',
-        { 'install Rust from https://rustup.rs' }
-      )
-    end
-  end
-  local log = require('leash.build').log_path()
-  if vim.uv.fs_stat(log) then health.info('last build log: ' .. log) end
+  health.start('Build')
+  H.check_build(health)
 
   health.start('Catalog')
   local ok, err = pcall(function()
@@ -104,5 +94,40 @@ end
 -- Helper data ================================================================
 
 H.default_key_env = { anthropic = 'ANTHROPIC_API_KEY', openai = 'OPENAI_API_KEY', ollama = false }
+
+-- Helper functionality =======================================================
+
+--- How `:Leash build` would put the library in place: a prebuilt library (curl) or
+--- cargo, and what is missing for each.
+function H.check_build(health)
+  local build = require('leash.build')
+  local target, why = require('leash.build.prebuilt').target()
+  local forced, reason = build.from_source()
+  local has_curl = vim.fn.executable('curl') == 1
+  if forced then
+    health.info('prebuilt libraries are skipped: ' .. reason)
+  elseif not target then
+    health.info(why .. '; :Leash build uses cargo')
+  elseif has_curl then
+    health.ok(('prebuilt libraries: %s, downloaded with curl for releases'):format(target.triple))
+  else
+    health.warn('curl not found: :Leash build cannot download a prebuilt library and uses cargo')
+  end
+  local needs_cargo = forced or not target or not has_curl
+  for _, tool in ipairs({ 'cargo', 'rustc' }) do
+    if vim.fn.executable(tool) == 1 then
+      health.ok(vim.trim(vim.fn.system({ tool, '--version' })))
+    elseif needs_cargo then
+      health.warn(
+        tool .. ' not found: needed to build the native library here',
+        { 'install Rust from https://rustup.rs' }
+      )
+    else
+      health.info(tool .. ' not found (needed only where no prebuilt library fits)')
+    end
+  end
+  local log = build.log_path()
+  if vim.uv.fs_stat(log) then health.info('last build log: ' .. log) end
+end
 
 return M

@@ -49,9 +49,32 @@ local function python_sha256(path)
   return vim.trim(res.stdout)
 end
 
-local function download(mode)
+--- A new git repository with one commit; returns it and a function running git in it.
+local function git_repo()
+  local repo = tempdir()
+  local function git(...)
+    local args = vim.list_extend({ 'git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t' }, { ... })
+    local res = vim.system(args):wait()
+    eq(0, res.code, table.concat({ ... }, ' ') .. ': ' .. (res.stderr or ''))
+  end
+  git('init', '-q')
+  git('commit', '-q', '--allow-empty', '-m', 'one')
+  return repo, git
+end
+
+--- prebuilt.release() for `repo` at version 0.1.0: the release, or nil and why.
+local function release_of(repo)
+  local got
+  require('leash.build.prebuilt').release(repo, '0.1.0', function(rel, why) got = { rel, why } end)
+  vim.wait(10000, function() return got ~= nil end, 5)
+  return got[1], got[2]
+end
+
+--- Download this machine's asset from the release root `base` (a mode of the release
+--- server, or a URL where nothing listens).
+local function download(base)
   local prebuilt = require('leash.build.prebuilt')
-  local base = release_server() .. '/' .. mode
+  if not base:find('^http') then base = release_server() .. '/' .. base end
   local target = prebuilt.target()
   local url = ('%s/v%s/%s'):format(base, require('leash.native').version, prebuilt.asset(target))
   local dest = tempdir() .. '/lib.tmp'
@@ -169,55 +192,36 @@ describe('prebuilt targets and release URLs', function()
 
   it('takes a release only for the checkout of that release tag', function()
     local prebuilt = require('leash.build.prebuilt')
-    local repo = tempdir()
-    local function git(...)
-      local res =
-        vim.system(vim.list_extend({ 'git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t' }, { ... })):wait()
-      eq(0, res.code, table.concat({ ... }, ' ') .. ': ' .. (res.stderr or ''))
-    end
-    git('init', '-q')
-    git('commit', '-q', '--allow-empty', '-m', 'one')
+    local repo, git = git_repo()
     git('remote', 'add', 'origin', 'https://github.com/someone/leash.nvim.git')
-    local function release()
-      local got
-      prebuilt.release(repo, '0.1.0', function(rel, why) got = { rel, why } end)
-      vim.wait(10000, function() return got ~= nil end, 5)
-      return got[1], got[2]
-    end
-    local rel, why = release()
+    local rel, why = release_of(repo)
     eq(nil, rel)
     matches('not the release v0%.1%.0', why)
     matches("version = '%*'", why)
 
     git('tag', 'v0.1.0')
-    rel = release()
+    rel = release_of(repo)
     local asset = prebuilt.asset(prebuilt.target())
     eq('https://github.com/someone/leash.nvim/releases/download/v0.1.0/' .. asset, rel and rel.url)
     eq(rel.url .. '.sha256', rel.sum_url)
 
     vim.env.LEASH_PREBUILT_URL = 'http://127.0.0.1:9/mirror/'
-    rel = release()
+    rel = release_of(repo)
     vim.env.LEASH_PREBUILT_URL = nil
     eq('http://127.0.0.1:9/mirror/v0.1.0/' .. asset, rel and rel.url)
 
     git('commit', '-q', '--allow-empty', '-m', 'two')
-    rel, why = release()
+    rel, why = release_of(repo)
     eq(nil, rel, 'a commit after the tag is not the release')
     matches('not the release', why)
   end)
 
   it('needs a download location when the plugin was not cloned from GitHub', function()
-    local got
-    local repo = tempdir()
-    vim.system({ 'git', '-C', repo, 'init', '-q' }):wait()
-    vim
-      .system({ 'git', '-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x' })
-      :wait()
-    vim.system({ 'git', '-C', repo, 'tag', 'v0.1.0' }):wait()
-    require('leash.build.prebuilt').release(repo, '0.1.0', function(rel, why) got = { rel, why } end)
-    vim.wait(10000, function() return got ~= nil end, 5)
-    eq(nil, got[1])
-    matches('LEASH_PREBUILT_URL', got[2])
+    local repo, git = git_repo()
+    git('tag', 'v0.1.0')
+    local rel, why = release_of(repo)
+    eq(nil, rel)
+    matches('LEASH_PREBUILT_URL', why)
   end)
 end)
 
@@ -258,18 +262,9 @@ describe('prebuilt download from a local release server', function()
   end)
 
   it('says when there is no network', function()
-    local prebuilt = require('leash.build.prebuilt')
-    local target = prebuilt.target()
-    local url = 'http://127.0.0.1:9/v0.1.0/' .. prebuilt.asset(target) -- port 9 (discard): nothing listens
-    local got
-    prebuilt.download(
-      { tag = 'v0.1.0', target = target, url = url, sum_url = url .. '.sha256' },
-      tempdir() .. '/x',
-      function(o, why) got = { o, why } end
-    )
-    vim.wait(20000, function() return got ~= nil end, 10)
-    eq(false, got[1])
-    matches('cannot reach', got[2])
+    local r = download('http://127.0.0.1:9') -- port 9 (discard): nothing listens
+    eq(false, r.ok)
+    matches('cannot reach', r.why)
   end)
 end)
 

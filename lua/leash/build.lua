@@ -62,16 +62,20 @@ function M.start(opts)
     progress = opts.on_progress or function() end,
   }
   local job = {}
-  function job.cancel()
-    ctx.cancelled = true
-    if ctx.proc then ctx.proc:kill('sigterm') end
-    if ctx.download then ctx.download.cancel() end
-  end
   function ctx.finish(ok, msg)
+    if ctx.finished then return end -- a cancel already reported the end
+    ctx.finished = true
     ctx.log.write('\n' .. msg .. '\n')
     ctx.log.close()
     H.running = nil
     done(ok, msg)
+  end
+  function job.cancel()
+    if ctx.finished then return end
+    ctx.cancelled = true
+    if ctx.proc then H.kill_tree(ctx.proc) end
+    if ctx.download then ctx.download.cancel() end
+    ctx.finish(false, 'leash: build cancelled')
   end
   H.running = ctx
   ctx.log.write(('leash build %s\nroot: %s\n\n'):format(os.date('%Y-%m-%d %H:%M:%S'), root))
@@ -260,6 +264,7 @@ function H.cargo(ctx)
   local ok, proc = pcall(vim.system, cmd, {
     cwd = ctx.root,
     text = true,
+    detach = true, -- its own process group, so a cancel stops the rustc processes too
     stdout = function(_, data)
       if data then ctx.log.write(data) end
     end,
@@ -289,6 +294,14 @@ function H.cargo(ctx)
   end)
   if not ok then return fail('leash: could not start cargo: ' .. tostring(proc)) end
   ctx.proc = proc
+end
+
+--- Stop a process and, on Unix, its process group (cargo's rustc children keep its
+--- output pipes open, and would keep compiling, if only cargo were stopped).
+---@param proc vim.SystemObj
+function H.kill_tree(proc)
+  if jit.os ~= 'Windows' and proc.pid then pcall(vim.uv.kill, -proc.pid, 'sigterm') end
+  pcall(proc.kill, proc, 'sigterm')
 end
 
 --- The error blocks of cargo's output (each from an `error…` line to the blank line

@@ -373,6 +373,40 @@ describe('build.start()', function()
     matches('cargo is not on PATH; install Rust from https://rustup%.rs', result.msg)
   end)
 
+  it('cancels a download in flight and a running cargo', function()
+    vim.env.LEASH_PREBUILT_URL = release_server() .. '/slow'
+    local dir = fake_cargo_root('sleep 30')
+    local progress, result = {}, nil
+    local job = require('leash.build').start({
+      root = dir,
+      on_progress = function(msg) progress[#progress + 1] = msg end,
+      on_done = function(o, msg) result = { ok = o, msg = msg } end,
+    })
+    vim.wait(5000, function() return progress[#progress] and progress[#progress]:find('^downloading') ~= nil end, 10)
+    matches('^downloading', progress[#progress])
+    local t0 = vim.uv.hrtime()
+    job.cancel()
+    vim.wait(5000, function() return result ~= nil end, 10)
+    eq({ ok = false, msg = 'leash: build cancelled' }, result)
+    ok((vim.uv.hrtime() - t0) / 1e9 < 3, 'cancelled at once')
+    eq({}, vim.fn.glob(dir .. '/lua/*', false, true), 'the partial download is gone')
+
+    vim.env.LEASH_PREBUILT_URL = nil
+    result = nil
+    job = require('leash.build').start({
+      root = dir,
+      from_source = true,
+      on_done = function(o, msg) result = { ok = o, msg = msg } end,
+    })
+    vim.wait(500)
+    t0 = vim.uv.hrtime()
+    job.cancel()
+    vim.wait(5000, function() return result ~= nil end, 10)
+    vim.env.PATH = saved_path
+    eq({ ok = false, msg = 'leash: build cancelled' }, result)
+    ok((vim.uv.hrtime() - t0) / 1e9 < 3, 'cargo stopped at once')
+  end)
+
   it('runs one build at a time', function()
     local dir = fake_cargo_root('sleep 1; exit 1')
     local _, finish = run_build({ root = dir, from_source = true })

@@ -105,6 +105,33 @@ expect() { grep -q "$1" "$tmp/out" || { cat "$tmp/out"; fail "$2"; }; }
 
 echo "-- 1. release: the prebuilt library from a local release server"
 export LEASH_TEST_RELEASES=1
+if command -v tmux >/dev/null 2>&1; then
+  # The first start in a terminal: lazy.nvim installs and builds while Neovim starts,
+  # then Neovim answers :qa! (before the fix it hung in lazy's "Working" state).
+  sock=leash-lazy-$$
+  home=$tmp/tui
+  started=$SECONDS
+  tmux -L "$sock" new-session -d -x 120 -y 40 -s lazy \
+    env -u CARGO_TARGET_DIR XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
+    XDG_STATE_HOME="$home/state" XDG_CACHE_HOME="$home/cache" LEASH_TEST_LAZY="$lazy" \
+    LEASH_TEST_REMOTE="$remote" LEASH_TEST_RELEASES=1 LEASH_BUILD_FROM_SOURCE= \
+    LEASH_PREBUILT_URL="$url/good" "$nvim" -u "$repo/tests/lazy/init.lua"
+  lib=$home/data/nvim/lazy/leash.nvim/lua/leash_native.so
+  for _ in $(seq 600); do [ -f "$lib" ] && break; sleep 0.1; done
+  screen=$(tmux -L "$sock" capture-pane -p -t lazy || true)
+  [ -f "$lib" ] || { echo "$screen"; tmux -L "$sock" kill-server; fail "TUI first start: no library after 60 s"; }
+  sleep 1
+  tmux -L "$sock" send-keys -t lazy Escape ':qa!' Enter
+  for _ in $(seq 100); do tmux -L "$sock" has-session -t lazy 2>/dev/null || break; sleep 0.1; done
+  if tmux -L "$sock" has-session -t lazy 2>/dev/null; then
+    tmux -L "$sock" capture-pane -p -t lazy
+    tmux -L "$sock" kill-server
+    fail "TUI first start: Neovim did not quit on :qa!"
+  fi
+  echo "ok   TUI first start: installed, then quit on :qa! ($((SECONDS - started)) s)"
+else
+  echo "-- (the TUI first start needs tmux: not run)"
+fi
 run_case release 300 "first start + Lazy! sync" "+Lazy! sync" +qa
 expect "installed the prebuilt library v$version" "no prebuilt install reported"
 run_case release 60 "help, :Do" +"luafile $repo/tests/lazy/check_installed.lua"

@@ -177,6 +177,23 @@ describe('native.load()', function()
     matches('native library not found', msg)
   end)
 
+  it('refuses a Neovim older than the minimum', function()
+    local native = require('leash.native')
+    native.min_nvim = '99.0'
+    native.reset()
+    local mod, err = native.load()
+    eq(nil, mod)
+    matches('leash: needs Neovim 99%.0 or newer; this is %d+%.%d+%.%d+', err)
+  end)
+
+  it('after a build, asks for a restart when a library is loaded', function()
+    local native = require('leash.native')
+    ok(native.load())
+    local status, msg = native.activate()
+    eq('restart', status)
+    matches('restart Neovim to use it %(this session keeps the library it loaded from .*, version 0%.1%.0%)', msg)
+  end)
+
   it('reports a version mismatch with what to run', function()
     local native = require('leash.native')
     native.version = '9.9.9'

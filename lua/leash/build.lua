@@ -93,9 +93,11 @@ end
 --- Put the library in place and wait for it: the entry point of `build.lua`.
 --- Under lazy.nvim (its build runs in a coroutine of its scheduler) this yields
 --- `{ msg, level }` progress to lazy, which shows the latest line, and yields between
---- checks instead of waiting: `vim.wait` inside that coroutine re-enters lazy's
---- scheduler, which then stops for good. Elsewhere (`nvim -l build.lua`, or a
---- coroutine that is not lazy's) it waits with `vim.wait` and prints the progress.
+--- checks instead of waiting. `vim.wait` inside that coroutine would run lazy's
+--- scheduler re-entrantly: it finds no runnable task (this one is running, so it is
+--- off the queue), stops its executor, and nothing starts it again. Elsewhere
+--- (`nvim -l build.lua`, a coroutine that is not lazy's) it waits with `vim.wait` and
+--- prints the progress.
 ---@param opts? { root?: string, from_source?: boolean }
 ---@return boolean ok
 ---@return string msg
@@ -130,10 +132,11 @@ end
 --- Whether this code runs in a build coroutine of lazy.nvim, which expects yields.
 ---@return boolean
 function M.under_lazy()
-  local co = coroutine.running()
-  if not co or not coroutine.isyieldable() then return false end
+  if not coroutine.running() or (coroutine.isyieldable and not coroutine.isyieldable()) then return false end
   local async = package.loaded['lazy.async']
-  return async ~= nil and type(async.running) == 'function' and async.running() ~= nil
+  if type(async) == 'table' and type(async.running) == 'function' then return async.running() ~= nil end
+  -- A lazy.nvim whose scheduler looks different: its documented contract is to yield.
+  return package.loaded['lazy'] ~= nil
 end
 
 --- Copy the library cargo built (or `src`) into `lua/` atomically.
@@ -286,10 +289,9 @@ function H.cargo(ctx)
       local installed, dest = M.install(ctx.root)
       if not installed then return fail(dest) end
       local status, msg = H.native().activate()
-      local built = ctx.fallback and ('built from source (no prebuilt library: %s)'):format(ctx.fallback)
-        or 'built from source'
-      if status == 'error' then return fail(('leash: %s and installed %s, but %s'):format(built, dest, msg)) end
-      ctx.finish(true, ('leash: %s and installed %s; %s'):format(built, dest, msg))
+      if status == 'error' then return fail(('leash: built and installed %s, but %s'):format(dest, msg)) end
+      local why = ctx.fallback and ('. No prebuilt library: ' .. ctx.fallback) or ''
+      ctx.finish(true, ('leash: built from source and installed %s; %s%s'):format(dest, msg, why))
     end)
   end)
   if not ok then return fail('leash: could not start cargo: ' .. tostring(proc)) end

@@ -5,14 +5,17 @@
 #   1. Release: the repository is tagged as the release and the spec follows releases
 #      (version = '*'); the prebuilt library comes from a local release server. A
 #      headless `nvim "+Lazy! sync" +qa` returns with the library in place, `:help leash`
-#      works before the plugin is loaded, and `:Do` plans offline and runs.
-#   2. Broken build: the default branch gets a commit that does not compile; the same
-#      command runs the real cargo build under lazy.nvim, returns, and lazy's build task
-#      shows cargo's error; `:Do` then says the library is missing in one message.
+#      works before the plugin is loaded, and `:Do` plans offline and runs. A first
+#      start in a terminal (tmux) installs the same way and then quits on :qa!.
+#   2. Broken build: the default branch gets a commit whose crate does not compile
+#      (a type error; leash's name and version without dependencies, so it fails in
+#      seconds). The same command runs the real cargo build under lazy.nvim, returns,
+#      and lazy's build task shows cargo's error; `:Do` then says the library is
+#      missing in one message.
 #   3. Fixed (with LEASH_TEST_LAZY_CARGO=1): the next commit compiles; `Lazy! sync`
 #      updates, cargo builds under lazy.nvim, and `:Do` works again.
 #
-# Cases 2 and 3 reuse this checkout's compiled dependencies (CARGO_TARGET_DIR=target).
+# Case 3 reuses this checkout's compiled dependencies (CARGO_TARGET_DIR=target).
 # Needs git, python3, cargo and a built library (scripts/test builds it first).
 # LEASH_TEST_KEEP=1 keeps the temporary directory (repository, XDG dirs) for a look.
 # lazy.nvim: $LEASH_TEST_LAZY, else .deps/lazy.nvim, else unpacked from
@@ -138,17 +141,35 @@ run_case release 60 "help, :Do" +"luafile $repo/tests/lazy/check_installed.lua"
 unset LEASH_TEST_RELEASES
 
 echo "-- 2. broken build: a commit on the default branch that does not compile"
-printf '\n/// Does not compile: the lazy.nvim end-to-end test breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >>"$remote/src/lib.rs"
+# The crate of that commit is leash's name and version without its dependencies, so the
+# real cargo build fails within seconds (and touches nothing of this checkout).
+cat >"$remote/Cargo.toml" <<EOF
+[package]
+name = "leash"
+version = "$version"
+edition = "2021"
+autobins = false
+autotests = false
+autobenches = false
+autoexamples = false
+
+[lib]
+crate-type = ["cdylib"]
+EOF
+rm -f "$remote/Cargo.lock"
+printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >"$remote/src/lib.rs"
 g commit -qam "break the build"
-export EXTRA_ENV="CARGO_TARGET_DIR=$repo/target"
-run_case branch 600 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
+run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
 expect 'error\[E0308\]' "cargo's error is not in lazy's output"
 
-# A successful cargo build under lazy.nvim compiles leash itself once more (its path is
-# new to cargo): minutes on two cores, so it runs when asked for.
+# A successful cargo build under lazy.nvim compiles leash once more: minutes on two
+# cores, so it runs when asked for. It reuses this checkout's compiled dependencies
+# (CARGO_TARGET_DIR=target); cargo then takes the two copies of leash for one, so the
+# checkout's next build compiles leash again.
 if [ "${LEASH_TEST_LAZY_CARGO:-}" = 1 ]; then
   echo "-- 3. fixed: lazy.nvim updates and cargo builds"
   g revert --no-edit HEAD >/dev/null
+  export EXTRA_ENV="CARGO_TARGET_DIR=$repo/target"
   run_case branch 1200 "Lazy! sync (cargo builds)" "+Lazy! sync" +qa
   expect "built from source" "no cargo build reported"
   unset EXTRA_ENV

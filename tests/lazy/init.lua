@@ -3,10 +3,12 @@
 --   LEASH_TEST_LAZY     lazy.nvim's directory
 --   LEASH_TEST_REMOTE   the leash repository to install
 --   LEASH_TEST_RELEASES "1": follow releases (version = '*'); else the default branch
+--   LEASH_TEST_NAME     a plugin name other than leash.nvim
 vim.opt.rtp:prepend(assert(os.getenv('LEASH_TEST_LAZY')))
 require('lazy').setup({
   {
     url = 'file://' .. assert(os.getenv('LEASH_TEST_REMOTE')),
+    name = os.getenv('LEASH_TEST_NAME'), -- nil: lazy.nvim's name for the URL, leash.nvim
     cmd = { 'Do', 'Leash' },
     version = os.getenv('LEASH_TEST_RELEASES') == '1' and '*' or nil,
     build = 'build.lua',

@@ -138,6 +138,11 @@ fi
 run_case release 300 "first start + Lazy! sync" "+Lazy! sync" +qa
 expect "installed the prebuilt library v$version" "no prebuilt install reported"
 run_case release 60 "help, :Do" +"luafile $repo/tests/lazy/check_installed.lua"
+# Under another name, leash's lazy.lua (which names leash.nvim) must not make lazy.nvim
+# install a second plugin.
+LEASH_TEST_NAME=leash run_case renamed 300 "first start under another name" "+Lazy! sync" \
+  +"lua local p = vim.tbl_keys(require('lazy.core.config').plugins); table.sort(p); print('plugins: ' .. table.concat(p, ' '))" +qa
+expect "plugins: lazy.nvim leash$" "lazy.nvim has plugins besides lazy.nvim and leash"
 unset LEASH_TEST_RELEASES
 
 echo "-- 2. broken build: a commit on the default branch that does not compile"

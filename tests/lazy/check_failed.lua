@@ -23,7 +23,7 @@ end
 check(vim.uv.fs_stat(plugin.dir .. '/lua/leash_native.so') == nil, 'no library was installed')
 
 -- The first :Do: one message, no traceback (lazy's stand-in :Do runs it through vim.cmd).
--- (The sync above built with CARGO_TARGET_DIR pointing at a checkout that has a library.)
+-- (A CARGO_TARGET_DIR naming a directory that holds a built library would let it load.)
 vim.env.CARGO_TARGET_DIR = nil
 local msgs = {}
 vim.notify = function(msg) msgs[#msgs + 1] = msg end

@@ -161,7 +161,9 @@ autoexamples = false
 [lib]
 crate-type = ["cdylib"]
 EOF
-rm -f "$remote/Cargo.lock"
+# Its own lock file, committed: a lock file cargo wrote during the build would be an
+# untracked file that blocks lazy.nvim's checkout of the next commit (case 3).
+(cd "$remote" && rm -f Cargo.lock && cargo generate-lockfile --offline --quiet)
 printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >"$remote/src/lib.rs"
 g commit -qam "break the build"
 run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"

@@ -15,7 +15,8 @@
 #   3. Fixed (with LEASH_TEST_LAZY_CARGO=1): the next commit compiles; `Lazy! sync`
 #      updates, cargo builds under lazy.nvim, and `:Do` works again.
 #
-# Case 3 reuses this checkout's compiled dependencies (CARGO_TARGET_DIR=target).
+# Case 3 reuses this checkout's compiled dependencies (CARGO_TARGET_DIR=target, or
+# $LEASH_TEST_LAZY_TARGET: a copy of it, to leave this checkout's build as it is).
 # Needs git, python3, cargo and a built library (scripts/test builds it first).
 # LEASH_TEST_KEEP=1 keeps the temporary directory (repository, XDG dirs) for a look.
 # lazy.nvim: $LEASH_TEST_LAZY, else .deps/lazy.nvim, else unpacked from
@@ -176,7 +177,7 @@ expect 'error\[E0308\]' "cargo's error is not in lazy's output"
 if [ "${LEASH_TEST_LAZY_CARGO:-}" = 1 ]; then
   echo "-- 3. fixed: lazy.nvim updates and cargo builds"
   g revert --no-edit HEAD >/dev/null
-  export EXTRA_ENV="CARGO_TARGET_DIR=$repo/target"
+  export EXTRA_ENV="CARGO_TARGET_DIR=${LEASH_TEST_LAZY_TARGET:-$repo/target}"
   run_case branch 1200 "Lazy! sync (cargo builds)" "+Lazy! sync" +qa
   expect "built from source" "no cargo build reported"
   unset EXTRA_ENV

@@ -38,6 +38,8 @@ local function release_server()
   })
   vim.wait(10000, function() return port ~= nil end, 10)
   ok(port, 'the release server started')
+  -- Stop it when this Neovim exits: it would otherwise outlive the spec run.
+  vim.api.nvim_create_autocmd('VimLeavePre', { callback = function() proc:kill('sigterm') end })
   server = { url = 'http://127.0.0.1:' .. port, proc = proc, dir = dir }
   return server.url
 end

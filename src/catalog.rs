@@ -144,9 +144,20 @@ pub struct Setting {
     pub title: String,
     #[serde(rename = "type")]
     pub value_type: ValueType,
-    /// Allowed values, when the option takes one of a fixed set.
+    /// Allowed values: of the whole value when `list` is absent (one of a fixed set), of
+    /// each item of a comma list, or each flag of a flag list. A value may be a pattern
+    /// with placeholders (see [`crate::policy::values`]): `context:{number}`, `vert:{char}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<String>>,
+    /// Whether the value is a list whose items (or flags) are each one of `values`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list: Option<ListKind>,
+    /// The smallest number a number setting takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// The largest number a number setting takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
     /// `global`, `window`, `buffer` or `global-local`, as the frontend says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
@@ -158,6 +169,27 @@ pub struct Setting {
     pub reach: Option<Reach>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
+}
+
+/// How the items of a list setting are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListKind {
+    /// Items separated by commas (`unnamed,unnamedplus`), each one of the setting's values;
+    /// the empty string is the empty list.
+    Comma,
+    /// A string of one-character flags (`nvi`), each one of the setting's values.
+    Flags,
+}
+
+impl ListKind {
+    fn parse(s: &str) -> Option<ListKind> {
+        match s {
+            "comma" => Some(ListKind::Comma),
+            "flags" => Some(ListKind::Flags),
+            _ => None,
+        }
+    }
 }
 
 /// A setting's value once it has been checked against the setting's type.
@@ -274,7 +306,12 @@ impl Catalog {
     pub fn new(editor: impl Into<String>, entries: Vec<Entry>) -> Result<Catalog, CatalogError> {
         let mut cat =
             Catalog { editor: editor.into(), entries: Vec::with_capacity(entries.len()), ..Catalog::default() };
-        for entry in entries {
+        // The Neovim profile knows every number option's range; the catalog carries it.
+        let neovim = crate::policy::Profile::for_editor(&cat.editor) == Ok(crate::policy::Profile::Neovim);
+        for mut entry in entries {
+            if let (true, Entry::Setting(s)) = (neovim, &mut entry) {
+                crate::policy::neovim_values::narrow(s);
+            }
             cat.push(entry)?;
         }
         for (i, entry) in cat.entries.iter().enumerate() {
@@ -480,11 +517,43 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
             if values.is_some() && value_type != ValueType::String {
                 return Err(err("“values” is only allowed for string settings".into()));
             }
+            let list = match string("list")? {
+                None => None,
+                Some(l) => Some(
+                    ListKind::parse(&l).ok_or_else(|| err(format!("unknown list “{l}” (expected comma or flags)")))?,
+                ),
+            };
+            match (list, &values) {
+                (Some(_), None) => return Err(err("“list” needs the “values” its items are taken from".into())),
+                (Some(ListKind::Flags), Some(v)) if v.iter().any(|f| f.chars().count() != 1) => {
+                    return Err(err("every value of a “flags” list must be one character".into()))
+                }
+                _ => {}
+            }
+            let number = |field: &str| -> Result<Option<i64>, String> {
+                match obj.get(field) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::Number(n)) if n.is_i64() && value_type == ValueType::Number => Ok(n.as_i64()),
+                    Some(Value::Number(n)) if n.is_i64() => {
+                        Err(err(format!("“{field}” is only allowed for number settings")))
+                    }
+                    Some(_) => Err(err(format!("“{field}” must be an integer"))),
+                }
+            };
+            let (min, max) = (number("min")?, number("max")?);
+            if let (Some(lo), Some(hi)) = (min, max) {
+                if lo > hi {
+                    return Err(err(format!("“min” {lo} is above “max” {hi}")));
+                }
+            }
             Ok(Entry::Setting(Setting {
                 key,
                 title,
                 value_type,
                 values,
+                list,
+                min,
+                max,
                 scope: string("scope")?,
                 aliases,
                 reach,

@@ -84,7 +84,10 @@ pub fn build(request: &str, shortlist: &[Ranked], context: &Context) -> Prompt {
 fn setting_line(entry: &Entry) -> Option<String> {
     let Entry::Setting(s) = entry else { return None };
     Some(match (&s.values, s.value_type) {
-        (Some(values), _) if !values.is_empty() => format!("{} (one of {})", s.key, values.join(" | ")),
+        // A list's values are its items, not whole values: "one of" would mislead.
+        (Some(values), _) if !values.is_empty() && s.list.is_none() => {
+            format!("{} (one of {})", s.key, values.join(" | "))
+        }
         (_, t) => format!("{} ({})", s.key, t.as_str()),
     })
 }
@@ -189,7 +192,8 @@ mod tests {
             {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "args": "optional", "reach": "safe"},
             {"key": "wrap", "title": "long lines wrap", "type": "boolean"},
             {"key": "signcolumn", "title": "when to display the sign column", "type": "string", "values": ["yes", "no", "auto", "number"]},
-            {"key": "tabstop", "title": "number of spaces a tab counts for", "type": "number"}
+            {"key": "tabstop", "title": "number of spaces a tab counts for", "type": "number"},
+            {"key": "clipboard", "title": "use the clipboard as the unnamed register", "type": "string", "list": "comma", "values": ["unnamed", "unnamedplus"]}
         ]}))
         .unwrap()
     }
@@ -197,7 +201,7 @@ mod tests {
     #[test]
     fn user_message_lists_the_shortlist_settings_context_and_request() {
         let c = catalog();
-        let shortlist = rank(&c, "wrap sign column split tabstop", 10, Mode::Any);
+        let shortlist = rank(&c, "wrap sign column split tabstop clipboard", 10, Mode::Any);
         let ctx = Context {
             os: "linux".into(),
             filetype: "rust".into(),
@@ -210,9 +214,10 @@ mod tests {
         assert!(p.user.contains("\nwrap (boolean)\n"));
         assert!(p.user.contains("signcolumn (one of yes | no | auto | number)"));
         assert!(p.user.contains("tabstop (number)"));
+        assert!(p.user.contains("\nclipboard (string)\n"), "a list's items are not whole values");
         assert!(p.user.contains("Context: OS linux; filetype rust; selection: none; project: rust (cargo)"));
         assert!(p.user.ends_with("Request: wrap lines and show signs\n"), "the request stays on one line");
-        assert_eq!(p.shortlist.len(), 4);
+        assert_eq!(p.shortlist.len(), 5);
     }
 
     #[test]

@@ -42,6 +42,12 @@ pub enum Refusal {
     /// `bad_value`: a value of the right type outside the setting's allowed values.
     #[error("“{key}” takes one of {allowed}, not {got}")]
     BadValue { key: String, allowed: String, got: String },
+    /// `bad_list`: a list or flag value with an item or flag the setting does not take.
+    #[error("{0}")]
+    BadList(crate::policy::values::ValueError),
+    /// `list_rule`: list items that Neovim refuses together (or a list it refuses empty).
+    #[error("{0}")]
+    ListRule(crate::policy::neovim_values::RuleError),
     /// `above_limit`: a number above what leash allows (an option's cap, `:sleep 99999`).
     #[error("{what} is above the limit {limit} leash allows")]
     AboveLimit { what: String, limit: i64 },
@@ -84,6 +90,8 @@ impl Refusal {
             Refusal::NeedsArgs { .. } => "needs_args",
             Refusal::BadType { .. } => "bad_type",
             Refusal::BadValue { .. } => "bad_value",
+            Refusal::BadList(_) => "bad_list",
+            Refusal::ListRule(_) => "list_rule",
             Refusal::AboveLimit { .. } => "above_limit",
             Refusal::BelowLimit { .. } => "below_limit",
             Refusal::TooLong { .. } => "too_long",
@@ -172,6 +180,12 @@ mod tests {
             Refusal::NeedsArgs { id: "cmd:colorscheme".into() },
             Refusal::BadType { key: "tabstop".into(), expected: "a number", got: "true".into() },
             Refusal::BadValue { key: "signcolumn".into(), allowed: "yes | no".into(), got: "\"x\"".into() },
+            Refusal::BadList(crate::policy::values::ValueError::UnknownFlag {
+                key: "mouse".into(),
+                flag: "\"x\"".into(),
+                allowed: "a n v i".into(),
+            }),
+            Refusal::ListRule(crate::policy::neovim_values::RuleError::Empty { key: "cursorlineopt".into() }),
             Refusal::AboveLimit { what: what(), limit: 10 },
             Refusal::BelowLimit { what: what(), limit: -1 },
             Refusal::TooLong { what: what(), max: 4096 },
@@ -204,6 +218,8 @@ mod tests {
             Refusal::UnsafeArgument { .. } => 15,
             Refusal::UnsafeValue { .. } => 16,
             Refusal::TablesBroken { .. } => 17,
+            Refusal::BadList(_) => 18,
+            Refusal::ListRule(_) => 19,
         }
     }
 

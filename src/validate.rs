@@ -170,6 +170,8 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             let setting = catalog.setting(key).ok_or_else(|| Refusal::UnknownKey(display_text(key)))?;
             let value = typed_value(setting, value)?;
             let reach = policy.setting(setting, &value)?;
+            // After the policy, so a control character or a backtick is the reason given.
+            crate::policy::values::check(setting, &value)?;
             let label = match scope {
                 Some(Scope::Local) => format!("Set {} = {} (this window/buffer only)", setting.key, value),
                 _ => format!("Set {} = {}", setting.key, value),
@@ -183,8 +185,8 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
     }
 }
 
-/// Checks a value against a setting's type and allowed values. Only lossless
-/// conversions: `"16"` → 16, `"true"` → true.
+/// Checks a value against a setting's type. Only lossless conversions: `"16"` → 16,
+/// `"true"` → true. What the setting allows ([`crate::policy::values`]) is checked next.
 fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, Refusal> {
     let key = &setting.key;
     let mismatch = || Refusal::BadType {
@@ -204,11 +206,6 @@ fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, Refusal
         (ValueType::String, Value::String(s)) => SettingValue::String(s.clone()),
         _ => return Err(mismatch()),
     };
-    if let (Some(values), SettingValue::String(s)) = (&setting.values, &typed) {
-        if !values.iter().any(|v| v == s) {
-            return Err(Refusal::BadValue { key: key.clone(), allowed: values.join(" | "), got: short_json(value) });
-        }
-    }
     Ok(typed)
 }
 

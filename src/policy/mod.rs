@@ -7,6 +7,8 @@
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
 pub mod neovim;
+pub mod neovim_values;
+pub mod values;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
 use crate::refusal::{Hazard, Refusal};
@@ -126,6 +128,7 @@ impl Policy {
             // An option the tables do not know is treated like the worst kind.
             reach = reach.max(neovim::option_reach(&setting.key).unwrap_or(Reach::Code));
             neovim::check_option_value(&setting.key, value)?;
+            neovim_values::check(&setting.key, setting.list, value)?;
         }
         Ok(self.raised(&setting.key, reach))
     }

@@ -144,6 +144,13 @@ pub fn option_reason(key: &str) -> Option<&'static str> {
     tables()?.options.get(key).map(|row| row.reason.as_str())
 }
 
+/// The numbers option `key` may be set to: the profile's minimum (0 unless the table
+/// says otherwise) and cap; `None` if the tables failed to load.
+pub fn number_range(key: &str) -> Option<(i64, i64)> {
+    let t = tables()?;
+    Some((t.mins.get(key).copied().unwrap_or(0), t.caps.get(key).copied().unwrap_or(t.default_cap)))
+}
+
 /// Refuses arguments that would make `:name` reach further than `reach` (the step's reach
 /// so far) or than its row says.
 ///
@@ -595,8 +602,14 @@ fn load(text: &str) -> Result<Tables, String> {
         }
     }
     let default_cap = *file.number_caps.get("_default").ok_or("number_caps has no _default")?;
-    if file.number_caps.values().any(|&cap| cap < 0) || file.number_min.values().any(|&min| min > 0) {
-        return Err("a number cap is negative or a minimum is positive".into());
+    if file.number_caps.values().any(|&cap| cap < 0) {
+        return Err("a number cap is negative".into());
+    }
+    for (key, &min) in &file.number_min {
+        let cap = file.number_caps.get(key).copied().unwrap_or(default_cap);
+        if min > cap {
+            return Err(format!("option {key} has a minimum {min} above its cap {cap}"));
+        }
     }
     Ok(Tables {
         options: file.options,
@@ -1261,16 +1274,19 @@ mod tests {
         assert_eq!(value_code("tabstop", &num(99_999_999)), above);
         assert_eq!(value_code("shiftwidth", &num(200_000_000)), above);
         assert_eq!(value_code("tabstop", &num(4)), None);
-        assert_eq!(value_code("tabstop", &num(10_000)), None);
-        assert_eq!(value_code("tabstop", &num(10_001)), above);
+        assert_eq!(value_code("tabstop", &num(9_999)), None);
+        assert_eq!(value_code("tabstop", &num(10_000)), above, "Neovim's own limit is 9999");
+        assert_eq!(value_code("tabstop", &num(0)), Some("below_limit"), "E487");
+        assert_eq!(number_range("tabstop"), Some((1, 9999)));
+        assert_eq!(number_range("textwidth"), Some((0, 10_000)));
         assert_eq!(value_code("undolevels", &num(100_000)), None);
         assert_eq!(value_code("undolevels", &num(2_147_483_647)), above);
         assert_eq!(value_code("verbose", &num(16)), above);
         assert_eq!(value_code("writedelay", &num(5)), above);
         assert_eq!(value_code("writedelay", &num(0)), None);
         let why = check_option_value("tabstop", &num(99_999_999)).unwrap_err();
-        assert_eq!(why, Refusal::AboveLimit { what: "'tabstop' = 99999999".into(), limit: 10_000 });
-        assert_eq!(why.to_string(), "'tabstop' = 99999999 is above the limit 10000 leash allows");
+        assert_eq!(why, Refusal::AboveLimit { what: "'tabstop' = 99999999".into(), limit: 9_999 });
+        assert_eq!(why.to_string(), "'tabstop' = 99999999 is above the limit 9999 leash allows");
     }
 
     #[test]

@@ -131,6 +131,9 @@ pub struct Item {
     pub args: Args,
     /// The reach the frontend declared; the policy may raise it, never lower it.
     pub reach: Reach,
+    /// Whether the item runs on a line range: the user's range, when `:Do` got one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub range: bool,
     /// Longer searchable text (documentation), weighted below names and titles.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
@@ -484,6 +487,11 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                 Some(a) => Args::parse(&a)
                     .ok_or_else(|| err(format!("unknown args “{a}” (expected none, optional or required)")))?,
             };
+            let range = match obj.get("range") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(err("“range” must be true or false".into())),
+            };
             Ok(Entry::Item(Item {
                 id,
                 kind,
@@ -492,6 +500,7 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                 args,
                 // An item whose frontend declared nothing could do anything.
                 reach: reach.unwrap_or(Reach::Shell),
+                range,
                 description,
             }))
         }

@@ -25,6 +25,10 @@ pub struct Context {
     pub project: String,
     /// The editor's name, for the system prompt (`Neovim`, `Helix`).
     pub editor: String,
+    /// The lines the user gave the request (`[2, 4]`), which commands that take a range
+    /// run on. The editor's input, never the model's: see [`crate::range`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<crate::range::LineRange>,
 }
 
 /// The messages and the schema for one request.

@@ -57,6 +57,10 @@ pub struct ValidStep {
     pub why: String,
     pub reach: Reach,
     pub label: String,
+    /// The user's line range, for an item that takes one (see [`crate::range`]); never
+    /// from the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<crate::range::LineRange>,
 }
 
 /// A step that was dropped, and why: `{"index", "code", "reason"}` in the plan's JSON.
@@ -121,7 +125,7 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
         }
         match validate_step(step, catalog, policy) {
             Ok((action, reach, label)) => {
-                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label })
+                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label, range: None })
             }
             Err(refusal) => dropped.push(Dropped { index, refusal }),
         }

@@ -59,20 +59,22 @@ const SUBCOMMANDS: &[Subcommand] = &[
         help: "\
   leash prompt --catalog FILE [--limit N] [--mode any|all] [--context JSON] REQUEST...
       Prints {\"system\", \"user\", \"schema\", \"shortlist\"}: the messages a model is sent.
-      JSON context fields: os, filetype, selection, project, editor.
+      JSON context fields: os, filetype, selection, project, editor, and range: the
+      user's lines [FIRST, LAST], which items marked \"range\": true run on.
 ",
         run: cmd_prompt,
     },
     Subcommand {
         name: "validate",
-        flags: &["--catalog", "--profile"],
+        flags: &["--catalog", "--profile", "--context"],
         words: None,
         help: "\
-  leash validate --catalog FILE [--profile neovim|generic]
+  leash validate --catalog FILE [--profile neovim|generic] [--context JSON]
       Reads the model's raw answer on stdin and prints the validated plan:
       {\"reply\", \"confirm\", \"steps\", \"dropped\"}, each dropped step as
       {\"index\", \"code\", \"reason\"} (code: a stable name such as unknown_key or
-      unsafe_argument). The profile defaults to the catalog's \"editor\" field.
+      unsafe_argument). The profile defaults to the catalog's \"editor\" field; a
+      context range goes to the steps that take one.
 ",
         run: cmd_validate,
     },
@@ -362,7 +364,9 @@ fn cmd_validate(f: Flags) -> Result<(), CliError> {
     let policy = policy_for(&f, &catalog)?;
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).map_err(CliError::Stdin)?;
-    let plan = validate::validate_text(&text, &catalog, &policy)?;
+    let context = context_for(&f, &catalog)?;
+    let mut plan = validate::validate_text(&text, &catalog, &policy)?;
+    leash::range::apply(&mut plan, &catalog, context.range);
     print(&mut std::io::stdout().lock(), &plan.to_json())
 }
 

@@ -446,7 +446,8 @@ pub async fn plan(
         Output::Object(map) => crate::plan::plan_from_object(map),
     };
     let parsed = parsed.map_err(|source| LlmError::NotAPlan { provider: provider_name.clone(), source })?;
-    let validated = validate::validate(&parsed, catalog, policy);
+    let mut validated = validate::validate(&parsed, catalog, policy);
+    crate::range::apply(&mut validated, catalog, context.range);
     let validate_ms = ms(t.elapsed());
 
     let log = LogRecord {

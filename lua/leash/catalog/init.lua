@@ -150,7 +150,7 @@ H.static = nil
 H.use_disk = true
 
 -- Bump when the parsed shape changes.
-H.cache_version = 2
+H.cache_version = 3
 
 -- Helper functionality =======================================================
 
@@ -160,7 +160,7 @@ function H.cache_file()
   if not H.use_disk then return nil end
   local rt = vim.env.VIMRUNTIME
   local key = { H.cache_version, rt, tostring(vim.version()) }
-  for _, rel in ipairs({ 'doc/index.txt', 'doc/quickref.txt', 'lua/vim/_meta/options.lua' }) do
+  for _, rel in ipairs({ 'doc/index.txt', 'doc/quickref.txt', 'doc/vim_diff.txt', 'lua/vim/_meta/options.lua' }) do
     local st = vim.uv.fs_stat(rt .. '/' .. rel)
     key[#key + 1] = st and (st.mtime.sec .. '.' .. st.size) or 'missing'
   end

@@ -16,6 +16,12 @@ local H = {}
 ---@field selection? leash.Selection nil when nothing is selected
 ---@field project string[] detected stack, e.g. { 'rust', 'node (pnpm)', 'make' }
 ---@field root? string project root the stack was detected in
+---@field range? leash.LineRange the lines commands that take a range run on
+
+---@class leash.LineRange
+---@field [1] integer first line
+---@field [2] integer last line (not before the first)
+---@field buf integer the buffer the lines are in
 
 --- Collect the context for the current window.
 ---@param opts? { bufnr?: integer, cwd?: string, range?: integer, line1?: integer, line2?: integer }
@@ -30,7 +36,27 @@ function M.get(opts)
     selection = M.selection() or M.range_selection(opts),
     project = project,
     root = root,
+    range = M.range(opts),
   }
+end
+
+--- The lines a request applies to: the range `:Do` was given (`:2,4Do …`, `:'<,'>Do …`
+--- after a Visual selection, `:%Do …`), or the lines of the Visual selection when it is
+--- still active (`<Cmd>Do …<CR>` from a Visual-mode mapping). The range belongs to the
+--- user: commands that take a range run on it, and the model never sets one.
+---@param opts? { range?: integer, line1?: integer, line2?: integer }
+---@return leash.LineRange?
+function M.range(opts)
+  opts = opts or {}
+  local a, b
+  if opts.range and opts.range > 0 and opts.line1 and opts.line2 then
+    a, b = opts.line1, opts.line2
+  else
+    local mode = vim.fn.mode()
+    if not (mode == 'v' or mode == 'V' or mode == '\22') then return nil end
+    a, b = vim.fn.line('v'), vim.fn.line('.')
+  end
+  return { math.min(a, b), math.max(a, b), buf = vim.api.nvim_get_current_buf() }
 end
 
 --- The operating system.

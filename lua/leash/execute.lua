@@ -5,7 +5,8 @@
 --- command gets the argument filter of doc/reach.md (section 4.3) again, and every
 --- command runs through |nvim_cmd()| with the catalog's exact name, the arguments as a
 --- list and `magic = { file = false, bar = false }`. Bang, mods, range, count and register
---- never come from the model. Model text never reaches `vim.cmd`, `nvim_command`,
+--- never come from the model: a command that takes a range gets the user's (`:'<,'>Do`),
+--- and only as the plan window showed it. Model text never reaches `vim.cmd`, `nvim_command`,
 --- `nvim_exec2`, `:execute` or `nvim_parse_cmd`.
 ---
 --- Settings record their old values so |M.undo()| (`:Leash undo`) can restore them.
@@ -18,6 +19,7 @@ local H = {}
 
 ---@class leash.ExecContext
 ---@field record leash.UndoRecord what undo needs; handlers that change state add to it
+---@field range? leash.LineRange the user's lines (|leash.context.range()|), if `:Do` got any
 
 ---@class leash.UndoRecord
 ---@field settings { key: string, kind: 'global'|'win'|'buf', scope?: 'local', old_global: any, old_local: any, win: integer, buf: integer }[]
@@ -25,6 +27,7 @@ local H = {}
 
 ---@class leash.RunOpts
 ---@field entries? table[] catalog entries to look items up in (default: the live catalog)
+---@field range? leash.LineRange the user's lines: a step the core gave them runs on them
 
 --- Handlers for items, by the prefix of their id (`cmd`, `user`, `map`, `term`, …). A
 --- handler gets the step, its catalog entry and the context and returns `true` or
@@ -42,7 +45,7 @@ function M.run(plan, opts)
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
   local record = { settings = {}, not_undoable = {} }
   if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
-  local ctx = { record = record }
+  local ctx = { record = record, range = opts.range }
   local entries
   for pos, step in ipairs(plan.steps) do
     local ok, err
@@ -114,7 +117,7 @@ function M.last() return H.last end
 --- Show the plan window when the rules require it (|leash.confirm.needs_window()|), then
 --- run the plan. Reports the outcome with |vim.notify()|.
 ---@param plan table validated plan
----@param opts? { config?: leash.Config, on_done?: fun(ran: boolean, err?: string), entries?: table[] }
+---@param opts? { config?: leash.Config, on_done?: fun(ran: boolean, err?: string), entries?: table[], range?: leash.LineRange }
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
@@ -123,7 +126,7 @@ function M.confirm_and_run(plan, opts)
   end
   local function go()
     local _, same = confirm.unchanged(plan)
-    local ok, err = M.run(plan, { entries = opts.entries })
+    local ok, err = M.run(plan, { entries = opts.entries, range = opts.range })
     if ok then
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
@@ -417,7 +420,7 @@ function H.check_word(word)
 end
 
 --- Builtin Ex commands: `cmd:<fullname>`.
-M.handlers.cmd = function(step, entry, _)
+M.handlers.cmd = function(step, entry, ctx)
   local name = entry.id:sub(5)
   if name == '' then return nil, 'not a command name' end
   for _, w in ipairs(require('leash.catalog.commands').withheld) do
@@ -426,8 +429,13 @@ M.handlers.cmd = function(step, entry, _)
   if vim.fn.exists(':' .. name) ~= 2 then return nil, ':' .. name .. ' does not exist' end
   local ok, why = M.check_command_args(name, step.reach, step.args)
   if not ok then return nil, why end
+  local range, rerr = H.step_range(step, entry, ctx)
+  if rerr then return nil, rerr end
   local function run()
-    vim.api.nvim_cmd({ cmd = name, args = step.args, magic = { file = false, bar = false } }, { output = false })
+    vim.api.nvim_cmd(
+      { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
+      { output = false }
+    )
   end
   if H.rank[step.reach] and H.rank[step.reach] <= H.rank.write then return H.without_read_handlers(run) end
   run()
@@ -478,7 +486,7 @@ end
 function H.url_name(name) return name:find('^%a[%w+.-]+:') ~= nil end
 
 --- User commands: `user:<Name>`, current definition only.
-M.handlers.user = function(step, entry, _)
+M.handlers.user = function(step, entry, ctx)
   local name = entry.id:sub(6)
   if not name:match('^%u[%w]*$') then return nil, 'not a user command name' end
   local defined = vim.api.nvim_buf_get_commands(0, {})[name] or vim.api.nvim_get_commands({})[name]
@@ -489,8 +497,36 @@ M.handlers.user = function(step, entry, _)
     local why = H.check_text(a) or (full and H.check_arg(a, { xfile = false }))
     if why then return nil, what .. why end
   end
-  vim.api.nvim_cmd({ cmd = name, args = step.args, magic = { file = false, bar = false } }, { output = false })
+  local range, rerr = H.step_range(step, entry, ctx)
+  if rerr then return nil, rerr end
+  vim.api.nvim_cmd(
+    { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
+    { output = false }
+  )
   return true
+end
+
+--- The line range a command step runs on: the user's, exactly as the plan window showed
+--- it (the core put it on the step because the catalog entry takes a range), in the
+--- buffer it was given in. Anything else fails the step: a range the user did not give, a
+--- step shown without the user's range, or another buffer.
+---@return integer[]? range
+---@return string? err
+function H.step_range(step, entry, ctx)
+  local user, shown = ctx and ctx.range, step.range
+  if shown == nil or shown == vim.NIL then
+    if user and entry.range then return nil, 'the plan window did not show this step with your lines' end
+    return nil
+  end
+  if not user then return nil, 'the step has a range, but you gave none' end
+  if not entry.range then return nil, 'this command takes no range' end
+  if type(shown) ~= 'table' or shown[1] ~= user[1] or shown[2] ~= user[2] then
+    return nil, "the step's range is not the lines you gave"
+  end
+  if user.buf and vim.api.nvim_get_current_buf() ~= user.buf then
+    return nil, ('your lines are in buffer %d, not in the current one'):format(user.buf)
+  end
+  return { user[1], user[2] }
 end
 
 --- Keymaps: `map:<mode>:<lhs>`, looked up fresh (never from model text). A Lua callback

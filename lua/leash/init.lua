@@ -53,10 +53,13 @@ function M.run(request, opts)
   if request == '' then return H.notify('leash: empty request', vim.log.levels.WARN) end
   local native, err = require('leash.native').load()
   if not native then return H.notify(err, vim.log.levels.ERROR) end
+  -- The user's lines, taken now (the planner's context takes the same): the steps the
+  -- core gave them run on them, in this buffer only.
+  local range = require('leash.context').range(opts)
   M.plan(request, function(plan, perr, status)
     if status == 'cancelled' then return end -- the planner said so already
     if not plan then return H.notify(perr or 'leash: no plan', vim.log.levels.ERROR) end
-    require('leash.execute').confirm_and_run(plan, { config = require('leash.config').get() })
+    require('leash.execute').confirm_and_run(plan, { config = require('leash.config').get(), range = range })
   end, opts)
 end
 

@@ -155,6 +155,10 @@ end
 ---@private
 function M._drain() H.drain() end
 
+--- The context table handed to the core for a |leash.context.get()| result (specs read it).
+---@private
+function M._prompt_context(ctx) return H.prompt_context(ctx) end
+
 function H.drain()
   local p = H.pending
   if not p then return end
@@ -195,9 +199,18 @@ function H.prompt_context(ctx)
   ctx = ctx or {}
   local selection = ''
   if type(ctx.selection) == 'table' then
-    selection = ctx.selection.lines and (ctx.selection.lines .. ' lines') or 'yes'
+    local n = ctx.selection.lines
+    selection = n and (n == 1 and '1 line' or (n .. ' lines')) or 'yes'
   elseif type(ctx.selection) == 'string' then
     selection = ctx.selection
+  end
+  if ctx.range then
+    -- Tell the model the range is taken care of, so it does not try to write one.
+    selection = ('%s (lines %d-%d; commands that take a range run on them)'):format(
+      selection ~= '' and selection or ((ctx.range[2] - ctx.range[1] + 1) .. ' lines'),
+      ctx.range[1],
+      ctx.range[2]
+    )
   end
   local project = ctx.project
   if type(project) == 'table' then project = table.concat(project, ', ') end
@@ -207,6 +220,7 @@ function H.prompt_context(ctx)
     filetype = ctx.filetype or '',
     selection = selection,
     project = project or '',
+    range = ctx.range and { ctx.range[1], ctx.range[2] } or nil,
   }
 end
 

@@ -1,8 +1,9 @@
 --- Catalog source: every builtin Ex command, id `cmd:<fullname>`.
 ---
 --- Titles and abbreviations come from `$VIMRUNTIME/doc/index.txt` (the ex-cmd-index
---- lines `|:vsplit|	:vs[plit]	split current window vertically`), `args` from the
---- command's definition (`nvim_parse_cmd` on the bare name reports `nargs`), and a
+--- lines `|:vsplit|	:vs[plit]	split current window vertically`), `args` and `range`
+--- from the command's definition (`nvim_parse_cmd` on the bare name reports `nargs`, and
+--- `addr = 'line'` for a command that runs on a line range), and a
 --- searchable `description` from the help text that follows the command's `*:name*`
 --- tag in the runtime's help files (the ranker weighs it below the title; the prompt
 --- does not show it).
@@ -98,12 +99,14 @@ function M.static()
     local doc = index[name]
     local aliases = {}
     if doc and doc.abbr and doc.abbr ~= name then aliases[1] = doc.abbr end
+    local args, range = H.definition(name)
     out[#out + 1] = {
       id = 'cmd:' .. name,
       kind = 'command',
       title = doc and doc.title or (':' .. name),
       aliases = aliases,
-      args = H.args(name),
+      args = args,
+      range = range or nil,
       reach = 'safe', -- raised by the core's Neovim profile; see the file header
       description = help[name],
     }
@@ -242,13 +245,18 @@ end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }
 
+--- Whether command `name` takes arguments, and whether it runs on a line range (its
+--- address type is lines: `:sort`, `:write`, `:!`; not `:bdelete`'s buffers or
+--- `:resize`'s count).
 ---@param name string
----@return 'none'|'optional'|'required'
-function H.args(name)
+---@return 'none'|'optional'|'required' args
+---@return boolean range
+function H.definition(name)
   local ok, parsed = pcall(vim.api.nvim_parse_cmd, name, {})
-  if ok then return H.nargs[parsed.nargs] or 'optional' end
-  -- Parsing fails for modifiers (withheld) and a few odd names: assume it may take one.
-  return 'optional'
+  if ok then return H.nargs[parsed.nargs] or 'optional', parsed.addr == 'line' end
+  -- Parsing fails for modifiers (withheld) and a few odd names: assume it may take an
+  -- argument, and no range.
+  return 'optional', false
 end
 
 return M

@@ -59,7 +59,8 @@ function M.entries()
       end
       if name ~= 'commands' and name ~= 'options' then
         for _, e in ipairs(list) do
-          sig[#sig + 1] = table.concat({ e.id, e.title, e.args, e.reach or '', e.cwd or '' }, '\0')
+          sig[#sig + 1] =
+            table.concat({ e.id, e.title, e.args, e.reach or '', e.cwd or '', e.range and 'r' or '' }, '\0')
         end
       end
     end

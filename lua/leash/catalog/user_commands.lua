@@ -30,6 +30,8 @@ function M.entries(bufnr)
           title = H.title(def),
           aliases = {},
           args = H.nargs[def.nargs] or 'optional',
+          -- Defined with -range (and lines for addresses): runs on the user's range.
+          range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
           reach = 'shell', -- a callback can do anything; see the file header
         }
       end

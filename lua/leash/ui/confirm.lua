@@ -642,9 +642,16 @@ function H.item_text(step)
   end
   local tail = #args > 0 and (' ' .. table.concat(args, ' ')) or ''
   local cmd = id:match('^cmd:(.+)$') or id:match('^user:(.+)$')
-  if cmd then return 'Run :' .. H.visible(cmd) .. tail end
+  if cmd then return 'Run :' .. H.visible(cmd) .. tail .. H.range_text(step.range) end
   local label = H.visible(step.label)
   return label ~= '' and label or (H.visible(id) .. tail)
+end
+
+--- ` on lines 2–4` for a step the core gave the user's range (the executor runs it there).
+function H.range_text(range)
+  if type(range) ~= 'table' or type(range[1]) ~= 'number' or type(range[2]) ~= 'number' then return '' end
+  if range[1] == range[2] then return (' on line %d'):format(range[1]) end
+  return (' on lines %d–%d'):format(range[1], range[2])
 end
 
 function H.value(v)

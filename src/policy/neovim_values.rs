@@ -4,7 +4,7 @@
 //!
 //! Neovim tells the catalog which items a list option takes (option-value completion);
 //! it does not tell how they combine, so these rules are written by hand, each from a
-//! refusal of Neovim's. The sweep test (`tests/nvim/values_sweep_spec.lua`) tries values
+//! refusal of Neovim's. The sweep test (in `tests/nvim/values_spec.lua`) tries values
 //! of every option in a throwaway Neovim and fails wherever leash accepts a value that
 //! Neovim refuses, so a rule missing here shows up there.
 

@@ -1,4 +1,4 @@
--- Neovim's verdict on option values, for tests/nvim/values_sweep_spec.lua. Run in a
+-- Neovim's verdict on option values, for the sweep in tests/nvim/values_spec.lua. Run in a
 -- throwaway Neovim (its working directory a temporary one: some options name files):
 --   nvim --headless --clean -l tests/nvim/option_verdicts.lua IN.json OUT.json
 -- IN is a list of {key, value}; OUT a list of the same length of {ok, err, changed}:

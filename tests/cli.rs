@@ -85,6 +85,40 @@ fn validate_reads_the_raw_answer_and_applies_the_neovim_profile() {
 }
 
 #[test]
+fn validate_gives_the_context_range_to_commands_that_take_one_and_checks_values() {
+    let path = std::env::temp_dir().join(format!("leash-cli-test-{}-range.json", std::process::id()));
+    let catalog = json!({"version": 1, "editor": "neovim", "entries": [
+        {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true},
+        {"id": "cmd:nohlsearch", "kind": "command", "title": "stop highlighting", "args": "none", "reach": "safe"},
+        {"key": "tabstop", "title": "number of spaces a tab counts for", "type": "number"},
+        {"key": "clipboard", "title": "use the clipboard", "type": "string", "list": "comma", "values": ["unnamed", "unnamedplus"]}
+    ]});
+    std::fs::write(&path, catalog.to_string()).unwrap();
+    let cat = path.to_str().unwrap();
+    let answer = r#"{"steps": [
+  {"type": "item", "id": "cmd:sort", "range": [1, 99]},
+  {"type": "item", "id": "cmd:nohlsearch"},
+  {"type": "setting", "key": "tabstop", "value": 0},
+  {"type": "setting", "key": "clipboard", "value": "unnamedplus,bogus"}
+]}"#;
+    let plan = json_out(&leash(&["validate", "--catalog", cat, "--context", r#"{"range": [2, 4]}"#], answer));
+    assert_eq!(plan["steps"][0]["range"], json!([2, 4]), "the user's range, not the model's: {plan}");
+    assert_eq!(plan["steps"][0]["label"], "Run :sort on lines 2–4");
+    assert!(plan["steps"][1].get("range").is_none(), ":nohlsearch takes no range");
+    assert_eq!(plan["dropped"][0]["reason"], "“tabstop” takes a number from 1 to 9999, not 0");
+    assert_eq!(
+        plan["dropped"][1]["reason"],
+        "“clipboard” takes a comma-separated list of unnamed | unnamedplus; \"bogus\" is not one of them"
+    );
+    let without = json_out(&leash(&["validate", "--catalog", cat], answer));
+    assert!(without["steps"][0].get("range").is_none(), "no user range, none from the model: {without}");
+    let backwards = leash(&["validate", "--catalog", cat, "--context", r#"{"range": [4, 2]}"#], answer);
+    assert_ne!(backwards.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&backwards.stderr).contains("4 is after 2"), "{backwards:?}");
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
 fn errors_go_to_stderr_with_a_non_zero_status() {
     let cat = catalog_file();
     let bad = leash(&["validate", "--catalog", cat.to_str().unwrap()], "{\"reply\": \"cut off");

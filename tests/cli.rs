@@ -86,14 +86,15 @@ fn validate_reads_the_raw_answer_and_applies_the_neovim_profile() {
 
 #[test]
 fn validate_gives_the_context_range_to_commands_that_take_one_and_checks_values() {
-    let path = std::env::temp_dir().join(format!("leash-cli-test-{}-range.json", std::process::id()));
     let catalog = json!({"version": 1, "editor": "neovim", "entries": [
         {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true},
         {"id": "cmd:nohlsearch", "kind": "command", "title": "stop highlighting", "args": "none", "reach": "safe"},
         {"key": "tabstop", "title": "number of spaces a tab counts for", "type": "number"},
         {"key": "clipboard", "title": "use the clipboard", "type": "string", "list": "comma", "values": ["unnamed", "unnamedplus"]}
     ]});
-    std::fs::write(&path, catalog.to_string()).unwrap();
+    let mut file = tempfile::Builder::new().prefix("leash-cli-test-").suffix(".json").tempfile().unwrap();
+    file.write_all(catalog.to_string().as_bytes()).unwrap();
+    let path = file.into_temp_path();
     let cat = path.to_str().unwrap();
     let answer = r#"{"steps": [
   {"type": "item", "id": "cmd:sort", "range": [1, 99]},
@@ -105,7 +106,9 @@ fn validate_gives_the_context_range_to_commands_that_take_one_and_checks_values(
     assert_eq!(plan["steps"][0]["range"], json!([2, 4]), "the user's range, not the model's: {plan}");
     assert_eq!(plan["steps"][0]["label"], "Run :sort on lines 2–4");
     assert!(plan["steps"][1].get("range").is_none(), ":nohlsearch takes no range");
-    assert_eq!(plan["dropped"][0]["reason"], "“tabstop” takes a number from 1 to 9999, not 0");
+    assert_eq!(plan["dropped"][0]["code"], "below_limit");
+    assert_eq!(plan["dropped"][0]["reason"], "'tabstop' = 0 is below the smallest value 1 leash allows");
+    assert_eq!(plan["dropped"][1]["code"], "bad_list");
     assert_eq!(
         plan["dropped"][1]["reason"],
         "“clipboard” takes a comma-separated list of unnamed | unnamedplus; \"bogus\" is not one of them"
@@ -115,7 +118,6 @@ fn validate_gives_the_context_range_to_commands_that_take_one_and_checks_values(
     let backwards = leash(&["validate", "--catalog", cat, "--context", r#"{"range": [4, 2]}"#], answer);
     assert_ne!(backwards.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&backwards.stderr).contains("4 is after 2"), "{backwards:?}");
-    std::fs::remove_file(path).ok();
 }
 
 #[test]

@@ -12,6 +12,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::policy::names::NameHandler;
+
 /// What a step can reach, from harmless to a shell. Ordered: the reach of a step is the
 /// maximum of every opinion about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -289,6 +291,8 @@ pub enum CatalogError {
     DuplicateKey(String),
     #[error("setting alias “{alias}” of “{key}” is already the key or alias of “{other}”")]
     AliasClash { alias: String, key: String, other: String },
+    #[error("“name_handlers” must be a list of {{\"pattern\", \"event\", \"group\"}} objects: {0}")]
+    NameHandlers(String),
 }
 
 /// A validated, indexed set of entries.
@@ -299,6 +303,9 @@ pub struct Catalog {
     by_id: HashMap<String, usize>,
     by_key: HashMap<String, usize>,
     by_setting_alias: HashMap<String, usize>,
+    /// Names the editor reads or writes through a handler (`*.gz` by gzip.vim), as the
+    /// frontend found them; see [`crate::policy::names`].
+    name_handlers: Vec<NameHandler>,
     /// The ranker's index, built on first use.
     rank_index: crate::rank::IndexCell,
 }
@@ -371,7 +378,22 @@ impl Catalog {
         }
         let editor = obj.get("editor").and_then(Value::as_str).unwrap_or("");
         let entries = obj.get("entries").and_then(Value::as_array).ok_or(CatalogError::NoEntries)?;
-        Catalog::from_entry_values(editor, entries)
+        let handlers = match obj.get("name_handlers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(v) => parse_name_handlers(v)?,
+        };
+        Ok(Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers))
+    }
+
+    /// The catalog with the names its editor reads or writes through a handler.
+    pub fn with_name_handlers(mut self, handlers: Vec<NameHandler>) -> Catalog {
+        self.name_handlers = handlers;
+        self
+    }
+
+    /// Names the editor reads or writes through a handler (autocommands such as gzip.vim's).
+    pub fn name_handlers(&self) -> &[NameHandler] {
+        &self.name_handlers
     }
 
     /// Builds a catalog from a list of entry objects (the shape the Lua module passes).
@@ -386,11 +408,15 @@ impl Catalog {
 
     /// The catalog file for this catalog.
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "version": 1,
             "editor": self.editor,
             "entries": self.entries.iter().map(Entry::to_json).collect::<Vec<_>>(),
-        })
+        });
+        if let (false, Value::Object(m)) = (self.name_handlers.is_empty(), &mut v) {
+            m.insert("name_handlers".into(), serde_json::to_value(&self.name_handlers).unwrap_or(Value::Null));
+        }
+        v
     }
 
     pub fn editor(&self) -> &str {
@@ -433,6 +459,22 @@ impl Catalog {
     /// The entry an id or key names (items first), for the ranker's callers.
     pub fn get(&self, name: &str) -> Option<&Entry> {
         self.by_id.get(name).or_else(|| self.by_key.get(name)).map(|&i| &self.entries[i])
+    }
+}
+
+/// Parses a catalog's `name_handlers`: `[{"pattern": "*.gz", "event": …, "group": …}]`
+/// (an empty Lua table arrives as an empty object).
+pub fn parse_name_handlers(v: &Value) -> Result<Vec<NameHandler>, CatalogError> {
+    match v {
+        Value::Object(m) if m.is_empty() => Ok(Vec::new()),
+        _ => {
+            let handlers: Vec<NameHandler> =
+                serde_json::from_value(v.clone()).map_err(|e| CatalogError::NameHandlers(e.to_string()))?;
+            match handlers.iter().find(|h| h.pattern.trim().is_empty()) {
+                Some(_) => Err(CatalogError::NameHandlers("a pattern is empty".into())),
+                None => Ok(handlers),
+            }
+        }
     }
 }
 
@@ -617,6 +659,23 @@ mod tests {
         ]))
         .unwrap_err();
         assert!(matches!(clash, CatalogError::AliasClash { .. }), "{clash}");
+    }
+
+    #[test]
+    fn name_handlers_are_read_checked_and_written_back() {
+        let v = json!({"version": 1, "editor": "neovim", "entries": [],
+            "name_handlers": [{"pattern": "*.gz", "event": "BufReadPost", "group": "gzip"}, {"pattern": "zipfile:*"}]});
+        let c = Catalog::from_value(&v).unwrap();
+        assert_eq!(c.name_handlers().len(), 2);
+        assert_eq!(c.name_handlers()[1].event, "");
+        let again = Catalog::from_value(&c.to_json()).unwrap();
+        assert_eq!(again.name_handlers(), c.name_handlers());
+        assert!(cat(json!([])).unwrap().to_json().get("name_handlers").is_none());
+        let bad = Catalog::from_value(&json!({"entries": [], "name_handlers": [{"event": "x"}]})).unwrap_err();
+        assert!(matches!(bad, CatalogError::NameHandlers(_)), "{bad}");
+        let empty = Catalog::from_value(&json!({"entries": [], "name_handlers": [{"pattern": " "}]})).unwrap_err();
+        assert!(empty.to_string().contains("a pattern is empty"), "{empty}");
+        assert_eq!(parse_name_handlers(&json!({})).unwrap(), Vec::new());
     }
 
     #[test]

@@ -11,8 +11,10 @@ use std::sync::Arc;
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use crate::catalog::{Catalog, Reach};
+use crate::catalog::{parse_name_handlers, Catalog, Reach};
 use crate::llm::{self, LogRecord, PlanJob, ProviderConfig};
+use crate::policy::budget::MAX_PLAN_SLEEP_MS;
+use crate::policy::{names, neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
@@ -155,6 +157,44 @@ fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Po
     Ok(Policy::new(profile).with_raise_rules(rules))
 }
 
+/// The Neovim profile's lists the Lua side needs (its argument filter and text checks
+/// use these, so the two sides cannot drift apart).
+fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
+    let out = lua.create_table()?;
+    let withheld = lua.create_table()?;
+    for (name, why) in neovim::withheld_commands() {
+        withheld.set(*name, *why)?;
+    }
+    out.set("withheld", withheld)?;
+    out.set("no_args", lua.create_sequence_from(neovim::argumentless_commands().iter().copied())?)?;
+    let caps = lua.create_table()?;
+    for (name, cap) in neovim::number_arg_caps() {
+        caps.set(*name, *cap)?;
+    }
+    out.set("number_arg_caps", caps)?;
+    let ranges = lua.create_table()?;
+    for (i, (lo, hi)) in neovim::INVISIBLE_RANGES.iter().enumerate() {
+        ranges.raw_set(i + 1, lua.create_sequence_from([*lo, *hi])?)?;
+    }
+    out.set("invisible", ranges)?;
+    out.set("max_text_bytes", MAX_TEXT_BYTES)?;
+    out.set("max_plan_sleep_ms", MAX_PLAN_SLEEP_MS)?;
+    let commands = lua.create_table()?;
+    for (name, facts) in
+        neovim::command_facts().ok_or_else(|| err("leash: the Neovim profile tables failed to load"))?
+    {
+        let row = lua.create_table()?;
+        row.set("raw", facts.raw.as_str())?;
+        row.set("reach", facts.reach.as_str())?;
+        for flag in facts.flags {
+            row.set(flag, true)?;
+        }
+        commands.set(name, row)?;
+    }
+    out.set("commands", commands)?;
+    Ok(out)
+}
+
 /// The module table.
 #[mlua::lua_module(name = "leash_native")]
 fn leash_native(lua: &Lua) -> mlua::Result<Table> {
@@ -165,13 +205,23 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
 
     m.set(
         "catalog_new",
-        lua.create_function(|lua, (entries, editor): (LuaValue, Option<String>)| {
+        lua.create_function(|lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)| {
             guard(|| {
                 let values: Vec<Value> = lua
                     .from_value(entries)
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
-                let catalog =
-                    Arc::new(Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values).map_err(err)?);
+                let handlers = match opt::<LuaValue>(&opts, "name_handlers")? {
+                    Some(v) => {
+                        let v: Value = lua.from_value(v).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
+                        parse_name_handlers(&v).map_err(err)?
+                    }
+                    None => Vec::new(),
+                };
+                let catalog = Arc::new(
+                    Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
+                        .map_err(err)?
+                        .with_name_handlers(handlers),
+                );
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
                 // editor.
@@ -248,6 +298,34 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     llm::plan_start(request.clone(), Arc::clone(&catalog.0), limit, context, config.clone(), policy)
                         .map_err(err)?;
                 Ok(LuaPlanJob { job, request, config, started: std::time::Instant::now() })
+            })
+        })?,
+    )?;
+
+    m.set("policy_lists", lua.create_function(|lua, ()| guard(|| policy_lists(lua)))?)?;
+
+    // The argument filter of the Neovim profile for one command, as the validator applies
+    // it, for the Lua filter's cross-check: nil when a step of this reach may run it, else
+    // the reason. With `name_handlers`, a handled file name in a step below shell is
+    // refused too (the validator would have raised that step to shell).
+    m.set(
+        "check_command_args",
+        lua.create_function(|lua, (name, reach, args, handlers): (String, String, Vec<String>, Option<LuaValue>)| {
+            guard(|| {
+                let reach = Reach::parse(&reach).ok_or_else(|| err(format!("unknown reach “{reach}”")))?;
+                if let Err(why) = neovim::check_command_args(&name, reach, &args) {
+                    return Ok(Some(why.to_string()));
+                }
+                let Some(handlers) = handlers else { return Ok(None) };
+                let v: Value = lua.from_value(handlers).map_err(|e| err(format!("name handlers: {e}")))?;
+                let handlers = parse_name_handlers(&v).map_err(err)?;
+                if reach >= Reach::Shell || !neovim::takes_file_names(&name) {
+                    return Ok(None);
+                }
+                let claimed = args.iter().flat_map(|a| names::names_in(a)).find_map(|word| {
+                    names::handler_for(&handlers, word).map(|h| format!("“{word}” is read by {}", h.describe()))
+                });
+                Ok(claimed)
             })
         })?,
     )?;

@@ -75,6 +75,9 @@ pub enum Refusal {
     /// `tables_broken`: the editor profile's tables failed to load, so nothing is accepted.
     #[error("the {profile} profile tables failed to load, so nothing is accepted")]
     TablesBroken { profile: &'static str },
+    /// `plan_sleep`: with this step the plan's `:sleep` steps would pause the editor too long.
+    #[error("the plan's :sleep steps would pause the editor for more than {} seconds in all", .max_ms / 1000)]
+    PlanSleep { max_ms: u64 },
 }
 
 impl Refusal {
@@ -101,6 +104,7 @@ impl Refusal {
             Refusal::UnsafeArgument { .. } => "unsafe_argument",
             Refusal::UnsafeValue { .. } => "unsafe_value",
             Refusal::TablesBroken { .. } => "tables_broken",
+            Refusal::PlanSleep { .. } => "plan_sleep",
         }
     }
 
@@ -149,11 +153,6 @@ pub enum Hazard {
     /// `<cword>`, `<cfile>`, `<sfile>`…
     #[error("contains “{word}”, which Neovim replaces with text from the editor")]
     EditorText { word: String },
-    /// A name whose ending makes a bundled plugin run gzip, tar, unzip…
-    #[error(
-        "names a “{suffix}” file; reading or writing it runs an external program (gzip, tar, unzip…), so leash refuses it"
-    )]
-    Archive { suffix: &'static str },
     /// Not a plain runtime-file name (`desert`, `c.doxygen`).
     #[error("must be a plain name (letters, digits, “_”, “.”, “-”)")]
     NotPlainName,
@@ -195,6 +194,7 @@ mod tests {
             Refusal::UnsafeArgument { what: what(), hazard: Hazard::Bar },
             Refusal::UnsafeValue { what: what(), hazard: Hazard::Backtick },
             Refusal::TablesBroken { profile: "Neovim" },
+            Refusal::PlanSleep { max_ms: 3000 },
         ]
     }
 
@@ -220,6 +220,7 @@ mod tests {
             Refusal::TablesBroken { .. } => 17,
             Refusal::BadList(_) => 18,
             Refusal::ListRule(_) => 19,
+            Refusal::PlanSleep { .. } => 20,
         }
     }
 

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
+use crate::policy::budget::PlanBudget;
 use crate::policy::Policy;
 use crate::refusal::Refusal;
 
@@ -61,6 +62,10 @@ pub struct ValidStep {
     /// from the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<crate::range::LineRange>,
+    /// Why the step reaches further than its command or option alone (a handled file
+    /// name, a value that makes Neovim run a program); shown beside the step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A step that was dropped, and why: `{"index", "code", "reason"}` in the plan's JSON.
@@ -118,14 +123,19 @@ pub fn validate_text(text: &str, catalog: &Catalog, policy: &Policy) -> Result<V
 pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPlan {
     let mut steps = Vec::new();
     let mut dropped = Vec::new();
+    let mut budget = PlanBudget::default();
     for (index, step) in plan.steps.iter().enumerate() {
         if index >= MAX_STEPS {
             dropped.push(Dropped { index, refusal: Refusal::TooManySteps { max: MAX_STEPS } });
             continue;
         }
-        match validate_step(step, catalog, policy) {
-            Ok((action, reach, label)) => {
-                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label, range: None })
+        let checked = validate_step(step, catalog, policy).and_then(|checked| match &checked.0 {
+            Action::Item { id, args } => budget.spend(policy.profile(), id, args).map(|()| checked),
+            _ => Ok(checked),
+        });
+        match checked {
+            Ok((action, reach, label, note)) => {
+                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label, note, range: None })
             }
             Err(refusal) => dropped.push(Dropped { index, refusal }),
         }
@@ -156,7 +166,18 @@ fn display_text(s: &str) -> String {
     out
 }
 
-fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Result<(Action, Reach, String), Refusal> {
+/// A checked step: what it does, its reach, its label and the note shown beside it.
+type Checked = (Action, Reach, String, Option<String>);
+
+/// Raises `reach` to what a note says the step reaches.
+fn with_note(reach: Reach, note: Option<(Reach, String)>) -> (Reach, Option<String>) {
+    match note {
+        Some((more, why)) => (reach.max(more), Some(why)),
+        None => (reach, None),
+    }
+}
+
+fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Result<Checked, Refusal> {
     match step {
         ProposedStep::Malformed(shape) => Err(Refusal::MalformedStep(shape.clone())),
         ProposedStep::Item { id, args, .. } => {
@@ -167,24 +188,26 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
                 _ => {}
             }
             let reach = policy.item(item, args)?;
+            let (reach, note) = with_note(reach, policy.claimed_name(item, args, catalog.name_handlers()));
             let label = item_label(&item.id, &item.title, args);
-            Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label))
+            Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note))
         }
         ProposedStep::Setting { key, value, scope, .. } => {
             let setting = catalog.setting(key).ok_or_else(|| Refusal::UnknownKey(display_text(key)))?;
             let value = typed_value(setting, value)?;
             let reach = policy.setting(setting, &value)?;
-            // After the policy, so a control character or a backtick is the reason given.
+            // After the policy (and before the note), so a control character or a backtick is the reason given.
             crate::policy::values::check(setting, &value)?;
+            let (reach, note) = with_note(reach, policy.setting_value(setting, &value, catalog.name_handlers()));
             let label = match scope {
                 Some(Scope::Local) => format!("Set {} = {} (this window/buffer only)", setting.key, value),
                 _ => format!("Set {} = {}", setting.key, value),
             };
-            Ok((Action::Setting { key: setting.key.clone(), value, scope: *scope }, reach, label))
+            Ok((Action::Setting { key: setting.key.clone(), value, scope: *scope }, reach, label, note))
         }
         ProposedStep::Terminal { command, .. } => {
             let reach = policy.terminal(command)?;
-            Ok((Action::Terminal { command: command.clone() }, reach, format!("Run in a terminal: {command}")))
+            Ok((Action::Terminal { command: command.clone() }, reach, format!("Run in a terminal: {command}"), None))
         }
     }
 }
@@ -474,6 +497,71 @@ mod tests {
             p.to_json()["dropped"],
             json!([{"index": 0, "code": "malformed_step", "reason": "missing field “value”"}])
         );
+    }
+
+    fn neovim_catalog() -> Catalog {
+        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"id": "cmd:edit", "kind": "command", "title": "edit a file", "args": "optional", "reach": "safe"},
+            {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "safe"},
+            {"id": "cmd:sleep", "kind": "command", "title": "sleep", "args": "optional", "reach": "safe"},
+            {"id": "cmd:suspend", "kind": "command", "title": "suspend", "args": "none", "reach": "safe"},
+            {"key": "diffopt", "title": "diff options", "type": "string"},
+            {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"}
+        ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
+        .unwrap()
+    }
+
+    fn neovim(steps: Value) -> ValidatedPlan {
+        validate(
+            &parse(&json!({"reply": "r", "steps": steps}).to_string()).unwrap(),
+            &neovim_catalog(),
+            &Policy::new(Profile::Neovim),
+        )
+    }
+
+    #[test]
+    fn a_handled_file_name_makes_the_step_shell_and_says_why() {
+        let p = neovim(json!([{"type": "item", "id": "cmd:edit", "args": "data.lz4"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Shell, Confirm::Required));
+        let note = p.steps[0].note.as_deref().unwrap_or_default();
+        assert!(note.contains("“data.lz4” is read or written by an autocommand of “gzip”"), "{note}");
+        assert_eq!(p.to_json()["steps"][0]["note"], json!(note));
+        let p = neovim(json!([{"type": "item", "id": "cmd:write", "args": "a.txt b.LZ4"}]));
+        assert_eq!(p.steps[0].reach, Reach::Shell);
+        let p = neovim(json!([{"type": "item", "id": "cmd:edit", "args": "notes.md"}]));
+        assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Safe, None));
+        assert!(p.to_json()["steps"][0].get("note").is_none());
+        // Without the handlers (another editor's catalog) nothing is claimed.
+        let generic = validate(
+            &parse(r#"{"steps": [{"type": "item", "id": "cmd:edit", "args": "data.lz4"}]}"#).unwrap(),
+            &neovim_catalog(),
+            &Policy::new(Profile::Generic),
+        );
+        assert_eq!(generic.steps[0].reach, Reach::Safe);
+    }
+
+    #[test]
+    fn option_values_that_start_programs_are_shell() {
+        let p = neovim(json!([{"type": "setting", "key": "diffopt", "value": "filler"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Shell, Confirm::Required));
+        assert!(p.steps[0].note.as_deref().unwrap_or_default().contains("external diff"));
+        let p = neovim(json!([{"type": "setting", "key": "diffopt", "value": "internal,filler"}]));
+        assert_eq!(p.steps[0].reach, Reach::Safe);
+        let p = neovim(json!([{"type": "setting", "key": "suffixesadd", "value": ".lz4"}]));
+        assert_eq!(p.steps[0].reach, Reach::Shell);
+    }
+
+    #[test]
+    fn sleeps_are_capped_for_the_whole_plan_and_suspend_is_shown() {
+        let sleeps: Vec<Value> = (0..10).map(|_| json!({"type": "item", "id": "cmd:sleep", "args": "2"})).collect();
+        let p = neovim(Value::Array(sleeps));
+        assert_eq!(p.steps.len(), 1);
+        assert_eq!(p.dropped.len(), 9);
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        assert!(p.dropped[0].refusal.to_string().contains("more than 3 seconds in all"), "{}", p.dropped[0].refusal);
+        assert_eq!(p.confirm, Confirm::Default);
+        let p = neovim(json!([{"type": "item", "id": "cmd:suspend"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Shell, Confirm::Required));
     }
 
     #[test]

@@ -6,12 +6,16 @@
 //! Nothing here can lower a reach; an item the profile does not know keeps its declared
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
+pub mod budget;
+pub mod names;
 pub mod neovim;
 pub mod neovim_values;
 pub mod values;
+pub mod option_values;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
 use crate::refusal::{Hazard, Refusal};
+use names::NameHandler;
 
 /// The longest argument, value or terminal command accepted, in bytes.
 pub const MAX_TEXT_BYTES: usize = 4096;
@@ -131,6 +135,43 @@ impl Policy {
             neovim_values::check(&setting.key, setting.list, value)?;
         }
         Ok(self.raised(&setting.key, reach))
+    }
+
+    /// When a file argument of `item` is a name that an autocommand reads or writes in the
+    /// editor's place (a `*.gz` that gzip.vim decompresses by running `gzip`), the step
+    /// reaches what that handler reaches: `shell`, with the reason to show beside it.
+    pub fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
+        if self.profile != Profile::Neovim {
+            return None;
+        }
+        let name = item.id.strip_prefix("cmd:")?;
+        if !neovim::takes_file_names(name) {
+            return None;
+        }
+        args.iter().flat_map(|a| names::names_in(a)).find_map(|word| {
+            let handler = names::handler_for(handlers, word)?;
+            let shown: String = word.chars().take(60).collect();
+            Some((
+                Reach::Shell,
+                format!(
+                    "“{shown}” is read or written by {}, which can run a program (gzip, tar, unzip…)",
+                    handler.describe()
+                ),
+            ))
+        })
+    }
+
+    /// The reach a setting's value adds beyond the option's row, with the reason to show.
+    pub fn setting_value(
+        &self,
+        setting: &Setting,
+        value: &SettingValue,
+        handlers: &[NameHandler],
+    ) -> Option<(Reach, String)> {
+        match self.profile {
+            Profile::Neovim => option_values::value_reach(&setting.key, value, handlers),
+            Profile::Generic => None,
+        }
     }
 
     /// A terminal step is always `shell`; its command must be shown exactly as it runs.

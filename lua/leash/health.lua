@@ -54,6 +54,14 @@ function M.check()
   end)
   if not ok then health.error('building the catalog failed: ' .. tostring(err)) end
 
+  health.start('Process guard')
+  local program, gerr = require('leash.guard').refusal_program()
+  if program then
+    health.ok(("while a step that is not [shell] runs, 'shell' is %s (it runs nothing)"):format(program))
+  else
+    health.error(gerr .. ': every step that is not [shell] fails until this is fixed')
+  end
+
   health.start('Provider')
   local cfg = require('leash.config').get()
   local p = require('leash.planner').provider_config(cfg)

@@ -34,11 +34,11 @@ end
 --- core's runtime thread, and validate. Returns at once; `on_done` runs on the main
 --- thread. Fails closed: without the native library nothing is planned.
 ---@param request string
----@param on_done fun(plan?: table, err?: string, status?: 'done'|'error'|'cancelled')
+---@param on_done fun(plan?: table, err?: string, status?: 'done'|'error'|'cancelled', entries?: table[]) `entries`: the catalog snapshot the plan was made from
 ---@param opts? { range?: integer, line1?: integer, line2?: integer } passed on to |leash.context|
 function M.plan(request, on_done, opts)
   local started, err = require('leash.planner').start(request, function(result)
-    if result.status == 'done' then return on_done(result.plan, nil, 'done') end
+    if result.status == 'done' then return on_done(result.plan, nil, 'done', result.entries) end
     on_done(nil, result.error, result.status)
   end, opts)
   if not started then on_done(nil, err, 'error') end
@@ -56,10 +56,14 @@ function M.run(request, opts)
   -- The user's lines, taken now (the planner's context takes the same): the steps the
   -- core gave them run on them, in this buffer only.
   local range = require('leash.context').range(opts)
-  M.plan(request, function(plan, perr, status)
+  M.plan(request, function(plan, perr, status, entries)
     if status == 'cancelled' then return end -- the planner said so already
     if not plan then return H.notify(perr or 'leash: no plan', vim.log.levels.ERROR) end
-    require('leash.execute').confirm_and_run(plan, { config = require('leash.config').get(), range = range })
+    -- Run from the catalog the plan was made and shown from, never a newer one.
+    require('leash.execute').confirm_and_run(
+      plan,
+      { config = require('leash.config').get(), entries = entries, range = range }
+    )
   end, opts)
 end
 

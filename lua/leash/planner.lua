@@ -28,6 +28,7 @@ local PIPE_KEY = 'leash.planner.pipe'
 ---@field plan? leash.Plan the validated plan (doc/design.md, "Contracts")
 ---@field error? string a message the user can act on
 ---@field code? string a stable word for the error kind
+---@field entries? table[] the catalog snapshot the plan was made from (run exactly these)
 
 --- Start planning `request`. Cancels a plan still in flight first. `on_done` runs on the
 --- main thread with the result.
@@ -58,7 +59,14 @@ function M.start(request, on_done, opts)
   if not started then return false, require('leash.native').message(job) end
 
   local name = provider and (provider.name or provider.kind) or 'offline'
-  H.pending = { job = job, on_done = on_done, request = request, provider = name, started = vim.uv.hrtime() }
+  H.pending = {
+    job = job,
+    on_done = on_done,
+    request = request,
+    provider = name,
+    started = vim.uv.hrtime(),
+    entries = state.entries,
+  }
   if debug.getregistry()[PIPE_KEY] == 'poll' then H.poll(H.pending) end
   H.progress_start(name)
   H.map_cancel_key()
@@ -192,6 +200,7 @@ function H.finish(p, result)
   H.progress_end(p.provider, result, ms)
   local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
   H.fire(event, { request = p.request, provider = p.provider, status = result.status, error = result.error, ms = ms })
+  result.entries = p.entries
   p.on_done(result)
 end
 

@@ -79,7 +79,6 @@ local injections = {
   { ':colorscheme with a path', 'cmd:colorscheme', { traversal }, 'code' },
   { ':colorscheme ../../x', 'cmd:colorscheme', { '../../x' }, 'code' },
   { 'a $VAR expansion', 'cmd:edit', { '$HOME/.bashrc' } },
-  { 'an archive name', 'cmd:edit', { 'a.tar.gz' } },
 }
 
 describe('execute.run() with settings', function()
@@ -391,6 +390,16 @@ describe('argument injection', function()
     vim.wait(300, function() return exists(marker) end)
     eq(false, exists(marker), 'no marker file')
     eq(wins, #vim.api.nvim_list_wins(), 'no window opened')
+  end)
+
+  it('a name an autocommand reads (gzip.vim) is raised to shell by the core and refused below it', function()
+    local p = validate({ reply = 'ok', steps = { { type = 'item', id = 'cmd:edit', args = 'a.tar.gz' } } })
+    eq('shell', p.steps[1].reach)
+    eq('required', p.confirm)
+    matches('“a.tar.gz” is read or written by an autocommand of “', p.steps[1].note)
+    local okr, err = require('leash.execute').run(plan({ item(0, 'cmd:edit', { 'a.tar.gz' }) }))
+    eq(false, okr)
+    matches('did not show this step as %[shell%]', err)
   end)
 
   it('refuses a withheld or non-catalog command name even when the id looks right', function()

@@ -89,6 +89,7 @@ describe('plugin/leash.lua', function()
     local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
     matches('leash_native', text)
     matches('version 0%.1%.0', text)
+    matches("'shell' is .*refuse%-shell %(it runs nothing%)", text)
     ok(not text:find('ERROR'), 'no errors in health:\n' .. text)
   end)
 

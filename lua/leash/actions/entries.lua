@@ -12,12 +12,20 @@ local M = {}
 ---@return boolean ok
 ---@return any err_or_result
 function M.handler(entry, step, opts)
-  local u = require('leash.catalog.entries').find(entry.id)
+  local entries = require('leash.catalog.entries')
+  local u = entries.find(entry.id)
   if not u then return false, ('leash: %s is no longer configured'):format(entry.id) end
+  if entry.pin ~= nil and entries.pin(u) ~= entry.pin then
+    return false, ('leash: %s changed after the plan was shown; run the request again'):format(entry.id)
+  end
   local args = step and step.args
   if type(args) == 'string' then args = { args } end
   if args == vim.NIL then args = nil end
   args = args or {}
+  -- Whatever reach the entry declares, the model's arguments are filtered (a `safe`
+  -- entry that passes its argument to :edit must not receive `term://…`).
+  local why = require('leash.filter').check_item_args(args, step and step.reach)
+  if why then return false, 'leash: ' .. why end
   if type(u.run) == 'function' then
     local ok, res = pcall(u.run, args, step)
     if not ok then return false, ('leash: %s failed: %s'):format(entry.id, res) end

@@ -50,17 +50,17 @@ function M.check_path(p, base, root)
   if not windows_drive and p:find('^%a[%w+.-]*:') then
     return refuse('it starts with a URL scheme (term:// runs a shell, scp:// and https:// run programs)')
   end
-  local lower = p:lower()
-  for _, s in ipairs(H.archive_suffixes) do
-    if vim.endswith(lower, s) then
-      return refuse(('opening or writing a “%s” file runs an external program'):format(s))
-    end
-  end
   local abs = H.absolute(p, base)
   root = root or M.project_root()
   if not H.inside(abs, root) then return refuse(('it is outside the project (%s)'):format(root)) end
-  local claimed = H.claimed(abs)
-  if claimed then return refuse(('a %s autocommand handles that name'):format(claimed)) end
+  -- gzip.vim runs gzip/xz/lz4… for *.gz/*.xz/*.lz4, the tar and zip plugins tar and
+  -- unzip: whatever autocommands this Neovim has for reading or writing such a name.
+  local nh = require('leash.name_handlers')
+  local handlers = nh.list()
+  local handler = nh.match(p, handlers) or nh.match(abs, handlers)
+  if handler then
+    return refuse(('%s reads or writes that name, which can run a program'):format(nh.describe(handler)))
+  end
   return abs
 end
 
@@ -73,90 +73,6 @@ function M.project_root()
 end
 
 -- Helper data ================================================================
-
--- Names the gzip, tar and zip plugins handle by running gzip, tar or unzip (mirrors
--- the core's list for Ex command arguments).
-H.archive_suffixes = {
-  '.gz',
-  '.bz2',
-  '.z',
-  '.lzma',
-  '.xz',
-  '.lz',
-  '.zst',
-  '.br',
-  '.lzo',
-  '.tar',
-  '.lrp',
-  '.tbz',
-  '.tgz',
-  '.txz',
-  '.tzs',
-  '.tzst',
-  '.zip',
-  '.aar',
-  '.apk',
-  '.celzip',
-  '.crtx',
-  '.docm',
-  '.docx',
-  '.dotm',
-  '.dotx',
-  '.ear',
-  '.epub',
-  '.gcsx',
-  '.glox',
-  '.gqsx',
-  '.ja',
-  '.jar',
-  '.kmz',
-  '.odb',
-  '.odc',
-  '.odf',
-  '.odg',
-  '.odi',
-  '.odm',
-  '.odp',
-  '.ods',
-  '.odt',
-  '.otc',
-  '.otf',
-  '.otg',
-  '.oth',
-  '.oti',
-  '.otp',
-  '.ots',
-  '.ott',
-  '.oxt',
-  '.potm',
-  '.potx',
-  '.ppam',
-  '.ppsm',
-  '.ppsx',
-  '.pptm',
-  '.pptx',
-  '.sldx',
-  '.thmx',
-  '.vdw',
-  '.war',
-  '.whl',
-  '.wsz',
-  '.xap',
-  '.xlam',
-  '.xlsb',
-  '.xlsm',
-  '.xlsx',
-  '.xltm',
-  '.xltx',
-  '.xpi',
-  '.vsix',
-  '.nupkg',
-  '.crx',
-  '.ipa',
-}
-
--- Events whose handlers replace reading or writing a file (netrw, zip, tar, plugins).
-H.cmd_events = { 'BufReadCmd', 'FileReadCmd', 'BufWriteCmd', 'FileWriteCmd', 'FileAppendCmd', 'SourceCmd' }
 
 -- Helper functionality =======================================================
 
@@ -188,18 +104,6 @@ function H.inside(path, root)
   real = vim.fs.normalize(real)
   real_root = vim.fs.normalize(real_root)
   return real == real_root or vim.startswith(real, real_root == '/' and '/' or (real_root .. '/'))
-end
-
---- The event of an autocommand that claims `path` (a pattern other than `*`).
-function H.claimed(path)
-  local ok, cmds = pcall(vim.api.nvim_get_autocmds, { event = H.cmd_events })
-  if not ok then return nil end
-  for _, c in ipairs(cmds) do
-    if c.pattern and c.pattern ~= '*' then
-      local rok, re = pcall(vim.regex, vim.fn.glob2regpat(c.pattern))
-      if rok and re and (re:match_str(path) or re:match_str(vim.fs.basename(path))) then return c.event end
-    end
-  end
 end
 
 function H.exists(path) return vim.uv.fs_lstat(path) ~= nil end

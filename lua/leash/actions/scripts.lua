@@ -20,6 +20,11 @@ local H = {}
 function M.handler(entry, step, opts)
   entry = H.resolve(entry)
   if not entry then return false, 'leash: this script is no longer in the project' end
+  -- The runner reads the project's files when it starts: they must still say what they
+  -- said when the plan was shown.
+  if entry.pin and entry.root and require('leash.catalog.scripts').fingerprint(entry.root, true) ~= entry.pin then
+    return false, 'leash: the project’s script files changed after the plan was shown; run the request again'
+  end
   local argv, err = M.argv(entry, step)
   if not argv then return false, err end
   local job, jerr = require('leash.actions.term').open(argv, vim.tbl_extend('force', opts or {}, { cwd = entry.cwd }))

@@ -20,54 +20,7 @@ local H = {}
 --- Longest description kept per command, in bytes.
 M.description_max = 600
 
---- Commands left out of the catalog. The Neovim profile refuses them at validation
---- time as well; leaving them out keeps them off the shortlist. They either change how
---- another command runs (modifiers), run arbitrary command text (`:execute`,
---- `:normal`, `:@`, `:*`, `:debug`), or change options/state outside the typed
---- setting path (`:set` family: settings are steps of their own), or touch the
---- process and its trust store (`:restart`, `:connect`, `:trust`).
-M.withheld = {
-  -- command modifiers
-  'silent',
-  'vertical',
-  'tab',
-  'keepjumps',
-  'keepmarks',
-  'keepalt',
-  'keeppatterns',
-  'lockmarks',
-  'noautocmd',
-  'noswapfile',
-  'sandbox',
-  'unsilent',
-  'verbose',
-  'topleft',
-  'botright',
-  'aboveleft',
-  'belowright',
-  'leftabove',
-  'rightbelow',
-  'browse',
-  'confirm',
-  'filter',
-  'horizontal',
-  -- options go through typed setting steps
-  'set',
-  'setlocal',
-  'setglobal',
-  -- run arbitrary command text or keys
-  'execute',
-  'normal',
-  '@',
-  '*',
-  'debug',
-  -- process and trust
-  'restart',
-  'connect',
-  'trust',
-}
-
---- Entries for every builtin Ex command except |M.withheld|.
+--- Entries for every builtin Ex command except the withheld ones.
 ---@param static table parsed runtime data from |M.static()|
 ---@return table[]
 function M.entries(static) return static.commands end
@@ -83,10 +36,10 @@ function M.static()
   for name in pairs(vim.api.nvim_buf_get_commands(0, { builtin = false })) do
     user[name] = true
   end
-  local withheld = {}
-  for _, name in ipairs(M.withheld) do
-    withheld[name] = true
-  end
+  -- The core withholds the command modifiers, the :set family, :execute, :normal… (its
+  -- list, |leash.policy|); leaving them out keeps them off the shortlist too.
+  local lists = require('leash.policy').lists()
+  local withheld = lists and lists.withheld or {}
 
   local names = {}
   for _, name in ipairs(vim.fn.getcompletion('', 'command')) do

@@ -25,6 +25,7 @@ function M.entries()
       description = u.description or '',
       cmd = u.cmd,
       cwd = u.cwd,
+      pin = M.pin(u),
     }
   end
   return out
@@ -41,6 +42,16 @@ function M.id(id) return vim.startswith(id, 'entry:') and id or ('entry:' .. id)
 function M.reach(u)
   if u.cmd ~= nil or u.reach == nil then return 'shell' end
   return u.reach
+end
+
+--- What identifies a configured entry's behaviour (its function, program and folder):
+--- the action refuses to run an entry whose pin changed after the plan was shown.
+---@param u leash.UserEntry
+---@return string
+function M.pin(u)
+  local run = type(u.run) == 'function' and tostring(u.run) or ''
+  local cmd = type(u.cmd) == 'table' and table.concat(vim.tbl_map(tostring, u.cmd), '\0') or ''
+  return table.concat({ run, cmd, tostring(u.cwd or '') }, '\31')
 end
 
 --- The configured entry behind a catalog id.

@@ -38,6 +38,7 @@ M.sources = {
 ---@return table[] entries
 ---@return table<string, integer> counts per source
 ---@return string signature
+---@return leash.NameHandler[] handlers names read or written through autocommands
 function M.entries()
   local cfg = require('leash.config').get()
   local enabled = cfg.sources or {}
@@ -59,8 +60,10 @@ function M.entries()
       end
       if name ~= 'commands' and name ~= 'options' then
         for _, e in ipairs(list) do
-          sig[#sig + 1] =
-            table.concat({ e.id, e.title, e.args, e.reach or '', e.cwd or '', e.range and 'r' or '' }, '\0')
+          sig[#sig + 1] = table.concat(
+            { e.id, e.title, e.args, e.reach or '', e.cwd or '', e.range and 'r' or '', e.pin or '' },
+            '\0'
+          )
         end
       end
     end
@@ -74,18 +77,24 @@ function M.entries()
       entries[#entries + 1] = e
     end
   end
-  return entries, counts, table.concat(sig, '\1')
+  -- The names Neovim reads or writes through autocommands go to the core with the
+  -- entries: its validator raises a step that names one.
+  local handlers = require('leash.name_handlers').list()
+  for _, h in ipairs(handlers) do
+    sig[#sig + 1] = h.pattern .. '\0' .. h.event .. '\0' .. h.group
+  end
+  return entries, counts, table.concat(sig, '\1'), handlers
 end
 
 --- The core's catalog, built on first use and rebuilt only when a source changed.
 ---@return leash.CatalogState? state
 ---@return string? err
 function M.get()
-  local entries, counts, sig = M.entries()
+  local entries, counts, sig, handlers = M.entries()
   if H.state and H.state.signature == sig then return H.state end
   local native, err = require('leash.native').load()
   if not native then return nil, err end
-  local ok, handle = pcall(native.catalog_new, entries, 'neovim')
+  local ok, handle = pcall(native.catalog_new, entries, 'neovim', { name_handlers = handlers })
   if not ok then return nil, 'leash: the core rejected the catalog: ' .. require('leash.native').message(handle) end
   H.state = { handle = handle, entries = entries, counts = counts, signature = sig }
   return H.state
@@ -160,7 +169,11 @@ H.cache_version = 3
 function H.cache_file()
   if not H.use_disk then return nil end
   local rt = vim.env.VIMRUNTIME
-  local key = { H.cache_version, rt, tostring(vim.version()) }
+  -- The withheld commands are left out of the parsed data: the core's list is part of the key.
+  local lists = require('leash.policy').lists()
+  local withheld = lists and vim.tbl_keys(lists.withheld) or { '(no native library)' }
+  table.sort(withheld)
+  local key = { H.cache_version, rt, tostring(vim.version()), table.concat(withheld, ',') }
   for _, rel in ipairs({ 'doc/index.txt', 'doc/quickref.txt', 'doc/vim_diff.txt', 'lua/vim/_meta/options.lua' }) do
     local st = vim.uv.fs_stat(rt .. '/' .. rel)
     key[#key + 1] = st and (st.mtime.sec .. '.' .. st.size) or 'missing'

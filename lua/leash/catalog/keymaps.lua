@@ -15,8 +15,9 @@ local H = {}
 ---@return table[]
 function M.entries(modes, bufnr)
   local out, seen = {}, {}
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   for _, mode in ipairs(modes) do
-    for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr or 0, mode), vim.api.nvim_get_keymap(mode) }) do
+    for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr, mode), vim.api.nvim_get_keymap(mode) }) do
       for _, map in ipairs(maps) do
         if map.desc and map.desc ~= '' then
           -- `map.mode` is the mode it was defined for ('v' covers x and s, so a `:vmap`
@@ -32,6 +33,7 @@ function M.entries(modes, bufnr)
               aliases = {},
               args = 'none',
               reach = 'shell', -- see the file header
+              pin = M.pin(map, bufnr),
             }
           end
         end
@@ -39,6 +41,19 @@ function M.entries(modes, bufnr)
     end
   end
   return out
+end
+
+--- What identifies a mapping: the buffer it belongs to (0 for a global one), its rhs or
+--- callback. The keymap action compares the pin of the mapping its keys would run with
+--- the catalog entry's before it runs anything.
+---@param map table a mapping as |nvim_get_keymap()| or |maparg()| (dict) returns it
+---@param bufnr integer the buffer it was looked up in; used when `map` is buffer-local
+---@return string
+function M.pin(map, bufnr)
+  -- maparg() says `buffer = 1` for a buffer-local mapping, nvim_buf_get_keymap() the number.
+  local owner = (map.buffer == true or (type(map.buffer) == 'number' and map.buffer > 0)) and bufnr or 0
+  local callback = map.callback and tostring(map.callback) or ''
+  return table.concat({ tostring(owner), map.rhs or '', callback, tostring(map.expr or 0) }, '\31')
 end
 
 return M

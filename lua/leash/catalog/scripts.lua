@@ -43,7 +43,28 @@ function M.entries(opts)
       end
     end
   end
+  -- The runners read these files again when they run (`npm run x` reads package.json,
+  -- `make x` the Makefile): the action refuses an item whose files changed after the
+  -- plan was shown.
+  local pin = M.fingerprint(root)
+  for _, e in ipairs(out) do
+    e.pin, e.root = pin, root
+  end
   return out
+end
+
+--- What the project's script files hold now (a hash of every file the runners read, or
+--- of `.vscode/tasks.json`), read through the parse cache unless `fresh`.
+---@param root string
+---@param fresh? boolean read the files again whatever their time stamps say
+---@return string
+function M.fingerprint(root, fresh)
+  local parts = {}
+  for _, name in ipairs(H.definition_files) do
+    local hash = H.file_hash(root .. '/' .. name, fresh)
+    if hash then parts[#parts + 1] = name .. '\0' .. hash end
+  end
+  return table.concat(parts, '\1')
 end
 
 --- The project root: the nearest directory at or above `dir` holding a script file.
@@ -52,7 +73,9 @@ end
 function M.root(dir) return vim.fs.root(dir, H.markers) end
 
 --- Forget every parsed file (tests).
-function M.reset() H.cache = {} end
+function M.reset()
+  H.cache, H.hashes = {}, {}
+end
 
 -- Helper data ================================================================
 
@@ -72,8 +95,28 @@ H.markers = {
   '.vscode',
 }
 
+--- The files the runners read (pinned by |M.fingerprint()|).
+H.definition_files = {
+  'package.json',
+  'Cargo.toml',
+  'pyproject.toml',
+  'go.mod',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'justfile',
+  'Justfile',
+  '.justfile',
+  'tox.ini',
+  'noxfile.py',
+  '.vscode/tasks.json',
+}
+
 ---@type table<string, { mtime: integer, nsec: integer, size: integer, value: any }>
 H.cache = {}
+
+---@type table<string, { mtime: integer, nsec: integer, size: integer, hash: string }>
+H.hashes = {}
 
 -- Lockfile → package manager, first match wins.
 H.lockfiles = {
@@ -169,7 +212,30 @@ function H.read(path, parse)
   local ok, value = pcall(parse, text, path)
   if not ok then value = nil end
   H.cache[path] = { mtime = st.mtime.sec, nsec = st.mtime.nsec, size = st.size, parse = parse, value = value }
+  -- The fingerprint of the same text, so pinning it reads nothing more.
+  H.hashes[path] = { mtime = st.mtime.sec, nsec = st.mtime.nsec, size = st.size, hash = vim.fn.sha256(text) }
   return value
+end
+
+--- The SHA-256 of a file's content, cached by time stamp and size unless `fresh`; nil
+--- when it is not a readable file.
+function H.file_hash(path, fresh)
+  local st = vim.uv.fs_stat(path)
+  if not st or st.type ~= 'file' then
+    H.hashes[path] = nil
+    return nil
+  end
+  local c = H.hashes[path]
+  if not fresh and c and c.mtime == st.mtime.sec and c.nsec == st.mtime.nsec and c.size == st.size then
+    return c.hash
+  end
+  local f = io.open(path, 'rb')
+  if not f then return nil end
+  local text = f:read('*a') or ''
+  f:close()
+  local hash = vim.fn.sha256(text)
+  H.hashes[path] = { mtime = st.mtime.sec, nsec = st.mtime.nsec, size = st.size, hash = hash }
+  return hash
 end
 
 function H.exists(path) return vim.uv.fs_stat(path) ~= nil end

@@ -263,6 +263,10 @@ function M.render(plan, current, globals)
     else
       row({ num }, mark and { mark, mark_hl } or nil, { H.item_text(step) })
     end
+    -- What the checker found that the label alone does not say (why a step reaches
+    -- further, the folder a script runs in).
+    local note = H.visible(step.note)
+    if note ~= '' then row({ indent }, { note, mark_hl or 'LeashConfirmWhy' }) end
     local why = H.visible(step.why)
     if why ~= '' then row({ indent }, { '(' .. why .. ')', 'LeashConfirmWhy' }) end
   end
@@ -349,9 +353,7 @@ function M.nothing_to_change(plan)
   return 'leash: nothing to change: ' .. table.concat(parts, ', ')
 end
 
---- Text with every control and invisible formatting character made visible: `^[` for
---- ESC, `^J` for a newline, `<U+202E>` for a bidi override. What remains can be shown as
---- is and reads the same as what runs.
+--- Text with every control and invisible formatting character made visible (|leash.text|).
 ---@param s any
 ---@return string
 function M.visible(s) return H.visible(s) end
@@ -386,15 +388,6 @@ H.min_rows, H.min_cols = 5, 30
 H.known_reach = { safe = true, edit = true, write = true, code = true, shell = true }
 H.unconfirmed_reach = { safe = true, edit = true }
 H.marked = { write = true, code = true, shell = true }
-
--- Zero-width and bidirectional formatting characters (as the core's validator lists).
-H.invisible = {
-  { 0x200B, 0x200F },
-  { 0x202A, 0x202E },
-  { 0x2060, 0x2064 },
-  { 0x2066, 0x2069 },
-  { 0xFEFF, 0xFEFF },
-}
 
 --- Every window-local option that changes how the window's text is drawn or scrolled, set
 --- to a known value. A float starts with the local options of the window it was opened
@@ -660,27 +653,7 @@ function H.value(v)
   return H.visible(tostring(v))
 end
 
-function H.visible(s)
-  if s == nil or s == vim.NIL then return '' end
-  s = tostring(s)
-  -- C0 controls and DEL as ^X.
-  s = s:gsub('[%z\1-\31\127]', function(c)
-    local b = c:byte()
-    return b == 127 and '^?' or ('^' .. string.char(b + 64))
-  end)
-  -- C1 controls (U+0080..U+009F) and invisible formatting characters as <U+XXXX>.
-  s = s:gsub('\194([\128-\159])', function(c) return ('<U+%04X>'):format(c:byte()) end)
-  s = s:gsub('[\226\239][\128-\191][\128-\191]', function(c)
-    local ok, cp = pcall(vim.fn.char2nr, c)
-    if not ok then return c end
-    for _, r in ipairs(H.invisible) do
-      if cp >= r[1] and cp <= r[2] then return ('<U+%04X>'):format(cp) end
-    end
-    return c
-  end)
-  -- Invalid UTF-8 bytes need nothing: Neovim draws them as <xx>.
-  return s
-end
+function H.visible(s) return require('leash.text').visible(s) end
 
 -- Window ---------------------------------------------------------------------
 

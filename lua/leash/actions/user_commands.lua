@@ -1,0 +1,31 @@
+--- Runs user command items (`user:<Name>`): the command's current definition, through
+--- |nvim_cmd()| with the arguments as a list and expansion off.
+---
+--- The arguments get the text checks always and, unless the step is shown as `shell`,
+--- the file-argument rules of |leash.filter|: a command whose reach was declared lower
+--- must not receive `term://…`, `+cmd` or `|`.
+local M = {}
+
+--- Handler for the `user` prefix.
+---@param entry table catalog entry
+---@param step table validated step
+---@param ctx? leash.ExecContext
+---@return boolean? ok
+---@return string? err
+function M.handler(entry, step, ctx)
+  local name = entry.id:sub(6)
+  if not name:match('^%u[%w]*$') then return nil, 'not a user command name' end
+  local defined = vim.api.nvim_buf_get_commands(0, {})[name] or vim.api.nvim_get_commands({})[name]
+  if not defined then return nil, ':' .. name .. ' is no longer defined' end
+  local why = require('leash.filter').check_item_args(step.args, step.reach)
+  if why then return nil, why end
+  local range, rerr = require('leash.actions.range').for_step(step, entry, ctx)
+  if rerr then return nil, rerr end
+  vim.api.nvim_cmd(
+    { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
+    { output = false }
+  )
+  return true
+end
+
+return M

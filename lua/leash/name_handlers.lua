@@ -1,0 +1,133 @@
+--- Names that Neovim reads or writes through an autocommand instead of by itself: the
+--- gzip plugin runs `gzip`, `xz`, `lz4`… for `*.gz`, `*.xz`, `*.lz4` on read and write,
+--- the tar and zip plugins run `tar` and `unzip`, netrw runs `scp` and `curl`.
+---
+--- The list is derived from the autocommands defined in this Neovim (|nvim_get_autocmds()|),
+--- not copied from a plugin, so it follows whatever plugins are loaded. The catalog hands
+--- it to the native core, whose validator raises a step that names such a file to `shell`
+--- and says why; the executor's filter (|leash.filter|) and the file actions refuse such
+--- names in a step that was not raised. Filetype detection (`:setfiletype` on `BufRead`)
+--- reads nothing in Neovim's place and is left out.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.NameHandler
+---@field pattern string the autocommand's file pattern (`*.gz`)
+---@field event string the event it runs on (`BufReadPost`)
+---@field group string its group name (`gzip`), or ''
+
+--- Events whose handlers replace reading or writing a file, or filter its bytes after
+--- reading or before appending (what gzip.vim does).
+M.events = {
+  'BufReadCmd',
+  'FileReadCmd',
+  'SourceCmd',
+  'BufReadPost',
+  'FileReadPost',
+  'BufWriteCmd',
+  'FileWriteCmd',
+  'FileAppendCmd',
+  'BufWritePost',
+  'FileWritePost',
+  'FileAppendPre',
+  'FileAppendPost',
+}
+
+--- The handlers defined now, one per autocommand and pattern (`*` patterns left out:
+--- they run for every file, so they say nothing about a name).
+---@return leash.NameHandler[]
+function M.list()
+  local ok, cmds = pcall(vim.api.nvim_get_autocmds, { event = M.events })
+  if not ok then return {} end
+  local out, n = {}, 0
+  for _, c in ipairs(cmds) do
+    local pattern = c.pattern
+    if pattern ~= '*' and pattern ~= '' and type(pattern) == 'string' and not H.sets_filetype(c) then
+      n = n + 1
+      out[n] = { pattern = pattern, event = c.event, group = c.group_name or '' }
+    end
+  end
+  return out
+end
+
+--- The first handler that claims `name` (matched without regard to case, against the
+--- whole name and its last component, as the core matches), or nil.
+---@param name string a file name as a step gives it
+---@param handlers? leash.NameHandler[] default: |M.list()|
+---@return leash.NameHandler?
+function M.match(name, handlers)
+  name = name:gsub('[/\\]+$', ''):lower()
+  if name == '' then return nil end
+  local tail = name:match('[^/]*$')
+  for _, h in ipairs(handlers or M.list()) do
+    local suffix = H.suffix(h.pattern)
+    if suffix then
+      -- `*.gz` and the like (most patterns): a plain comparison, no regex.
+      if #tail >= #suffix and tail:sub(-#suffix) == suffix then return h end
+    else
+      local re = H.regex(h.pattern)
+      if re and (re:match_str(name) or re:match_str(tail)) then return h end
+    end
+  end
+end
+
+--- Whether `h` runs when its names are written or appended to.
+---@param h leash.NameHandler
+---@return boolean
+function M.on_write(h) return h.event:find('Write') ~= nil or h.event:find('Append') ~= nil end
+
+--- "an autocommand of “gzip” (BufReadPost *.gz)", for messages.
+---@param h leash.NameHandler
+---@return string
+function M.describe(h)
+  local group = h.group ~= '' and h.group or 'no group'
+  return ('an autocommand of “%s” (%s %s)'):format(group, h.event, h.pattern)
+end
+
+-- Helper data ================================================================
+
+--- Compiled patterns, by pattern.
+H.regexes = {}
+
+--- The literal, lowercased suffix of a `*.ext` pattern (false for other patterns), by pattern.
+H.suffixes = {}
+
+-- Helper functionality =======================================================
+
+--- A Vimscript autocommand that only sets the filetype (`setf x`, `set ft=x`).
+function H.sets_filetype(c)
+  if c.event ~= 'BufReadPost' and c.event ~= 'FileReadPost' then return false end
+  if c.group_name == 'filetypedetect' then return true end
+  local cmd = c.command
+  if type(cmd) ~= 'string' or cmd == '' then return false end
+  return cmd:find('^%s*setf%a*%s+[%w._-]+%s*$') ~= nil
+    or cmd:find('^%s*setl?o?c?a?l?%s+ft=[%w._-]+%s*$') ~= nil
+    or cmd:find('^%s*setl?o?c?a?l?%s+filetype=[%w._-]+%s*$') ~= nil
+end
+
+--- `.gz` for `*.gz` (lowercased), false when the pattern is anything but `*` and literal text.
+function H.suffix(pattern)
+  local s = H.suffixes[pattern]
+  if s == nil then
+    local rest = pattern:match('^%*([^*?%[%]{}\\,/]+)$')
+    s = rest and rest:lower() or false
+    H.suffixes[pattern] = s
+  end
+  return s
+end
+
+--- The case-insensitive regex of an autocommand pattern.
+function H.regex(pattern)
+  local re = H.regexes[pattern]
+  if re == nil then
+    -- glob2regpat() anchors the pattern as Neovim matches it (`*.gz` → `\.gz$`).
+    local ok, compiled = pcall(function() return vim.regex('\\c' .. vim.fn.glob2regpat(pattern)) end)
+    re = ok and compiled or false
+    H.regexes[pattern] = re
+  end
+  return re or nil
+end
+
+return M

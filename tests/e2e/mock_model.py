@@ -8,6 +8,8 @@ Speaks the real wire formats on 127.0.0.1:
   POST /api/chat             Ollama
 
 The answer depends on the user's request found in the last user message:
+  "case:NAME"                    -> the plan of case NAME in --cases (a JSONL file of
+                                    {"name", "plan"}; "{{D}}" in it becomes --dir)
   "font bigger" ... "word wrap"  -> set wrap = true, plus an unknown setting "fontsize"
                                     (the validator drops it; the window lists why)
   "leash-e2e"                    -> one terminal step: echo leash-e2e > <--echo-file>
@@ -22,6 +24,7 @@ Every request is appended as one JSON line to --log. The chosen port is written 
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import uuid
@@ -30,8 +33,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from scripted_plans import scripted_plan
 
 
-def plan_for(request_text, echo_file):
-    scripted = scripted_plan(request_text, os.path.dirname(os.path.abspath(echo_file)))
+def case_plan(request_text, cases, directory):
+    """The scripted plan of the case named in the request ("case:NAME"), or None."""
+    m = re.search(r"case:([A-Za-z0-9_.-]+)", request_text)
+    if not m or m.group(1) not in cases:
+        return None
+    return json.loads(json.dumps(cases[m.group(1)]).replace("{{D}}", directory.replace("\\", "/")))
+
+
+def plan_for(request_text, echo_file, cases=None, directory=""):
+    scripted = case_plan(request_text, cases or {}, directory)
+    if scripted is None:
+        scripted = scripted_plan(request_text, os.path.dirname(os.path.abspath(echo_file)))
     if scripted is not None:
         return scripted
     text = request_text.lower()
@@ -104,7 +117,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self.reply(400, {"error": {"type": "invalid_request_error", "message": "body is not JSON"}})
         user = user_text(body.get("messages"))
-        plan = plan_for(request_of(user), self.server.echo_file)
+        plan = plan_for(request_of(user), self.server.echo_file, self.server.cases, self.server.directory)
         with open(self.server.log, "a") as f:
             f.write(json.dumps({"time": time.time(), "path": self.path, "headers": dict(self.headers), "body": body}) + "\n")
         path = self.path.split("?", 1)[0]
@@ -145,10 +158,20 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--echo-file", required=True, help="file the terminal-step plan writes to")
     ap.add_argument("--log", required=True, help="requests are appended here, one JSON object a line")
+    ap.add_argument("--cases", help='JSONL of {"name", "plan"}: "case:NAME" in a request answers that plan')
+    ap.add_argument("--dir", default="", help='what "{{D}}" in a case plan stands for')
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.echo_file = args.echo_file
     server.log = args.log
+    server.directory = args.dir
+    server.cases = {}
+    if args.cases:
+        with open(args.cases) as f:
+            for line in f:
+                if line.strip():
+                    case = json.loads(line)
+                    server.cases[case["name"]] = case["plan"]
     with open(args.port_file + ".tmp", "w") as f:
         f.write(str(server.server_address[1]))
     os.replace(args.port_file + ".tmp", args.port_file)

@@ -95,22 +95,9 @@ H.markers = {
   '.vscode',
 }
 
---- The files the runners read (pinned by |M.fingerprint()|).
-H.definition_files = {
-  'package.json',
-  'Cargo.toml',
-  'pyproject.toml',
-  'go.mod',
-  'Makefile',
-  'makefile',
-  'GNUmakefile',
-  'justfile',
-  'Justfile',
-  '.justfile',
-  'tox.ini',
-  'noxfile.py',
-  '.vscode/tasks.json',
-}
+--- The files the runners read (pinned by |M.fingerprint()|): the markers, with the
+--- task file for `.vscode`.
+H.definition_files = vim.tbl_map(function(m) return m == '.vscode' and '.vscode/tasks.json' or m end, H.markers)
 
 ---@type table<string, { mtime: integer, nsec: integer, size: integer, value: any }>
 H.cache = {}

@@ -175,6 +175,13 @@ describe('catalog export', function()
     local by = index(data.entries)
     eq('boolean', by.wrap.type)
     eq('optional', by['cmd:vsplit'].args)
+    -- The names Neovim reads through autocommands go with it (gzip.vim's *.gz, *.lz4).
+    local patterns = {}
+    for _, h in ipairs(data.name_handlers or {}) do
+      patterns[h.pattern] = h.group
+    end
+    eq('gzip', patterns['*.gz'])
+    eq('gzip', patterns['*.lz4'])
   end)
 
   it('loads back through the CLI --catalog', function()

@@ -202,6 +202,17 @@ describe('guarded steps in a plan', function()
     eq(true, okr, err)
     vim.wait(2000, function() return exists(marker) end)
     eq(true, exists(marker))
+    -- Leave no terminal behind for the next spec: wait for its shell to exit, then wipe it.
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.bo[b].buftype == 'terminal' then
+        vim.fn.jobwait({ vim.bo[b].channel }, 2000)
+        vim.api.nvim_buf_delete(b, { force = true })
+      end
+    end
+    -- The channel closes on the event loop.
+    vim.wait(2000, function()
+      return #vim.tbl_filter(function(c) return c.mode == 'terminal' end, vim.api.nvim_list_chans()) == 0
+    end)
     vim.cmd('silent! only!')
   end)
 end)

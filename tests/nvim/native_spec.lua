@@ -114,6 +114,31 @@ function H.checks.notify_fd(mod)
   pipe:read_stop()
 end
 
+function H.checks.policy_lists(mod)
+  local lists = mod.policy_lists()
+  ok(lists.withheld.normal, ':normal is withheld')
+  eq({ 'hide' }, lists.no_args)
+  eq(10, lists.number_arg_caps.sleep)
+  eq({ 0x202A, 0x202E }, lists.invisible[2])
+  eq(4096, lists.max_text_bytes)
+  eq(3000, lists.max_plan_sleep_ms)
+  eq('safe', lists.commands.edit.reach)
+  eq(true, lists.commands.edit.xfile)
+end
+
+function H.checks.check_command_args(mod)
+  eq(nil, mod.check_command_args('edit', 'safe', { 'notes.md' }))
+  matches('term:', mod.check_command_args('edit', 'safe', { 'term://sh' }))
+  local gzip = { { pattern = '*.gz', event = 'BufReadPost', group = 'gzip' } }
+  eq(nil, mod.check_command_args('edit', 'safe', { 'x.gz' }), 'without handlers, no list of names')
+  matches(
+    '“x.gz” is read by an autocommand of “gzip”',
+    mod.check_command_args('edit', 'safe', { 'x.gz' }, gzip)
+  )
+  eq(nil, mod.check_command_args('edit', 'shell', { 'x.gz' }, gzip), 'a shell step may')
+  matches('unknown reach', raises(mod.check_command_args, 'edit', 'nope', {}))
+end
+
 local function capture_notify()
   local seen = {}
   local orig = vim.notify

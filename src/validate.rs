@@ -134,9 +134,15 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
             _ => Ok(checked),
         });
         match checked {
-            Ok((action, reach, label, note)) => {
-                steps.push(ValidStep { index, action, why: display_text(step_why(step)), reach, label, note, range: None })
-            }
+            Ok((action, reach, label, note)) => steps.push(ValidStep {
+                index,
+                action,
+                why: display_text(step_why(step)),
+                reach,
+                label,
+                note,
+                range: None,
+            }),
             Err(refusal) => dropped.push(Dropped { index, refusal }),
         }
     }
@@ -196,7 +202,7 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             let setting = catalog.setting(key).ok_or_else(|| Refusal::UnknownKey(display_text(key)))?;
             let value = typed_value(setting, value)?;
             let reach = policy.setting(setting, &value)?;
-            // After the policy (and before the note), so a control character or a backtick is the reason given.
+            // After the policy, so a control character or a backtick is the reason given.
             crate::policy::values::check(setting, &value)?;
             let (reach, note) = with_note(reach, policy.setting_value(setting, &value, catalog.name_handlers()));
             let label = match scope {

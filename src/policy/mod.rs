@@ -10,8 +10,8 @@ pub mod budget;
 pub mod names;
 pub mod neovim;
 pub mod neovim_values;
-pub mod values;
 pub mod option_values;
+pub mod values;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
 use crate::refusal::{Hazard, Refusal};

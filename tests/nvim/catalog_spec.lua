@@ -54,6 +54,9 @@ describe('catalog sources', function()
     eq('required', by['cmd:wincmd'].args)
     eq({ 'N' }, by['cmd:Next'].aliases)
     eq({ 's' }, by['cmd:substitute'].aliases)
+    -- `:wincmd {arg}` is CTRL-W {arg}: its description says what those keys do.
+    matches('make all windows the same height', by['cmd:wincmd'].description)
+    matches('exchange current window with window N', by['cmd:wincmd'].description)
   end)
 
   it('leaves out withheld commands', function()

@@ -46,6 +46,10 @@ function M.static()
     if not user[name] and not withheld[name] then names[#names + 1] = name end
   end
   local help = M.parse_help(vim.env.VIMRUNTIME .. '/doc', names, index)
+  -- `:wincmd {arg}` is CTRL-W {arg}: what those keys do is what it does, and the help
+  -- above it says nothing of that ("make all windows the same size").
+  local ctrl_w = M.parse_ctrl_w(vim.env.VIMRUNTIME .. '/doc/index.txt')
+  if help.wincmd and ctrl_w ~= '' then help.wincmd = help.wincmd .. ' ' .. ctrl_w end
 
   local out = {}
   for _, name in ipairs(names) do
@@ -82,6 +86,42 @@ function M.parse_index(path)
     if not out[full] then out[full] = { title = vim.trim(title), abbr = spec:match('^([^%[]+)%[') } end
   end
   return out
+end
+
+--- The window commands of `doc/index.txt` (`|CTRL-W_=|	CTRL-W =	   make all windows
+--- the same height & width`) as one text: each title once, with its continuation
+--- lines, without the "same as" and "no-op" lines.
+---@param path string
+---@return string
+function M.parse_ctrl_w(path)
+  local text = H.read(path)
+  local from = text and text:find('\n|CTRL%-W_')
+  if not from then return '' end
+  local out, seen, title = {}, {}, nil
+  local function flush()
+    title = title and vim.trim((title:gsub('[|`]', ''):gsub('%s+', ' ')))
+    if title and title ~= '' and not seen[title] and not title:find('^same as') and title ~= 'no-op' then
+      seen[title] = true
+      out[#out + 1] = title
+    end
+    title = nil
+  end
+  for line in text:sub(from + 1):gmatch('[^\n]*') do
+    -- The keys end at a tab or at two spaces ("CTRL-W g CTRL-]  split window …").
+    local keys = line:match('^|CTRL%-W_[^|]*|%s+CTRL%-W (.*)$') or line:match('^%s+CTRL%-W (.*)$')
+    local t = keys and (keys:match('^[^\t]-\t%s*(.*)$') or keys:match('^.-  +(.*)$'))
+    if t then
+      flush()
+      title = t
+    elseif title and line:find('^%s+%S') then
+      title = title .. ' ' .. line
+    elseif line ~= '' then
+      flush()
+      if not line:find('^|') then break end
+    end
+  end
+  flush()
+  return table.concat(out, '; ')
 end
 
 --- The help text of each command: the lines after a `*:name*` tag (or a tag with an

@@ -15,12 +15,16 @@
 //! - words the request word begins ("indent" → "indentexpr"), at a lower weight,
 //! - nucleo's fuzzy match on the name and aliases ("vsp" → `vsplit`).
 //!
-//! Two adjacent request words also count as the name they make together ("status
-//! line" → `statusline`), and a word the catalog does not know looks up the known
-//! stems one typo away ("regsiters").
+//! Two adjacent words also count as the name they make together, in a request ("status
+//! line" → `statusline`) and in a title or help text (`laststatus` says "status line",
+//! so "hide the statusline" finds it). A boolean setting answers to its `:set` names
+//! ("nowrap", "invlist"), and a word the catalog does not know looks up the known stems
+//! one typo away ("regsiters").
 //!
-//! An entry's score is the sum over groups of its best term in each group. Ties are
-//! broken by name, so a ranking is deterministic.
+//! An entry's score is the sum over groups of its best term in each group. A command
+//! named by a request word that the rest of a longer request hardly points at keeps
+//! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
+//! Ties are broken by name, so a ranking is deterministic.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{mpsc, Arc, OnceLock, Weak};
@@ -28,7 +32,7 @@ use std::sync::{mpsc, Arc, OnceLock, Weak};
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
 
-use crate::catalog::{Catalog, Entry};
+use crate::catalog::{Catalog, Entry, ValueType};
 
 mod concepts;
 mod text;
@@ -84,7 +88,7 @@ const W_TITLE: f32 = 3.0;
 const W_DOC: f32 = 0.6;
 const W_REL: f32 = 0.3;
 const B_TITLE: f32 = 0.5;
-const B_DOC: f32 = 0.75;
+const B_DOC: f32 = 0.5;
 const B_REL: f32 = 0.75;
 /// At most this many entries an entry's documentation refers to lend it their titles.
 const MAX_REFS: usize = 8;
@@ -101,6 +105,10 @@ const CONCEPT: f32 = 0.6;
 const TYPO: f32 = 0.8;
 const TYPO_MIN: usize = 5;
 const CONCEPT_NAME: f32 = 0.5;
+/// The share of an item's exact name bonus it loses when the other words of a request
+/// of two words or more give it less than `LONE_SUPPORT` (a title hit gives more).
+const LONE_NAME: f32 = 0.5;
+const LONE_SUPPORT: f32 = 3.0;
 
 /// What the ranker precomputes for a catalog.
 #[derive(Debug, Default)]
@@ -282,7 +290,22 @@ impl Index {
                 }
                 fuzzy.push((Utf32String::from(nm.as_str()), letters(nm), i as u32));
             }
+            // A boolean setting also answers to the names `:set` gives its two other
+            // states ("nowrap", "invlist"), as aliases.
+            if let Entry::Setting(s) = entry {
+                if s.value_type == ValueType::Boolean {
+                    for nm in &names {
+                        for prefix in ["no", "inv"] {
+                            let list = exact.entry(format!("{prefix}{nm}")).or_default();
+                            if list.last().map(|l| l.0) != Some(i as u32) {
+                                list.push((i as u32, true));
+                            }
+                        }
+                    }
+                }
+            }
         }
+        let mut joined = String::new();
         for (i, entry) in entries.iter().enumerate() {
             let name = entry.name();
             let mut f: [HashMap<String, u32>; 4] = Default::default();
@@ -308,11 +331,23 @@ impl Index {
                     count(0, &part, &mut f);
                 }
             }
-            for w in split_words(entry.title()) {
-                count(1, &w, &mut f);
-            }
-            for w in split_words(entry.description()) {
-                count(2, &w, &mut f);
+            // Title and documentation; two adjacent words that make a name count as
+            // that name too ("status line" in 'laststatus' is `statusline`).
+            for (field, text) in [(1, entry.title()), (2, entry.description())] {
+                let mut prev = String::new();
+                for w in split_words(text) {
+                    count(field, &w, &mut f);
+                    if prev.len() >= 3 && w.len() >= 3 {
+                        joined.clear();
+                        joined.push_str(&prev);
+                        joined.push_str(&w);
+                        if exact.contains_key(joined.as_str()) {
+                            let j = joined.clone();
+                            count(field, &j, &mut f);
+                        }
+                    }
+                    prev = w;
+                }
             }
             // The titles of the options and commands its documentation refers to
             // ('visualbell' lends "beeping" to 'belloff').
@@ -506,23 +541,49 @@ fn rank_with<'a>(
     let mut matched = vec![0u16; n];
     let mut group = Scores::new(n);
     let mut term = Scores::new(n);
+    let mut bonus = Scores::new(n);
+    let mut group_bonus = Scores::new(n);
+    // Exact name hits: (entry, the bonus it got, its score from that word).
+    let mut named: Vec<(u32, f32, f32)> = Vec::new();
     MATCHER.with(|m| {
         let mut matcher = m.borrow_mut();
         for g in &groups {
             for t in g {
-                score_term(idx, t, &mut matcher, &mut term);
+                score_term(idx, t, &mut matcher, &mut term, &mut bonus);
                 for &d in &term.touched {
                     group.max(d, t.weight * term.value[d as usize]);
                 }
+                if t.own {
+                    for &d in &bonus.touched {
+                        group_bonus.max(d, bonus.value[d as usize]);
+                    }
+                }
                 term.clear();
+                bonus.clear();
             }
             for &d in &group.touched {
                 total.add(d, group.value[d as usize]);
                 matched[d as usize] += 1;
             }
+            for &d in &group_bonus.touched {
+                named.push((d, group_bonus.value[d as usize], group.value[d as usize]));
+            }
             group.clear();
+            group_bonus.clear();
         }
     });
+    // A command named by a common word ("hide the status line", "stop the cursor
+    // blinking") is as likely the request's verb as its subject: when the rest of a
+    // longer request hardly points at it, its name counts for less.
+    if groups.len() >= 2 {
+        let entries = catalog.entries();
+        for &(d, b, own) in &named {
+            let rest = total.value[d as usize] - own;
+            if rest < LONE_SUPPORT && entries[d as usize].kind() != "setting" {
+                total.value[d as usize] -= LONE_NAME * b;
+            }
+        }
+    }
     let needed = match mode {
         Mode::Any => 1,
         Mode::All => groups.len() as u16,
@@ -547,7 +608,7 @@ fn rank_with<'a>(
 }
 
 /// One term's score for every entry it reaches, into `out` (empty on entry).
-fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores) {
+fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bonus: &mut Scores) {
     // Title, name words and documentation: the stem, or (weaker) words it begins.
     if let Some(list) = idx.terms.get(&t.stem) {
         for &(d, w) in list {
@@ -594,7 +655,9 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores) {
     let mut hit = |key: &str| {
         if let Some(list) = idx.exact.get(key) {
             for &(d, alias) in list {
-                out.add(d, if alias { alias_bonus } else { name_bonus });
+                let b = if alias { alias_bonus } else { name_bonus };
+                out.add(d, b);
+                bonus.add(d, b);
             }
         }
     };
@@ -817,11 +880,11 @@ mod tests {
             let got = rank(c, q, 5, Mode::Any);
             assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
         }
-        // A plural still counts as the name (here two entries are named "number").
-        let mut two: Vec<&str> =
-            rank(c, "show line numbers", 5, Mode::Any).iter().take(2).map(|r| r.entry.name()).collect();
-        two.sort();
-        assert_eq!(two, ["cmd:number", "number"]);
+        // A plural still counts as the name (here two entries are named "number"; the
+        // command, which nothing else in the request points at, counts for less).
+        let got: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
+        assert_eq!(got[0], "number", "{got:?}");
+        assert!(got.contains(&"cmd:number"), "{got:?}");
     }
 
     #[test]
@@ -856,6 +919,68 @@ mod tests {
         assert!(refs.contains(&at("visualbell")), "{refs:?}");
         assert!(!refs.contains(&at("belloff")));
         assert!(references("don't 'nosuchoption' e.g.: x", &idx.exact, entries, 0).is_empty());
+    }
+
+    #[test]
+    fn two_words_of_the_help_text_that_make_a_name_count_as_that_name() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"key": "statusline", "title": "custom format for the status line", "type": "string"},
+            {"key": "laststatus", "title": "tells when last window has status lines", "type": "number",
+             "description": "When the last window will have a status line: 0 never, 2 always."},
+            {"key": "ruler", "title": "show cursor line and column", "type": "boolean",
+             "description": "Show the line and column number of the cursor position."}
+        ]}))
+        .unwrap();
+        // "statusline" is a word of neither laststatus's title nor its help text.
+        let got = ids(&c, "never a statusline", Mode::Any);
+        assert_eq!(got[..2], ["statusline", "laststatus"], "{got:?}");
+        // Words that make no name stay apart ("line and" is no name).
+        assert!(!index(&c).terms.contains_key("lineand"));
+        let c = neovim();
+        let idx = index(c);
+        let at = |name: &str| c.entries().iter().position(|e| e.name() == name).unwrap() as u32;
+        assert!(
+            idx.terms[&stem("swapfile")].iter().any(|&(d, _)| d == at("directory")),
+            "'directory' mentions the swap file"
+        );
+    }
+
+    #[test]
+    fn a_boolean_setting_answers_to_its_no_and_inv_names() {
+        let c = neovim();
+        for (q, want) in
+            [("set nowrap", "wrap"), ("nonu please", "number"), ("invlist", "list"), ("noswapfile", "swapfile")]
+        {
+            let got = rank(c, q, 5, Mode::Any);
+            assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+        }
+        // Only booleans: a number option has no "no" form.
+        assert!(!index(c).exact.contains_key("notabstop"));
+        assert!(index(c).exact.contains_key("nowrap"));
+    }
+
+    #[test]
+    fn a_command_named_by_a_common_word_yields_when_nothing_else_points_at_it() {
+        let c = neovim();
+        let top = |q: &str| rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name().to_string()).collect::<Vec<_>>();
+        // The verb names :hide and :stop, but the request is about something else.
+        let got = top("hide the statusline");
+        assert_eq!(got[0], "statusline", "{got:?}");
+        let got = top("stop the blinking of the cursor");
+        assert_ne!(got[0], "cmd:stop", "{got:?}");
+        assert!(got.contains(&"guicursor".to_string()), "{got:?}");
+        // Alone, or when the rest of the request points at it too, the name still wins.
+        assert_eq!(top("hide")[0], "cmd:hide");
+        assert_eq!(top("sort the lines")[0], "cmd:sort");
+    }
+
+    #[test]
+    fn wincmd_is_found_by_what_its_window_keys_do() {
+        let c = neovim();
+        for q in ["go to the bottom window", "go to the last accessed window"] {
+            let got: Vec<&str> = rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&"cmd:wincmd"), "{q}: {got:?}");
+        }
     }
 
     #[test]

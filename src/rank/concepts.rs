@@ -61,7 +61,8 @@ fn parse(text: &str) -> Vec<Concept> {
 
 /// The concepts a request's stems mention: (concept, index of the stem where the
 /// phrase ends). A phrase matches when all its stems occur within a window one word
-/// longer than the phrase, in any order ("startup message", "message at startup").
+/// longer than the phrase (numbers left out), in any order ("startup message",
+/// "message at startup"), or when one word is the phrase written together.
 /// `skip` leaves one concept out (the tests measure what each adds).
 pub fn matches(stems: &[String], skip: Option<usize>) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -81,8 +82,15 @@ pub fn matches(stems: &[String], skip: Option<usize>) -> Vec<(usize, usize)> {
                 }
                 None => false,
             });
-            if found && hi - lo <= phrase.len() {
+            // Numbers do not count as words between ("tabs of 2 spaces").
+            if found && stems[lo..=hi].iter().filter(|s| !is_number(s)).count() <= phrase.len() + 1 {
                 best = Some(best.map_or(hi, |b: usize| b.min(hi)));
+            }
+            // The phrase written as one word ("statusline" for "status line").
+            if phrase.len() >= 2 {
+                if let Some(at) = stems.iter().position(|s| is_joined(s, phrase)) {
+                    best = Some(best.map_or(at, |b: usize| b.min(at)));
+                }
             }
         }
         if let Some(end) = best {
@@ -90,6 +98,22 @@ pub fn matches(stems: &[String], skip: Option<usize>) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+fn is_number(word: &str) -> bool {
+    word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `word` is the phrase's stems written together.
+fn is_joined(word: &str, phrase: &[String]) -> bool {
+    let mut rest = word;
+    for p in phrase {
+        match rest.strip_prefix(p.as_str()) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 #[cfg(test)]
@@ -114,5 +138,31 @@ mod tests {
         assert!(found.iter().any(|&(c, _)| c == soft), "{found:?}");
         let stems: Vec<String> = query_words("wrap lines, but make them soft").iter().map(|w| stem(w)).collect();
         assert!(!matches(&stems, None).iter().any(|&(c, _)| c == soft));
+    }
+
+    fn concept_of(editor_word: &str) -> usize {
+        all().iter().position(|c| c.editor.iter().any(|w| w == editor_word)).unwrap()
+    }
+
+    fn found(request: &str, concept: usize) -> bool {
+        let stems: Vec<String> = query_words(request).iter().map(|w| stem(w)).collect();
+        matches(&stems, None).iter().any(|&(c, _)| c == concept)
+    }
+
+    #[test]
+    fn a_phrase_written_as_one_word_matches() {
+        let status = concept_of("laststatus");
+        assert!(found("hide the status bar", status));
+        assert!(found("hide the statusbar", status));
+        assert!(found("no statuslines", status));
+        assert!(!found("statusbarbaz", status));
+    }
+
+    #[test]
+    fn numbers_do_not_count_as_words_between() {
+        let soft = concept_of("expandtab");
+        assert!(found("make tabs 8 spaces", soft));
+        assert!(found("make all tabs use 2 spaces", soft));
+        assert!(!found("make all tabs use many more spaces", soft));
     }
 }

@@ -331,9 +331,12 @@ impl Index {
                     count(0, &part, &mut f);
                 }
             }
-            // Title and documentation; two adjacent words that make a name count as
-            // that name too ("status line" in 'laststatus' is `statusline`).
-            for (field, text) in [(1, entry.title()), (2, entry.description())] {
+            // Title, the aliases that are phrases ("who wrote this line": they say
+            // what the entry does, like its title) and documentation; two adjacent
+            // words that make a name count as that name too ("status line" in
+            // 'laststatus' is `statusline`).
+            let phrases = entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| (1, a.as_str()));
+            for (field, text) in [(1, entry.title()), (2, entry.description())].into_iter().chain(phrases) {
                 let mut prev = String::new();
                 for w in split_words(text) {
                     count(field, &w, &mut f);
@@ -943,6 +946,22 @@ mod tests {
             idx.terms[&stem("swapfile")].iter().any(|&(d, _)| d == at("directory")),
             "'directory' mentions the swap file"
         );
+    }
+
+    #[test]
+    fn aliases_that_are_phrases_are_searched_like_titles() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"id": "git:blame_line", "kind": "git", "title": "git blame of the current line",
+             "aliases": ["who wrote this line", "last commit of this line"], "args": "none", "reach": "shell"},
+            {"id": "cmd:write", "kind": "command", "title": "write to a file", "aliases": ["w"], "args": "optional", "reach": "write"},
+            {"id": "cmd:commit", "kind": "command", "title": "commit something", "args": "none", "reach": "safe"}
+        ]}))
+        .unwrap();
+        let idx = index(&c);
+        assert!(idx.terms[&stem("wrote")].iter().any(|&(d, _)| d == 0));
+        assert_eq!(ids(&c, "who wrote this code", Mode::Any)[0], "git:blame_line");
+        // A one-word alias is a name, not a title word.
+        assert!(!idx.terms.contains_key("w"));
     }
 
     #[test]

@@ -51,6 +51,8 @@ pub fn query_words(request: &str) -> Vec<String> {
 /// A light suffix stemmer: enough that "wrapping", "wraps" and "wrapped" meet "wrap",
 /// "indentation" meets "indent" and "bigger" meets "big".
 pub fn stem(word: &str) -> String {
+    // Irregular forms meet their base word first ("wrote" and "written" are "write").
+    let word = IRREGULAR.iter().find(|(form, _)| *form == word).map_or(word, |(_, base)| base);
     let mut out = strip_suffix(word);
     // A final silent "e" goes, so "close", "closes", "closing" and "closed" meet
     // on "clos", and "size" meets "sizing".
@@ -59,6 +61,34 @@ pub fn stem(word: &str) -> String {
     }
     out
 }
+
+/// Irregular verb forms people use in requests, and their base form.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("written", "write"),
+    ("wrote", "write"),
+    ("undone", "undo"),
+    ("undid", "undo"),
+    ("redone", "redo"),
+    ("redid", "redo"),
+    ("shown", "show"),
+    ("chosen", "choose"),
+    ("chose", "choose"),
+    ("broken", "break"),
+    ("broke", "break"),
+    ("taken", "take"),
+    ("took", "take"),
+    ("given", "give"),
+    ("gave", "give"),
+    ("ran", "run"),
+    ("kept", "keep"),
+    ("lost", "lose"),
+    ("found", "find"),
+    ("made", "make"),
+    ("frozen", "freeze"),
+    ("froze", "freeze"),
+    ("began", "begin"),
+    ("begun", "begin"),
+];
 
 fn strip_suffix(word: &str) -> String {
     let w = word;
@@ -75,6 +105,10 @@ fn strip_suffix(word: &str) -> String {
         ("ness", "", 3),
         ("ments", "", 3),
         ("ment", "", 3),
+        ("ioned", "", 5),
+        ("ioning", "", 5),
+        ("ions", "", 5),
+        ("ion", "", 5),
         ("ings", "", 3),
         ("ing", "", 3),
         ("ies", "y", 2),
@@ -96,6 +130,10 @@ fn strip_suffix(word: &str) -> String {
                     || stem.ends_with('s')
                     || stem.ends_with('z'))
             {
+                continue;
+            }
+            // "selection" meets "select", "substitution" "substitute"; "region" stays.
+            if suffix.starts_with("ion") && !(stem.ends_with('t') || stem.ends_with('s')) {
                 continue;
             }
             if stem.len() >= min_stem
@@ -140,5 +178,15 @@ mod tests {
         assert_eq!(stem("spelled"), "spell");
         assert_eq!(stem("folding"), "fold");
         assert_eq!(stem("station"), "station");
+        // "-ion" after t or s: the noun meets its verb.
+        assert_eq!(stem("selection"), stem("select"));
+        assert_eq!(stem("substitution"), stem("substitute"));
+        assert_eq!(stem("completions"), stem("complete"));
+        assert_eq!(stem("region"), "region");
+        assert_eq!(stem("option"), "option");
+        // Irregular forms meet their base word.
+        assert_eq!(stem("written"), stem("write"));
+        assert_eq!(stem("wrote"), stem("writes"));
+        assert_eq!(stem("undone"), "undo");
     }
 }

@@ -78,6 +78,13 @@ describe('catalog sources', function()
     eq('echo 1', u.title)
     eq('buffer only', by['user:LeashSpecBuf'].title)
     eq(nil, by['cmd:LeashSpecCmd'])
+    eq(nil, u.description)
+    -- A user command the runtime documents carries its help text, for the ranker.
+    local help = require('leash.catalog').static().user_help
+    matches('HTML', help.TOhtml)
+    eq(nil, help.vsplit, 'builtins keep their own entries')
+    local described = index(require('leash.catalog.user_commands').entries(nil, { LeashSpecCmd = 'spec help' }))
+    eq('spec help', described['user:LeashSpecCmd'].description)
     vim.api.nvim_del_user_command('LeashSpecCmd')
     vim.api.nvim_buf_del_user_command(0, 'LeashSpecBuf')
   end)

@@ -25,8 +25,9 @@ M.description_max = 600
 ---@return table[]
 function M.entries(static) return static.commands end
 
---- The parts that depend only on the Neovim build and its runtime files (cacheable).
----@return { commands: table[] }
+--- The parts that depend only on the Neovim build and its runtime files (cacheable):
+--- the builtin commands, and the help text of user commands the runtime documents.
+---@return { commands: table[], user_help: table<string, string> }
 function M.static()
   local index = M.parse_index(vim.env.VIMRUNTIME .. '/doc/index.txt')
   local user = {}
@@ -51,6 +52,13 @@ function M.static()
   local ctrl_w = M.parse_ctrl_w(vim.env.VIMRUNTIME .. '/doc/index.txt')
   if help.wincmd and ctrl_w ~= '' then help.wincmd = help.wincmd .. ' ' .. ctrl_w end
 
+  -- Help of the user commands the runtime defines and documents (`:Explore`,
+  -- `:TOhtml`, `:Tutor`): their definitions say little ("call tutor#TutorCmd(…)").
+  local user_help = {}
+  for name, text in pairs(help) do
+    if not index[name] and name:find('^%u') then user_help[name] = text end
+  end
+
   local out = {}
   for _, name in ipairs(names) do
     local doc = index[name]
@@ -68,7 +76,7 @@ function M.static()
       description = help[name],
     }
   end
-  return { commands = out }
+  return { commands = out, user_help = user_help }
 end
 
 --- Parse the ex-cmd-index of `doc/index.txt` into `{ [fullname] = { title, abbr } }`.
@@ -215,11 +223,12 @@ function H.help_blocks(text, full, parts, sizes)
 end
 
 --- The full command names a line's `*:name*` tags name (abbreviations and `*:name!*`
---- resolved), or nil.
+--- resolved; a capitalised tag that is no builtin names a user command the runtime
+--- documents, `*:TOhtml*`), or nil.
 function H.tagged(line, full)
   local tagged = nil
   for tag in line:gmatch('%*:([^%s*]+)%*') do
-    local name = full[tag] or full[(tag:gsub('[!_].*$', ''))]
+    local name = full[tag] or full[(tag:gsub('[!_].*$', ''))] or tag:match('^%u[%w]*$')
     if name and not (tagged and vim.list_contains(tagged, name)) then
       tagged = tagged or {}
       tagged[#tagged + 1] = name

@@ -52,7 +52,7 @@ function M.entries()
       elseif name == 'options' then
         list = static.options
       elseif name == 'user_commands' then
-        list = require('leash.catalog.user_commands').entries()
+        list = require('leash.catalog.user_commands').entries(nil, static and static.user_help)
       elseif name == 'keymaps' then
         list = require('leash.catalog.keymaps').entries(cfg.keymap_modes or {})
       else
@@ -129,14 +129,16 @@ function M.export(path)
 end
 
 --- Builtin commands and options, parsed once per session (and cached on disk).
----@return { commands: table[], options: table[] }
+---@return { commands: table[], options: table[], user_help: table<string, string> }
 function M.static()
   if H.static then return H.static end
   local file = H.cache_file()
   local data = file and H.read_cache(file)
   if not data then
+    local commands = require('leash.catalog.commands').static()
     data = {
-      commands = require('leash.catalog.commands').static().commands,
+      commands = commands.commands,
+      user_help = commands.user_help,
       options = require('leash.catalog.options').static().options,
     }
     if file then H.write_cache(file, data) end

@@ -10,8 +10,10 @@ local H = {}
 
 --- Entries for the user commands visible from `bufnr`.
 ---@param bufnr? integer
+---@param help? table<string, string> help text by command name (the runtime's own
+---  documented commands), kept as the searchable description
 ---@return table[]
-function M.entries(bufnr)
+function M.entries(bufnr, help)
   local out, seen = {}, {}
   local sets = {
     vim.api.nvim_buf_get_commands(bufnr or 0, { builtin = false }), -- buffer-local win over global
@@ -33,6 +35,7 @@ function M.entries(bufnr)
           -- Defined with -range (and lines for addresses): runs on the user's range.
           range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
           reach = 'shell', -- a callback can do anything; see the file header
+          description = help and help[name] or nil,
         }
       end
     end

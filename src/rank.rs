@@ -18,8 +18,9 @@
 //! Two adjacent words also count as the name they make together, in a request ("status
 //! line" → `statusline`) and in a title or help text (`laststatus` says "status line",
 //! so "hide the statusline" finds it). A boolean setting answers to its `:set` names
-//! ("nowrap", "invlist"), and a word the catalog does not know looks up the known stems
-//! one typo away ("regsiters").
+//! ("nowrap", "invlist"). A word the catalog does not know reads as the known words it
+//! is made of ("softwrap"), or else looks up the known stems one typo away
+//! ("regsiters").
 //!
 //! An entry's score is the sum over groups of its best term in each group. A command
 //! named by a request word that the rest of a longer request hardly points at keeps
@@ -126,6 +127,9 @@ pub struct Index {
     /// A stem (of 4 letters or more) with one letter deleted → the stems (indexes
     /// into `vocabulary`) it comes from, for typo look-ups.
     deletions: HashMap<String, Vec<u32>>,
+    /// Whole words of titles and documentation (3 letters or more), for splitting
+    /// compound names and compound request words.
+    words: HashSet<String>,
 }
 
 /// `word` without its `i`-th byte (ASCII words only).
@@ -415,7 +419,7 @@ impl Index {
                 }
             }
         }
-        Index { exact, len: n, fuzzy, terms, vocabulary, deletions }
+        Index { exact, len: n, fuzzy, terms, vocabulary, deletions, words }
     }
 }
 
@@ -442,7 +446,7 @@ struct Term {
 /// ("status line" → `statusline`), and, for a word the catalog does not know, the
 /// known words one typo away ("regsiters" → "registers").
 fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
-    let words = query_words(request);
+    let words = split_compounds(idx, query_words(request));
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let mut out: Vec<Vec<Term>> = words
         .iter()
@@ -475,6 +479,28 @@ fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Te
             let group = &mut out[end];
             if !group.iter().any(|t| t.word == *word) {
                 group.push(Term { word: word.clone(), stem: stem(word), weight: CONCEPT, own: false });
+            }
+        }
+    }
+    out
+}
+
+/// A request word the catalog does not know but that is made of words it does know,
+/// letter for letter, also reads as those words ("softwrap" → "soft", "wrap";
+/// "statusbar" → "status", "bar").
+fn split_compounds(idx: &Index, words: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        let unknown = w.len() >= 6 && !idx.terms.contains_key(&stem(&w)) && !idx.exact.contains_key(&w);
+        let parts = if unknown { name_parts(&w, &idx.words) } else { Vec::new() };
+        let whole = !parts.is_empty() && parts.iter().map(String::len).sum::<usize>() == w.len();
+        // The word itself stays: a concept may know it ("workspace").
+        if !out.contains(&w) {
+            out.push(w);
+        }
+        for p in parts.into_iter().filter(|_| whole) {
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
     }
@@ -962,6 +988,21 @@ mod tests {
         assert_eq!(ids(&c, "who wrote this code", Mode::Any)[0], "git:blame_line");
         // A one-word alias is a name, not a title word.
         assert!(!idx.terms.contains_key("w"));
+    }
+
+    #[test]
+    fn an_unknown_word_made_of_known_words_reads_as_those_words() {
+        let c = neovim();
+        let idx = index(c);
+        let split = |w: &str| split_compounds(idx, vec![w.to_string()]);
+        assert_eq!(split("softwrap"), ["softwrap", "soft", "wrap"]);
+        assert_eq!(split("linenumbers"), ["linenumbers", "line", "numbers"]);
+        // Known words and names stay whole; so does a word that is not all known words.
+        assert_eq!(split("statusline"), ["statusline"]);
+        assert_eq!(split("numbers"), ["numbers"]);
+        assert_eq!(split("kubectl"), ["kubectl"]);
+        let got: Vec<&str> = rank(c, "turn off linenumbers", 3, Mode::Any).iter().map(|r| r.entry.name()).collect();
+        assert!(got.contains(&"number"), "{got:?}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! consecutive); a match adds the concept's editor words to the request with a lower
 //! weight than the request's own words.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::text::{query_words, stem};
@@ -33,6 +34,28 @@ pub struct Concept {
 pub fn all() -> &'static [Concept] {
     static ALL: OnceLock<Vec<Concept>> = OnceLock::new();
     ALL.get_or_init(|| parse(SOURCE))
+}
+
+/// The concepts a request stem may take part in: every stem of every phrase, and
+/// every phrase of two words or more written as one (its stems joined). Only these
+/// concepts are tried against a request.
+fn by_stem() -> &'static HashMap<String, Vec<usize>> {
+    static MAP: OnceLock<HashMap<String, Vec<usize>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+        for (c, concept) in all().iter().enumerate() {
+            for phrase in &concept.phrases {
+                let joined = (phrase.len() >= 2).then(|| phrase.concat());
+                for key in phrase.iter().cloned().chain(joined) {
+                    let list = map.entry(key).or_default();
+                    if list.last() != Some(&c) {
+                        list.push(c);
+                    }
+                }
+            }
+        }
+        map
+    })
 }
 
 fn parse(text: &str) -> Vec<Concept> {
@@ -66,7 +89,11 @@ fn parse(text: &str) -> Vec<Concept> {
 /// `skip` leaves one concept out (the tests measure what each adds).
 pub fn matches(stems: &[String], skip: Option<usize>) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for (c, concept) in all().iter().enumerate() {
+    let mut candidates: Vec<usize> = stems.iter().filter_map(|s| by_stem().get(s)).flatten().copied().collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    for c in candidates {
+        let concept = &all()[c];
         if Some(c) == skip {
             continue;
         }

@@ -236,13 +236,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
-                let out = lua.create_table()?;
-                for (i, r) in rank::rank(&catalog.0, &request, limit, mode).iter().enumerate() {
-                    let row = lua.create_table()?;
-                    row.set("id", r.entry.name())?;
-                    row.set("kind", r.entry.kind())?;
-                    row.set("title", r.entry.title())?;
-                    row.set("score", r.score)?;
+                let ranked = rank::rank(&catalog.0, &request, limit, mode);
+                // Sized tables and keys made once: building the rows costs more than ranking.
+                let out = lua.create_table_with_capacity(ranked.len(), 0)?;
+                let keys = [lua.create_string("id")?, lua.create_string("kind")?, lua.create_string("title")?];
+                let score = lua.create_string("score")?;
+                for (i, r) in ranked.iter().enumerate() {
+                    let row = lua.create_table_with_capacity(0, 4)?;
+                    row.raw_set(&keys[0], r.entry.name())?;
+                    row.raw_set(&keys[1], r.entry.kind())?;
+                    row.raw_set(&keys[2], r.entry.title())?;
+                    row.raw_set(&score, r.score)?;
                     out.raw_set(i + 1, row)?;
                 }
                 Ok(out)

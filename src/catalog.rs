@@ -141,6 +141,38 @@ pub struct Item {
     pub description: String,
 }
 
+/// Where an option's value lives, as the frontend says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingScope {
+    /// One value for the whole editor: `:setlocal` changes it everywhere.
+    Global,
+    /// Each window has its own value.
+    Window,
+    /// Each buffer has its own value.
+    Buffer,
+    /// A global value that a window or buffer may override.
+    GlobalLocal,
+}
+
+impl SettingScope {
+    fn parse(s: &str) -> Option<SettingScope> {
+        match s {
+            "global" => Some(SettingScope::Global),
+            "window" | "win" => Some(SettingScope::Window),
+            "buffer" | "buf" => Some(SettingScope::Buffer),
+            "global-local" => Some(SettingScope::GlobalLocal),
+            _ => None,
+        }
+    }
+
+    /// Whether a window or buffer can hold a value of its own (`:setlocal` means
+    /// something different from `:set`).
+    pub fn has_local_value(self) -> bool {
+        self != SettingScope::Global
+    }
+}
+
 /// An option with a typed value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Setting {
@@ -163,9 +195,9 @@ pub struct Setting {
     /// The largest number a number setting takes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
-    /// `global`, `window`, `buffer` or `global-local`, as the frontend says.
+    /// Where the value lives; unknown when the frontend does not say.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<String>,
+    pub scope: Option<SettingScope>,
     /// Short names (`sw`): a step may use one, and the validated step carries the key.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
@@ -306,6 +338,8 @@ pub struct Catalog {
     /// Names the editor reads or writes through a handler (`*.gz` by gzip.vim), as the
     /// frontend found them; see [`crate::policy::names`].
     name_handlers: Vec<NameHandler>,
+    /// Item aliases (`vs`, `g`), first item wins: only for [`Catalog::find`].
+    by_item_alias: HashMap<String, usize>,
     /// The ranker's index, built on first use.
     rank_index: crate::rank::IndexCell,
 }
@@ -325,6 +359,11 @@ impl Catalog {
             cat.push(entry)?;
         }
         for (i, entry) in cat.entries.iter().enumerate() {
+            if let Entry::Item(item) = entry {
+                for alias in &item.aliases {
+                    cat.by_item_alias.entry(alias.clone()).or_insert(i);
+                }
+            }
             if let Entry::Setting(s) = entry {
                 for alias in &s.aliases {
                     if alias == &s.key {
@@ -459,6 +498,38 @@ impl Catalog {
     /// The entry an id or key names (items first), for the ranker's callers.
     pub fn get(&self, name: &str) -> Option<&Entry> {
         self.by_id.get(name).or_else(|| self.by_key.get(name)).map(|&i| &self.entries[i])
+    }
+
+    /// The entry a model most likely means by `name`, looked up exactly: an id, a setting
+    /// key or alias, a command written as `:name` or `name` (`cmd:name`, `user:name`), an
+    /// item alias (`:g` → `cmd:global`); then the same ignoring case. `None` when nothing
+    /// is named exactly (the caller may then ask the ranker).
+    pub fn find(&self, name: &str) -> Option<&Entry> {
+        let name = name.trim();
+        let bare = name.strip_prefix(':').unwrap_or(name).trim();
+        if bare.is_empty() {
+            return None;
+        }
+        let exact = |n: &str| -> Option<usize> {
+            self.by_id
+                .get(n)
+                .or_else(|| self.by_key.get(n))
+                .or_else(|| self.by_setting_alias.get(n))
+                .or_else(|| self.by_id.get(&format!("cmd:{n}")))
+                .or_else(|| self.by_id.get(&format!("user:{n}")))
+                .or_else(|| self.by_item_alias.get(n))
+                .copied()
+        };
+        let index = exact(name).or_else(|| exact(bare)).or_else(|| {
+            // Option names and commands are lower case; user commands start upper case.
+            let lower = bare.to_lowercase();
+            let mut upper_first = lower.clone();
+            if let Some(first) = upper_first.get_mut(0..1) {
+                first.make_ascii_uppercase();
+            }
+            exact(&lower).or_else(|| exact(&upper_first))
+        })?;
+        self.entries.get(index)
     }
 }
 
@@ -597,6 +668,12 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                     return Err(err(format!("“min” {lo} is above “max” {hi}")));
                 }
             }
+            let scope = match string("scope")? {
+                None => None,
+                Some(s) => Some(SettingScope::parse(&s).ok_or_else(|| {
+                    err(format!("unknown scope “{s}” (expected global, window, buffer or global-local)"))
+                })?),
+            };
             Ok(Entry::Setting(Setting {
                 key,
                 title,
@@ -605,7 +682,7 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                 list,
                 min,
                 max,
-                scope: string("scope")?,
+                scope,
                 aliases,
                 reach,
                 description,

@@ -205,11 +205,20 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             // After the policy, so a control character or a backtick is the reason given.
             crate::policy::values::check(setting, &value)?;
             let (reach, note) = with_note(reach, policy.setting_value(setting, &value, catalog.name_handlers()));
-            let label = match scope {
-                Some(Scope::Local) => format!("Set {} = {} (this window/buffer only)", setting.key, value),
-                _ => format!("Set {} = {}", setting.key, value),
+            let (scope, label) = match (scope, setting.scope) {
+                (Some(Scope::Local), Some(s)) if s.has_local_value() => {
+                    (Some(Scope::Local), format!("Set {} = {} (this window/buffer only)", setting.key, value))
+                }
+                // `:setlocal` on an option without a local value changes it everywhere
+                // (and where the catalog does not say, leash cannot promise otherwise):
+                // the step runs as `:set` and says so.
+                (Some(Scope::Local), _) => {
+                    (None, format!("Set {} = {} (applies everywhere: it has no window or buffer value)", setting.key, value))
+                }
+                // "global" is what `:set` does already; only `local` changes anything.
+                _ => (None, format!("Set {} = {}", setting.key, value)),
             };
-            Ok((Action::Setting { key: setting.key.clone(), value, scope: *scope }, reach, label, note))
+            Ok((Action::Setting { key: setting.key.clone(), value, scope }, reach, label, note))
         }
         ProposedStep::Terminal { command, .. } => {
             let reach = policy.terminal(command)?;
@@ -292,7 +301,12 @@ mod tests {
             {"key": "wrap", "title": "long lines wrap", "type": "boolean", "scope": "window"},
             {"key": "tabstop", "title": "tab width", "type": "number", "aliases": ["ts"]},
             {"key": "signcolumn", "title": "sign column", "type": "string", "values": ["yes", "no", "auto", "number"]},
-            {"key": "statusline", "title": "status line", "type": "string", "reach": "code"}
+            {"key": "statusline", "title": "status line", "type": "string", "reach": "code"},
+            {"key": "guifont", "title": "font", "type": "string", "scope": "global"},
+            {"key": "statuscolumn", "title": "status column", "type": "string", "scope": "global-local", "reach": "code"},
+            {"key": "clipboard", "title": "clipboard", "type": "string", "list": "comma", "values": ["unnamed", "unnamedplus"], "scope": "global"},
+            {"key": "mouse", "title": "mouse", "type": "string", "list": "flags", "values": ["n", "v", "i", "c", "a"]},
+            {"key": "shiftwidth", "title": "indent", "type": "number", "min": 0, "max": 64, "scope": "buffer"}
         ]}))
         .unwrap()
     }
@@ -402,6 +416,57 @@ mod tests {
         assert_eq!(bad("signcolumn", json!(1)).code(), "bad_type");
         assert_eq!(bad("statusline", json!("%{`id`}")).code(), "unsafe_value");
         assert_eq!(bad("statusline", json!("a\u{1b}]52;c;x\u{7}")).code(), "control_character");
+    }
+
+    #[test]
+    fn local_scope_is_kept_only_where_the_option_has_a_local_value() {
+        let step = |key: &str, value: Value, scope: &str| {
+            one(json!({"type": "setting", "key": key, "value": value, "scope": scope})).steps[0].clone()
+        };
+        let wrap = step("wrap", json!(true), "local");
+        assert_eq!(wrap.action, Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(true), scope: Some(Scope::Local) });
+        assert_eq!(wrap.label, "Set wrap = true (this window/buffer only)");
+        let sc = step("statuscolumn", json!("%l"), "local");
+        assert!(matches!(sc.action, Action::Setting { scope: Some(Scope::Local), .. }), "global-local keeps it");
+        // A global-only option changes every window whatever the model says: run it as
+        // `:set` and never label it as this window's.
+        let font = step("guifont", json!("Mono:h16"), "local");
+        assert_eq!(font.action, Action::Setting { key: "guifont".into(), value: SettingValue::String("Mono:h16".into()), scope: None });
+        assert!(!font.label.contains("this window"), "{}", font.label);
+        assert!(font.label.contains("applies everywhere"), "{}", font.label);
+        // Where the catalog does not say, leash cannot promise a local value either.
+        let ts = step("tabstop", json!(4), "local");
+        assert!(matches!(ts.action, Action::Setting { scope: None, .. }));
+        // "global" is what `:set` does: nothing to carry.
+        let g = step("wrap", json!(true), "global");
+        assert!(matches!(g.action, Action::Setting { scope: None, .. }));
+        assert_eq!(g.label, "Set wrap = true");
+    }
+
+    #[test]
+    fn list_flag_and_range_settings_are_checked_item_by_item() {
+        let ok = |key: &str, value: Value| {
+            let p = one(json!({"type": "setting", "key": key, "value": value}));
+            assert!(p.dropped.is_empty(), "{key} = {value}: {:?}", p.dropped);
+        };
+        ok("clipboard", json!("unnamedplus"));
+        ok("clipboard", json!("unnamed,unnamedplus"));
+        ok("clipboard", json!(""));
+        ok("mouse", json!("nvi"));
+        ok("mouse", json!(""));
+        ok("shiftwidth", json!(0));
+        ok("shiftwidth", json!(64));
+        let bad = |key: &str, value: Value| {
+            refusal(&one(json!({"type": "setting", "key": key, "value": value}))).clone().to_string()
+        };
+        assert_eq!(
+            bad("clipboard", json!("unnamedplus,bogus")),
+            "“clipboard” takes one of a comma-separated list of unnamed, unnamedplus, not \"unnamedplus,bogus\""
+        );
+        assert!(bad("clipboard", json!("unnamed,")).contains("comma-separated"));
+        assert_eq!(bad("mouse", json!("nvx")), "“mouse” takes one of flags from nvica, not \"nvx\"");
+        assert_eq!(bad("shiftwidth", json!(-1)), "“shiftwidth” takes one of a number from 0 to 64, not -1");
+        assert_eq!(bad("shiftwidth", json!("65")), "“shiftwidth” takes one of a number from 0 to 64, not 65");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! whatever the model wrote.
 //!
 //! The parser is deliberately literal. It skips prose, code fences and `<think>` blocks,
-//! tolerates trailing commas (a lossless repair), ignores a second object, and never
+//! tolerates trailing commas and raw control characters inside strings (lossless
+//! repairs: the characters are kept, escaped), ignores a second object, and never
 //! completes a truncated one. Top-level problems (no object, no `steps`) are a
 //! [`ParseError`]; a malformed step becomes [`ProposedStep::Malformed`] with a
 //! [`StepShape`] naming the field, so the validator can list it as dropped instead of
@@ -19,7 +20,16 @@ pub struct Plan {
     /// The model's one-sentence reply, for display only.
     pub reply: String,
     pub steps: Vec<ProposedStep>,
+    /// Names or short phrases the model asks leash to look up in the whole catalog
+    /// before it answers again (at most [`MAX_LOOKUPS`], each at most
+    /// [`MAX_LOOKUP_CHARS`] characters; the rest is dropped).
+    pub lookup: Vec<String>,
 }
+
+/// The most look-ups one answer may ask for.
+pub const MAX_LOOKUPS: usize = 5;
+/// The longest look-up kept, in characters.
+pub const MAX_LOOKUP_CHARS: usize = 80;
 
 /// `:set` or `:setlocal`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -107,7 +117,31 @@ pub fn plan_from_object(object: &Map<String, Value>) -> Result<Plan, ParseError>
         Some(Value::Array(a)) => a.iter().map(parse_step).collect(),
         Some(_) => return Err(ParseError::WrongType { field: "steps", expected: "a list" }),
     };
-    Ok(Plan { reply, steps })
+    Ok(Plan { reply, steps, lookup: lookups(object.get("lookup")) })
+}
+
+/// The look-ups of an answer: strings only, trimmed, non-empty, distinct, capped in
+/// number and length. Anything else in the field is ignored: a look-up only widens what
+/// the model is shown, never what may run.
+fn lookups(v: Option<&Value>) -> Vec<String> {
+    let items: Vec<&Value> = match v {
+        Some(Value::Array(a)) => a.iter().collect(),
+        Some(s @ Value::String(_)) => vec![s],
+        _ => return Vec::new(),
+    };
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        let Some(text) = item.as_str() else { continue };
+        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text: String = text.chars().filter(|c| !c.is_control()).take(MAX_LOOKUP_CHARS).collect();
+        if !text.is_empty() && !out.contains(&text) {
+            out.push(text);
+        }
+        if out.len() == MAX_LOOKUPS {
+            break;
+        }
+    }
+    out
 }
 
 /// Removes `<think>…</think>` blocks; an unclosed one hides everything after it.
@@ -137,7 +171,7 @@ fn first_object(text: &str) -> Result<Map<String, Value>, ParseError> {
         let Some(end) = balanced_end(bytes, start) else {
             return Err(last_error.unwrap_or(ParseError::Truncated));
         };
-        let candidate = remove_trailing_commas(&text[start..end]);
+        let candidate = repair(&text[start..end]);
         match serde_json::from_str::<Value>(&candidate) {
             Ok(Value::Object(map)) => return Ok(map),
             Ok(_) => {}
@@ -178,8 +212,11 @@ fn balanced_end(bytes: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-/// Drops a comma that stands (after white space) before `}` or `]`, outside strings.
-fn remove_trailing_commas(json: &str) -> String {
+/// The two lossless repairs: drops a comma that stands (after white space) before `}` or
+/// `]` outside strings, and escapes a raw control character inside a string (models
+/// write real newlines and tabs there; JSON wants `\n`, `\t`). The characters are kept,
+/// so the validator still sees, and refuses, a newline in a command.
+fn repair(json: &str) -> String {
     let bytes = json.as_bytes();
     let mut out = String::with_capacity(json.len());
     let mut in_string = false;
@@ -190,6 +227,22 @@ fn remove_trailing_commas(json: &str) -> String {
                 _ if escaped => escaped = false,
                 '\\' => escaped = true,
                 '"' => in_string = false,
+                '\n' => {
+                    out.push_str("\\n");
+                    continue;
+                }
+                '\t' => {
+                    out.push_str("\\t");
+                    continue;
+                }
+                '\r' => {
+                    out.push_str("\\r");
+                    continue;
+                }
+                c if (c as u32) < 0x20 => {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                    continue;
+                }
                 _ => {}
             }
         } else if c == '"' {
@@ -360,6 +413,32 @@ mod tests {
             p.steps[6],
             ProposedStep::Item { id: "cmd:vsplit".into(), args: vec!["a".into(), "b".into()], why: String::new() }
         );
+    }
+
+    #[test]
+    fn raw_control_characters_inside_strings_are_kept_escaped() {
+        let text = "{\"reply\": \"Line one\nline two\", \"steps\": [{\"type\": \"terminal\", \"command\": \"ls\n\trm -rf ~\u{1b}\"}]}";
+        let p = parse(text).unwrap();
+        assert_eq!(p.reply, "Line one\nline two");
+        assert_eq!(p.steps, vec![ProposedStep::Terminal { command: "ls\n\trm -rf ~\u{1b}".into(), why: String::new() }]);
+        // Outside strings a raw newline is plain white space, as JSON allows.
+        assert_eq!(parse("{\n\"steps\":\n[]\n}").unwrap().steps, vec![]);
+        // Still refused: a string that never closes, and an escape that is not JSON.
+        assert_eq!(parse("{\"reply\": \"a\nb, \"steps\": []").unwrap_err(), ParseError::Truncated);
+        assert!(matches!(parse("{\"reply\": \"a\\\nb\", \"steps\": []}").unwrap_err(), ParseError::Invalid(_)));
+    }
+
+    #[test]
+    fn lookups_are_strings_trimmed_distinct_and_capped() {
+        let p = parse(r#"{"steps": [], "lookup": [" laststatus ", "status   line", 3, "", "laststatus", "a", "b", "c", "d"]}"#)
+            .unwrap();
+        assert_eq!(p.lookup, vec!["laststatus", "status line", "a", "b", "c"]);
+        assert_eq!(p.lookup.len(), MAX_LOOKUPS);
+        let long = "x".repeat(200);
+        let p = parse(&format!(r#"{{"steps": [], "lookup": "{long}"}}"#)).unwrap();
+        assert_eq!(p.lookup, vec!["x".repeat(MAX_LOOKUP_CHARS)]);
+        assert!(parse(PLAN).unwrap().lookup.is_empty());
+        assert!(parse(r#"{"steps": [], "lookup": {"a": 1}}"#).unwrap().lookup.is_empty());
     }
 
     #[test]

@@ -3,11 +3,12 @@
 
 mod support;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use leash::llm::{self, LlmError, PlanOutcome, ProviderConfig};
+use leash::llm::{LlmError, ProviderConfig};
+use leash::planner::{self, LogRecord, PlanOutcome, PlanRequest};
 use leash::policy::{Policy, Profile};
-use leash::prompt::Context;
 use leash::runtime::{CancelToken, JobResult};
 use serde_json::{json, Value};
 use support::*;
@@ -42,16 +43,19 @@ fn config(kind: &str, url: &str, extra: Value) -> Config {
     Config { config: ProviderConfig::from_json(&v).expect("config"), _key: key }
 }
 
+fn request(cfg: &ProviderConfig) -> PlanRequest {
+    let mut r = PlanRequest::new(REQUEST, Arc::new(catalog()), Policy::new(Profile::Neovim));
+    r.provider = cfg.clone();
+    r
+}
+
 fn run(cfg: &ProviderConfig) -> Result<PlanOutcome, LlmError> {
-    llm::plan_blocking(
-        REQUEST,
-        &catalog(),
-        60,
-        &Context::default(),
-        cfg,
-        &Policy::new(Profile::Neovim),
-        &CancelToken::new(),
-    )
+    planner::plan_blocking(&request(cfg), &CancelToken::new()).map_err(|f| f.error)
+}
+
+/// `127.0.0.1:PORT`: how messages name a local test server.
+fn at(server: &TestServer) -> String {
+    format!("127.0.0.1:{}", server.addr.port())
 }
 
 fn assert_wrap_plan(out: &PlanOutcome) {
@@ -271,7 +275,7 @@ fn overloaded_three_times_is_reported_after_two_retries() {
     assert_eq!(server.requests().len(), 3, "one try and two retries");
     assert_eq!(
         err.to_string(),
-        "529 from anthropic after 3 attempts: Overloaded; the service may be overloaded, try again later"
+        format!("529 from anthropic at {} after 3 attempts: Overloaded; the service may be overloaded, try again later", at(&server))
     );
 }
 
@@ -284,11 +288,11 @@ fn unauthorized_is_not_retried_and_names_the_key_source_not_the_key() {
     assert_eq!(server.requests().len(), 1, "401 is never retried");
     assert!(matches!(err, LlmError::Auth { status: 401, .. }));
     let msg = err.to_string();
-    assert!(msg.starts_with("401 from anthropic: the API key in "), "{msg}");
+    assert!(msg.starts_with(&format!("401 from anthropic at {}: the API key in ", at(&server))), "{msg}");
     assert!(msg.ends_with("was rejected; check it"), "{msg}");
     assert_no_key(&err);
     assert!(!format!("{:?}", cfg.config).contains(KEY));
-    let line = llm::LogRecord::failure(REQUEST, &cfg, &err, Duration::from_millis(5)).to_line();
+    let line = LogRecord::failure(&request(&cfg), &err, Duration::from_millis(5)).to_line();
     assert!(line.contains("\"code\":\"auth\"") && !line.contains(KEY), "{line}");
 }
 
@@ -316,7 +320,7 @@ fn bad_request_and_not_found_are_not_retried() {
     let server = TestServer::start(vec![Reply::json(422, json!({"error": {"message": "unprocessable"}}))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();
     assert_eq!(server.requests().len(), 1);
-    assert_eq!(err.to_string(), "422 from openai: unprocessable");
+    assert_eq!(err.to_string(), format!("422 from openai at {}: unprocessable", at(&server)));
 }
 
 // ---- deadlines and the network ----
@@ -333,7 +337,10 @@ fn a_slow_server_runs_past_the_deadline() {
     let err = run(&cfg).unwrap_err();
     let took = t.elapsed();
     assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
-    assert_eq!(err.to_string(), "ollama did not answer within 0.3 s (deadline); raise providers.ollama.timeout_ms");
+    assert_eq!(
+        err.to_string(),
+        format!("ollama at {} did not answer within 0.3 s (deadline); raise providers.ollama.timeout_ms", at(&server))
+    );
     assert!(server.wait_for_hang_up(Duration::from_secs(2)), "the request was dropped");
 }
 
@@ -363,15 +370,21 @@ fn a_malformed_body_is_reported() {
     let server = TestServer::start(vec![Reply::raw(200, "<html>gateway says hi</html>")]);
     let err = run(&config("anthropic", &server.url(), json!({}))).unwrap_err();
     assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
-    assert!(err.to_string().starts_with("anthropic sent an answer leash cannot read: the body is not JSON"), "{err}");
+    assert!(
+        err.to_string().starts_with(&format!("anthropic at {} sent an answer leash cannot read: the body is not JSON", at(&server))),
+        "{err}"
+    );
 
     let server = TestServer::start(vec![Reply::json(200, json!({"object": "chat.completion"}))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();
-    assert_eq!(err.to_string(), "openai sent an answer leash cannot read: it has no “choices”");
+    assert_eq!(err.to_string(), format!("openai at {} sent an answer leash cannot read: it has no “choices”", at(&server)));
 
     let server = TestServer::start(vec![Reply::json(200, openai_text("I think you should wrap.", "stop"))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();
-    assert_eq!(err.to_string(), "openai's answer is not a plan: the answer contains no JSON object");
+    assert_eq!(
+        err.to_string(),
+        format!("the answer from openai at {} is not a plan: the answer contains no JSON object", at(&server))
+    );
 }
 
 #[test]
@@ -388,7 +401,13 @@ fn truncated_answers_are_reported_not_completed() {
     let cut = &WRAP_PLAN[..40];
     let server = TestServer::start(vec![Reply::json(200, anthropic_text(cut, "max_tokens"))]);
     let err = run(&config("anthropic", &server.url(), json!({"max_tokens": 64}))).unwrap_err();
-    assert_eq!(err.to_string(), "the answer was cut off at max_tokens (64); raise providers.anthropic.max_tokens");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the answer from anthropic at {} was cut off at max_tokens (64); nothing was run; raise providers.anthropic.max_tokens",
+            at(&server)
+        )
+    );
 
     let server = TestServer::start(vec![Reply::json(200, openai_text(cut, "length"))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();
@@ -404,7 +423,7 @@ fn truncated_answers_are_reported_not_completed() {
 fn refusals_are_reported_and_not_retried() {
     let server = TestServer::start(vec![Reply::json(200, anthropic_text("I can't help with that.", "refusal"))]);
     let err = run(&config("anthropic", &server.url(), json!({}))).unwrap_err();
-    assert_eq!(err.to_string(), "anthropic refused to answer: I can't help with that.");
+    assert_eq!(err.to_string(), format!("anthropic at {} refused to answer: I can't help with that.", at(&server)));
     assert_eq!(server.requests().len(), 1);
 
     let refusal = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": "No."}, "finish_reason": "stop"}]});
@@ -434,7 +453,10 @@ fn a_missing_key_says_where_to_put_one() {
     let err = run(&cfg).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "no API key for anthropic: set LEASH_TEST_UNSET_VARIABLE_9f3 or providers.anthropic.api_key_file (or api_key_cmd)"
+        format!(
+            "no API key for anthropic at {}: set LEASH_TEST_UNSET_VARIABLE_9f3 or providers.anthropic.api_key_file (or api_key_cmd)",
+            at(&server)
+        )
     );
     assert!(server.requests().is_empty(), "nothing is sent without a key");
 }
@@ -454,14 +476,12 @@ fn a_key_command_runs_at_request_time() {
 // ---- cancellation ----
 
 /// A plan job for [`REQUEST`] on `cfg`, started on the runtime.
-fn start(cfg: &ProviderConfig) -> llm::PlanJob {
-    let catalog = std::sync::Arc::new(catalog());
-    llm::plan_start(REQUEST.into(), catalog, 60, Context::default(), cfg.clone(), Policy::new(Profile::Neovim))
-        .expect("plan job")
+fn start(cfg: &ProviderConfig) -> planner::PlanJob {
+    planner::start(request(cfg)).expect("plan job")
 }
 
 /// A plan job whose request has reached a server that would answer only after 10 s.
-fn job_held_open() -> (TestServer, Config, llm::PlanJob) {
+fn job_held_open() -> (TestServer, Config, planner::PlanJob) {
     let server =
         TestServer::start(vec![Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")).after(Duration::from_secs(10))]);
     let cfg = config("anthropic", &server.url(), json!({}));
@@ -510,9 +530,7 @@ fn a_cancel_token_ends_plan_with_cancelled() {
         c2.cancel();
     });
     let t = Instant::now();
-    let err =
-        llm::plan_blocking(REQUEST, &catalog(), 60, &Context::default(), &cfg, &Policy::new(Profile::Neovim), &cancel)
-            .unwrap_err();
+    let err = planner::plan_blocking(&request(&cfg), &cancel).unwrap_err().error;
     assert!(err.is_cancelled(), "{err:?}");
     assert!(t.elapsed() < Duration::from_secs(1));
 }

@@ -6,9 +6,8 @@ mod support;
 
 use std::time::Duration;
 
-use leash::llm::{self, ProviderConfig};
-use leash::policy::{Policy, Profile};
-use leash::prompt::Context;
+use leash::llm::ProviderConfig;
+use leash::planner;
 use leash::runtime::CancelToken;
 use serde_json::json;
 use support::*;
@@ -23,15 +22,7 @@ fn loopback_bypasses_a_dead_proxy_and_other_hosts_use_it() {
         std::env::remove_var(var);
     }
     let run = |cfg: &ProviderConfig| {
-        llm::plan_blocking(
-            "turn on word wrap",
-            &catalog(),
-            60,
-            &Context::default(),
-            cfg,
-            &Policy::new(Profile::Neovim),
-            &CancelToken::new(),
-        )
+        planner::plan_blocking(&plan_request("turn on word wrap", cfg), &CancelToken::new()).map_err(|f| f.error)
     };
 
     for host in ["127.0.0.1", "localhost"] {

@@ -2,9 +2,11 @@
 //! `anthropic-version: 2023-06-01`.
 //!
 //! Structured output is `output_config.format` (a JSON schema; Claude 4.5 and later), or
-//! one forced tool named `plan` whose input schema is the plan. A 400 that rejects
-//! `output_config` downgrades to the tool once, remembered for the session. Content
-//! blocks are picked by type: thinking blocks may come first.
+//! one forced tool named `plan` whose input schema is the plan. An answer that refuses
+//! the schema steps down (the compact schema when it was too large, then the tool, then
+//! none), remembered for the session. Schema keywords Anthropic does not take (`pattern`,
+//! `minimum`, `maximum`) are left out. Content blocks are picked by type: thinking blocks
+//! may come first.
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Url;
@@ -15,8 +17,8 @@ use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
 use super::{
-    answer, downgraded, headers_with_key, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output,
-    Provider, Usage,
+    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
+    ModelRequest, Output, Provider, Read, Usage,
 };
 
 pub const API_VERSION: &str = "2023-06-01";
@@ -52,7 +54,7 @@ impl Anthropic {
     }
 
     /// The request body for `mode`.
-    pub(crate) fn body(&self, req: &ModelRequest<'_>, mode: Structured) -> Value {
+    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let mut body = json!({
             "model": self.r.model,
             "max_tokens": self.r.max_tokens,
@@ -62,15 +64,16 @@ impl Anthropic {
         if let Some(t) = self.r.temperature {
             body["temperature"] = json!(t);
         }
-        match mode {
+        match ask.mode {
             Structured::JsonSchema => {
-                body["output_config"] = json!({"format": {"type": "json_schema", "schema": req.schema}});
+                let schema = without_keywords(req.schema_for(ask));
+                body["output_config"] = json!({"format": {"type": "json_schema", "schema": schema}});
             }
             Structured::Tool => {
                 body["tools"] = json!([{
                     "name": TOOL_NAME,
                     "description": "Return the plan for the user's request.",
-                    "input_schema": req.schema,
+                    "input_schema": without_keywords(req.schema_for(ask)),
                 }]);
                 body["tool_choice"] = json!({"type": "tool", "name": TOOL_NAME});
             }
@@ -80,8 +83,8 @@ impl Anthropic {
     }
 
     /// Reads a 2xx body.
-    pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
-        let provider = &self.r.name;
+    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+        let provider = &self.r.label();
         let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
         let blocks =
             body.get("content").and_then(Value::as_array).ok_or_else(|| malformed("it has no “content” list"))?;
@@ -96,10 +99,11 @@ impl Anthropic {
             input_tokens: body.pointer("/usage/input_tokens").and_then(Value::as_u64),
             output_tokens: body.pointer("/usage/output_tokens").and_then(Value::as_u64),
         };
+        let truncated = matches!(stop, "max_tokens" | "model_context_window_exceeded");
+        if truncated {
+            return Ok(Read { output: Output::Text(text), usage, truncated });
+        }
         match stop {
-            "max_tokens" | "model_context_window_exceeded" => {
-                return Err(LlmError::Truncated { provider: provider.clone(), max_tokens: self.r.max_tokens })
-            }
             "refusal" => {
                 let message =
                     if text.trim().is_empty() { "the request was declined".to_string() } else { one_line(&text) };
@@ -114,35 +118,43 @@ impl Anthropic {
             .and_then(|b| b.get("input"));
         if let Some(input) = tool_input {
             return match input {
-                Value::Object(m) => Ok((Output::Object(m.clone()), usage)),
+                Value::Object(m) => Ok(Read { output: Output::Object(m.clone()), usage, truncated }),
                 _ => Err(malformed("the plan tool's input is not an object")),
             };
         }
         if text.trim().is_empty() {
             return Err(LlmError::Empty { provider: provider.clone(), hint: String::new() });
         }
-        Ok((Output::Text(text), usage))
-    }
-
-    fn initial_mode(&self) -> Structured {
-        if self.r.structured == Structured::JsonSchema && downgraded(&self.r) {
-            Structured::Tool
-        } else {
-            self.r.structured
-        }
+        Ok(Read { output: Output::Text(text), usage, truncated })
     }
 }
 
-/// Whether a 400 says the structured-output parameter is not supported.
-fn rejects_output_config(e: &LlmError) -> bool {
-    match e {
-        LlmError::Http { status: 400, message, .. } => {
-            let m = message.to_ascii_lowercase();
-            ["output_config", "output_format", "json_schema", "structured output", "extra inputs", "not supported"]
-                .iter()
-                .any(|w| m.contains(w))
-        }
-        _ => false,
+/// How Anthropic steps down: `output_config` → the forced tool → none.
+const LADDER: Ladder = Ladder {
+    rejection: |e| {
+        rejection_naming(
+            e,
+            &["output_config", "output_format", "json_schema", "structured output", "extra inputs", "not supported", "schema", "grammar"],
+        )
+    },
+    below: |ask| match ask.mode {
+        Structured::JsonSchema => Some(Ask { mode: Structured::Tool, ..ask }),
+        Structured::Tool => Some(Ask { mode: Structured::None, ..ask }),
+        Structured::JsonObject | Structured::None => None,
+    },
+};
+
+/// The schema without the keywords Anthropic's structured output does not support.
+fn without_keywords(schema: &Value) -> Value {
+    match schema {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "pattern" | "minimum" | "maximum"))
+                .map(|(k, v)| (k.clone(), without_keywords(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_keywords).collect()),
+        other => other.clone(),
     }
 }
 
@@ -164,18 +176,9 @@ impl Provider for Anthropic {
         let started = Instant::now();
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
-        let (reply, mode, extra) = post_with_fallback(
-            &self.r,
-            &self.url(),
-            &headers,
-            key.as_ref(),
-            deadline,
-            self.initial_mode(),
-            Structured::Tool,
-            rejects_output_config,
-            |mode| self.body(req, mode),
-        )
-        .await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, mode))
+        let (reply, ask, extra) =
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
+                .await?;
+        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

@@ -124,6 +124,20 @@ pub struct ProviderConfig {
     /// Retries on connection errors, 408, 409, 429, 5xx; at most 2 by default.
     #[serde(default, deserialize_with = "opt_u64")]
     pub retries: Option<u64>,
+    /// How the frontend names these settings in messages (not a setting itself).
+    #[serde(skip)]
+    pub settings_in: SettingsIn,
+}
+
+/// Where the user writes provider settings, so that a message names the one to change
+/// the way the user can change it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SettingsIn {
+    /// The Lua setup table: `providers.NAME.max_tokens`.
+    #[default]
+    Lua,
+    /// The `leash` program's `--config` JSON: `"max_tokens" in --config`.
+    Cli,
 }
 
 impl fmt::Debug for ProviderConfig {
@@ -146,6 +160,7 @@ impl fmt::Debug for ProviderConfig {
             .field("structured", &self.structured)
             .field("ca_file", &self.ca_file)
             .field("retries", &self.retries)
+            .field("settings_in", &self.settings_in)
             .finish()
     }
 }
@@ -232,6 +247,34 @@ pub(crate) struct Resolved {
     pub retries: u32,
     /// The host is this machine (proxies are bypassed).
     pub loopback: bool,
+    /// The URL is the dialect's own service (not another server speaking it).
+    pub default_url: bool,
+    pub settings_in: SettingsIn,
+}
+
+impl Resolved {
+    /// The provider as messages name it: its name, and where it is when that is not the
+    /// dialect's own service (`openai at 127.0.0.1:8080`), so a message names the server,
+    /// not only the protocol.
+    pub fn label(&self) -> String {
+        if self.default_url {
+            return self.name.clone();
+        }
+        let host = self.base.host_str().unwrap_or("?");
+        match self.base.port() {
+            Some(port) => format!("{} at {host}:{port}", self.name),
+            None => format!("{} at {host}", self.name),
+        }
+    }
+
+    /// A provider setting as the user writes it: `providers.NAME.FIELD` in Lua,
+    /// `"FIELD" in --config` for the `leash` program.
+    pub fn setting(&self, field: &str) -> String {
+        match self.settings_in {
+            SettingsIn::Lua => format!("providers.{}.{field}", self.name),
+            SettingsIn::Cli => format!("\"{field}\" in --config"),
+        }
+    }
 }
 
 impl ProviderConfig {
@@ -284,6 +327,7 @@ impl ProviderConfig {
         };
         let url_text = self.url.as_deref().filter(|u| !u.trim().is_empty()).unwrap_or(default_url).trim();
         let base = Url::parse(url_text).map_err(|e| bad(format!("url “{url_text}” is not a URL ({e})")))?;
+        let is_default_url = Url::parse(default_url).is_ok_and(|d| d.origin() == base.origin());
         if !matches!(base.scheme(), "http" | "https") {
             return Err(bad(format!("url “{url_text}” must start with http:// or https://")));
         }
@@ -386,6 +430,8 @@ impl ProviderConfig {
             ca_file,
             retries,
             loopback,
+            default_url: is_default_url && kind != ProviderKind::Ollama,
+            settings_in: self.settings_in,
         })
     }
 

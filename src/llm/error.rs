@@ -34,18 +34,20 @@ pub enum LlmError {
     /// Still failing with 408/409/5xx/529 after the retries.
     #[error("{status} from {provider} after {attempts} attempt{}: {message}; the service may be overloaded, try again later", if *.attempts == 1 { "" } else { "s" })]
     Server { provider: String, status: u16, message: String, attempts: u32 },
-    /// The deadline passed (it covers the retries).
-    #[error("{provider} did not answer within {} (deadline); raise providers.{provider}.timeout_ms", seconds(.deadline))]
-    Deadline { provider: String, deadline: Duration },
+    /// The deadline passed (it covers the retries). `setting` names the timeout as the
+    /// user writes it.
+    #[error("{provider} did not answer within {} (deadline); raise {setting}", seconds(.deadline))]
+    Deadline { provider: String, deadline: Duration, setting: String },
     /// No connection could be made.
     #[error("{message} at {url}: {hint}")]
     Connect { provider: String, url: String, message: String, hint: String },
     /// The 2xx body is not what the dialect promises.
     #[error("{provider} sent an answer leash cannot read: {message}")]
     Malformed { provider: String, message: String },
-    /// `max_tokens` / `length`: the answer was cut off; it is never completed.
-    #[error("the answer was cut off at max_tokens ({max_tokens}); raise providers.{provider}.max_tokens")]
-    Truncated { provider: String, max_tokens: u32 },
+    /// `max_tokens` / `length`: the answer was cut off; it is never completed. `looping`
+    /// when the answer ends by repeating itself: a larger limit would not help.
+    #[error("{}", truncated_text(.provider, *.max_tokens, .setting, *.looping))]
+    Truncated { provider: String, max_tokens: u32, setting: String, looping: bool },
     /// The model declined (`refusal`, `content_filter`).
     #[error("{provider} refused to answer: {message}")]
     Refused { provider: String, message: String },
@@ -53,7 +55,7 @@ pub enum LlmError {
     #[error("{provider} returned an empty answer{hint}")]
     Empty { provider: String, hint: String },
     /// The answer has no plan in it.
-    #[error("{provider}'s answer is not a plan: {source}")]
+    #[error("the answer from {provider} is not a plan: {source}")]
     NotAPlan {
         provider: String,
         #[source]
@@ -65,6 +67,17 @@ pub enum LlmError {
     /// The runtime could not run the request.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+fn truncated_text(provider: &str, max_tokens: u32, setting: &str, looping: bool) -> String {
+    if looping {
+        format!(
+            "the model at {provider} repeated itself until max_tokens ({max_tokens}) cut its answer off: it is stuck \
+             in a loop, so a larger {setting} will not help; nothing was run (try again, or another model)"
+        )
+    } else {
+        format!("the answer from {provider} was cut off at max_tokens ({max_tokens}); nothing was run; raise {setting}")
+    }
 }
 
 fn retry_text(d: &Option<Duration>) -> String {
@@ -122,15 +135,29 @@ mod tests {
 
     #[test]
     fn messages_say_what_to_do() {
-        let e = LlmError::Deadline { provider: "anthropic".into(), deadline: Duration::from_secs(30) };
+        let e = LlmError::Deadline {
+            provider: "anthropic".into(),
+            deadline: Duration::from_secs(30),
+            setting: "providers.anthropic.timeout_ms".into(),
+        };
         assert_eq!(
             e.to_string(),
             "anthropic did not answer within 30 s (deadline); raise providers.anthropic.timeout_ms"
         );
-        let e = LlmError::Deadline { provider: "x".into(), deadline: Duration::from_millis(200) };
+        let e = LlmError::Deadline { provider: "x".into(), deadline: Duration::from_millis(200), setting: "t".into() };
         assert!(e.to_string().contains("within 0.2 s"));
-        let e = LlmError::Truncated { provider: "openai".into(), max_tokens: 1024 };
-        assert_eq!(e.to_string(), "the answer was cut off at max_tokens (1024); raise providers.openai.max_tokens");
+        let e = LlmError::Truncated {
+            provider: "openai at 127.0.0.1:8080".into(),
+            max_tokens: 1024,
+            setting: "\"max_tokens\" in --config".into(),
+            looping: false,
+        };
+        assert_eq!(
+            e.to_string(),
+            "the answer from openai at 127.0.0.1:8080 was cut off at max_tokens (1024); nothing was run; raise \"max_tokens\" in --config"
+        );
+        let e = LlmError::Truncated { provider: "local".into(), max_tokens: 1024, setting: "providers.local.max_tokens".into(), looping: true };
+        assert!(e.to_string().contains("repeated itself") && e.to_string().contains("will not help"), "{e}");
         let e = LlmError::Connect {
             provider: "ollama".into(),
             url: "http://127.0.0.1:1234".into(),

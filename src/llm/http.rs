@@ -71,19 +71,19 @@ pub(crate) fn client(r: &Resolved) -> Result<Client, LlmError> {
     }
     if let Some(path) = &r.ca_file {
         let pem = std::fs::read(path).map_err(|e| {
-            LlmError::Config(format!("providers.{}.ca_file: cannot read {}: {e}", r.name, path.display()))
+            LlmError::Config(format!("{}: cannot read {}: {e}", r.setting("ca_file"), path.display()))
         })?;
         let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
             LlmError::Config(format!(
-                "providers.{}.ca_file: {} is not a PEM certificate file: {e}",
-                r.name,
+                "{}: {} is not a PEM certificate file: {e}",
+                r.setting("ca_file"),
                 path.display()
             ))
         })?;
         if certs.is_empty() {
             return Err(LlmError::Config(format!(
-                "providers.{}.ca_file: {} holds no PEM certificate",
-                r.name,
+                "{}: {} holds no PEM certificate",
+                r.setting("ca_file"),
                 path.display()
             )));
         }
@@ -104,11 +104,13 @@ pub(crate) fn origin(url: &Url) -> String {
 }
 
 pub(crate) fn deadline_error(r: &Resolved) -> LlmError {
-    LlmError::Deadline { provider: r.name.clone(), deadline: r.deadline }
+    LlmError::Deadline { provider: r.label(), deadline: r.deadline, setting: r.setting("timeout_ms") }
 }
 
 /// POSTs `body` as JSON to `url` and returns the 2xx JSON body, retrying as the policy
-/// says, until `deadline`.
+/// says, until `deadline`. An error `settled` says is final (a refusal of the request's
+/// structured-output part, whatever its status) is returned at once: retrying the same
+/// body would not change it.
 pub(crate) async fn post_json(
     r: &Resolved,
     url: &Url,
@@ -116,6 +118,7 @@ pub(crate) async fn post_json(
     body: &Value,
     key: Option<&KeyInUse>,
     deadline: Instant,
+    settled: &(dyn Fn(&LlmError) -> bool + Sync),
 ) -> Result<Reply, LlmError> {
     let client = client(r)?;
     let mut attempt = 0u32;
@@ -147,7 +150,7 @@ pub(crate) async fn post_json(
                 return match serde_json::from_slice::<Value>(&bytes) {
                     Ok(body) => Ok(Reply { body, attempts: attempt }),
                     Err(e) => Err(LlmError::Malformed {
-                        provider: r.name.clone(),
+                        provider: r.label(),
                         message: format!("the body is not JSON ({e}): {}", excerpt(&bytes, key)),
                     }),
                 };
@@ -157,7 +160,7 @@ pub(crate) async fn post_json(
             Err(Sent::Connect(e)) => Failure { error: connect_error(r, url, &e), retry: true, server_delay: None },
             Err(Sent::Body(e)) => Failure {
                 error: LlmError::Connect {
-                    provider: r.name.clone(),
+                    provider: r.label(),
                     url: origin(url),
                     message: "the connection broke while the answer was being read".into(),
                     hint: format!("check the network and the server ({})", innermost(&e)),
@@ -166,7 +169,7 @@ pub(crate) async fn post_json(
                 server_delay: None,
             },
         };
-        if !failure.retry || attempt > r.retries {
+        if !failure.retry || attempt > r.retries || settled(&failure.error) {
             return Err(failure.error);
         }
         let remaining = deadline.saturating_duration_since(Instant::now());
@@ -195,7 +198,7 @@ enum Sent {
 
 fn too_large(r: &Resolved) -> LlmError {
     LlmError::Malformed {
-        provider: r.name.clone(),
+        provider: r.label(),
         message: format!("the answer is larger than {MAX_BODY_BYTES} bytes"),
     }
 }
@@ -268,7 +271,7 @@ fn classify(
     attempts: u32,
 ) -> Failure {
     let info = error_info(bytes, key);
-    let provider = r.name.clone();
+    let provider = r.label();
     let code = status.as_u16();
     let is_quota = code == 402
         || ["insufficient_quota", "billing_error", "enforced_spend_limit_reached", "billing_hard_limit_reached"]
@@ -290,7 +293,7 @@ fn classify(
                     super::keys::forget(&k.source);
                     k.source.describe()
                 }
-                None => format!("the request without an API key (set providers.{provider}.api_key_env)"),
+                None => format!("the request without an API key (set {})", r.setting("api_key_env")),
             };
             fail(LlmError::Auth { provider, status: code, key: key_text })
         }
@@ -302,11 +305,19 @@ fn classify(
         }),
         404 => {
             let hint = match r.kind {
-                ProviderKind::Ollama => format!("; run `ollama pull {}` or check providers.{provider}.model", r.model),
-                _ => format!("; check providers.{provider}.model (“{}”) and providers.{provider}.url", r.model),
+                ProviderKind::Ollama => format!("; run `ollama pull {}` or check {}", r.model, r.setting("model")),
+                _ => format!("; check {} (“{}”) and {}", r.setting("model"), r.model, r.setting("url")),
             };
             fail(LlmError::Http { provider, status: code, message: info.message, hint })
         }
+        // A server that says the request itself is invalid (a validation error, as
+        // llama.cpp's Python server sends with 500) gives the same answer every time.
+        500..=599 if should_retry != Some(true) && rejects_the_request(&info) => fail(LlmError::Http {
+            provider,
+            status: code,
+            message: info.message,
+            hint: "; the server rejects the request itself, so it was not retried".into(),
+        }),
         408 | 409 | 429 | 500..=599 if should_retry != Some(false) => {
             let error = if code == 429 {
                 LlmError::RateLimited { provider, retry_in: server_delay }
@@ -328,6 +339,18 @@ fn classify(
         }),
         _ => fail(LlmError::Http { provider, status: code, message: info.message, hint: String::new() }),
     }
+}
+
+/// Whether an error body says the request is invalid (so sending it again cannot help):
+/// an `invalid_request_error`, or a request-validation message (pydantic's, as
+/// llama-cpp-python's server answers with 500).
+fn rejects_the_request(info: &ErrorInfo) -> bool {
+    let m = info.message.to_ascii_lowercase();
+    info.kind == "invalid_request_error"
+        || info.code == "invalid_request_error"
+        || ["validation error", "input should be", "field required", "extra inputs are not permitted"]
+            .iter()
+            .any(|w| m.contains(w))
 }
 
 /// The delay a server asks for: `retry-after-ms`, then `retry-after` in seconds or as an
@@ -421,8 +444,8 @@ fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
         (
             format!("no connection within {}", super::error::seconds(&r.connect_timeout)),
             format!(
-                "check the url, the network and any proxy (HTTPS_PROXY), or raise providers.{}.connect_timeout_ms",
-                r.name
+                "check the url, the network and any proxy (HTTPS_PROXY), or raise {}",
+                r.setting("connect_timeout_ms")
             ),
         )
     } else if lower.contains("dns")
@@ -430,11 +453,11 @@ fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
         || lower.contains("resolve")
         || lower.contains("name or service")
     {
-        ("the host name could not be resolved".to_string(), format!("check providers.{}.url and the network", r.name))
+        ("the host name could not be resolved".to_string(), format!("check {} and the network", r.setting("url")))
     } else if lower.contains("certificate") || lower.contains("unknownissuer") || lower.contains("tls") {
         (
             format!("the TLS connection failed ({inner})"),
-            format!("behind a company proxy, set providers.{}.ca_file to its CA certificate (PEM)", r.name),
+            format!("behind a company proxy, set {} to its CA certificate (PEM)", r.setting("ca_file")),
         )
     } else {
         (format!("could not connect ({inner})"), "check the url, the network and any proxy (HTTPS_PROXY)".to_string())
@@ -443,7 +466,7 @@ fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
         (false, Some(var)) => format!("{hint} (requests go through the proxy in {var})"),
         _ => hint,
     };
-    LlmError::Connect { provider: r.name.clone(), url: origin(url), message, hint }
+    LlmError::Connect { provider: r.label(), url: origin(url), message, hint }
 }
 
 /// The environment variable naming the proxy a request to `url` goes through, if any.

@@ -71,12 +71,13 @@ impl KeySource {
         }
     }
 
-    /// What to set when there is no key: "set ANTHROPIC_API_KEY or providers.anthropic.api_key_file".
-    pub fn missing_hint(&self, provider: &str) -> String {
+    /// What to set when there is no key: "set ANTHROPIC_API_KEY or providers.anthropic.api_key_file";
+    /// `setting` names a provider setting the way the user writes it.
+    pub fn missing_hint(&self, setting: &dyn Fn(&str) -> String) -> String {
         match self {
-            KeySource::Env(v) => format!("set {v} or providers.{provider}.api_key_file (or api_key_cmd)"),
-            KeySource::File(p) => format!("write the key to {} or set providers.{provider}.api_key_env", p.display()),
-            KeySource::Command(_) => format!("check providers.{provider}.api_key_cmd"),
+            KeySource::Env(v) => format!("set {v} or {} (or api_key_cmd)", setting("api_key_file")),
+            KeySource::File(p) => format!("write the key to {} or set {}", p.display(), setting("api_key_env")),
+            KeySource::Command(_) => format!("check {}", setting("api_key_cmd")),
         }
     }
 }

@@ -1,9 +1,7 @@
-//! Model providers and the planning glue.
-//!
-//! [`plan`] turns a request into a validated plan: rank → prompt → provider → parse →
-//! validate. Each provider speaks one wire dialect behind the [`Provider`] trait
-//! (`anthropic`, `openai`-compatible, `ollama`); `offline` answers direct requests from
-//! the ranker alone and is the default when nothing is configured.
+//! Model providers: one wire dialect each behind the [`Provider`] trait (`anthropic`,
+//! `openai`-compatible, `ollama`), the structured-output ladder they share, and `offline`,
+//! which answers direct requests from the ranker alone. The planning pipeline that uses
+//! them is [`crate::planner`].
 //!
 //! One deadline covers a whole request, key command and retries included (see [`http`]
 //! for the retry policy). Cancelling drops the future, which closes the connection. A
@@ -19,41 +17,48 @@ pub mod offline;
 pub mod ollama;
 pub mod openai;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use reqwest::Url;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::time::Instant;
 
-use crate::catalog::Catalog;
-use crate::policy::Policy;
-use crate::prompt::{self, Context};
-use crate::rank::{self, Mode};
-use crate::runtime::{self, CancelToken, JobHandle, RuntimeError};
-use crate::validate::{self, ValidatedPlan};
+use crate::prompt;
+use crate::runtime::CancelToken;
 
-pub use config::{ProviderConfig, ProviderKind, Structured};
+pub use config::{ProviderConfig, ProviderKind, SettingsIn, Structured};
 pub use error::LlmError;
 pub use keys::Secret;
 
 use config::{KeyPlan, Resolved};
 use http::KeyInUse;
 
-/// What a provider is asked: the prompt's two messages and the plan's schema.
+/// What a provider is asked: the prompt's two messages and the plan's schemas (the
+/// compact one is for providers that refuse the full one).
 #[derive(Debug, Clone, Copy)]
 pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub user: &'a str,
     pub schema: &'a Value,
+    pub compact_schema: &'a Value,
 }
 
 impl<'a> ModelRequest<'a> {
     pub fn from_prompt(p: &'a prompt::Prompt) -> ModelRequest<'a> {
-        ModelRequest { system: &p.system, user: &p.user, schema: &p.schema }
+        ModelRequest { system: &p.system, user: &p.user, schema: &p.schema, compact_schema: &p.compact_schema }
+    }
+
+    /// The schema to send when asking the way `ask` says.
+    pub(crate) fn schema_for(&self, ask: Ask) -> &'a Value {
+        if ask.compact {
+            self.compact_schema
+        } else {
+            self.schema
+        }
     }
 }
 
@@ -91,10 +96,13 @@ pub struct Answer {
     /// HTTP attempts made (retries and a structured-output downgrade count).
     pub attempts: u32,
     pub elapsed: Duration,
-    /// The structured-output mode the answer came back under.
-    pub structured: Structured,
+    /// How structured output was asked for when the answer came back.
+    pub ask: Ask,
     /// The model as the server names it.
     pub model: String,
+    /// The answer stopped at `max_tokens`: it is never completed or used as a plan, only
+    /// reported (with the text, to show whether the model was looping).
+    pub truncated: bool,
 }
 
 /// A model endpoint.
@@ -183,7 +191,7 @@ pub async fn complete(
     cancel: &CancelToken,
 ) -> Result<Answer, LlmError> {
     let Some(provider) = AnyProvider::new(config)? else {
-        return Err(LlmError::Config("the offline planner takes no prompt; use llm::plan".into()));
+        return Err(LlmError::Config("the offline planner takes no prompt; use planner::plan".into()));
     };
     let deadline = Instant::now() + provider.deadline();
     tokio::select! {
@@ -210,32 +218,134 @@ pub(crate) async fn key_for(r: &Resolved, deadline: Instant) -> Result<Option<Ke
     };
     match keys::read(source, &r.name, deadline).await? {
         Some(secret) => Ok(Some(KeyInUse { secret, source: source.clone() })),
-        None if required => Err(LlmError::NoKey { provider: r.name.clone(), hint: source.missing_hint(&r.name) }),
+        None if required => {
+            Err(LlmError::NoKey { provider: r.label(), hint: source.missing_hint(&|field| r.setting(field)) })
+        }
         None => Ok(None),
     }
 }
 
-fn downgrades() -> &'static Mutex<HashSet<String>> {
-    static SET: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
-    SET.get_or_init(|| Mutex::new(HashSet::new()))
+/// How a request asks for structure: the mode, whether with the compact schema, and (for
+/// `json_object`) whether the schema rides along as `response_format.schema`, the way
+/// llama.cpp's servers take one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ask {
+    pub mode: Structured,
+    pub compact: bool,
+    pub object_schema: bool,
 }
 
-fn downgrade_key(r: &Resolved) -> String {
-    format!("{}|{}|{}", r.kind.as_str(), r.base, r.model)
+impl Ask {
+    /// Asking as configured: the mode with the full schema.
+    pub(crate) fn configured(mode: Structured) -> Ask {
+        Ask { mode, compact: false, object_schema: false }
+    }
+
+    /// Whether a schema is sent at all (so a compact one can help).
+    fn sends_schema(self) -> bool {
+        matches!(self.mode, Structured::JsonSchema | Structured::Tool) || self.object_schema
+    }
+
+    /// `json_schema`, `json_schema (compact)`, `json_object (schema)`, `json_object`, …:
+    /// how the answer was asked for, in the log.
+    pub fn label(self) -> &'static str {
+        match (self.mode, self.object_schema, self.compact) {
+            (Structured::JsonSchema, _, false) => "json_schema",
+            (Structured::JsonSchema, _, true) => "json_schema (compact)",
+            (Structured::JsonObject, true, false) => "json_object (schema)",
+            (Structured::JsonObject, true, true) => "json_object (compact schema)",
+            (Structured::JsonObject, false, _) => "json_object",
+            (Structured::Tool, _, false) => "tool",
+            (Structured::Tool, _, true) => "tool (compact)",
+            (Structured::None, _, _) => "none",
+        }
+    }
 }
 
-/// Whether this endpoint and model rejected schema output earlier in the session.
-pub(crate) fn downgraded(r: &Resolved) -> bool {
-    downgrades().lock().unwrap_or_else(|e| e.into_inner()).contains(&downgrade_key(r))
+/// What a refusal of the structured-output request is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rejection {
+    /// The schema is too large or uses something the provider does not take: the compact
+    /// schema may pass.
+    Schema,
+    /// The mode itself is not supported: step down to the next one.
+    Mode,
 }
 
-pub(crate) fn remember_downgrade(r: &Resolved) {
-    downgrades().lock().unwrap_or_else(|e| e.into_inner()).insert(downgrade_key(r));
+/// How one dialect steps down: which refusals are about structured output, and the mode
+/// below each one.
+pub(crate) struct Ladder {
+    /// Whether an error (of any status) refuses the structured-output request, and how.
+    pub rejection: fn(&LlmError) -> Option<Rejection>,
+    /// The next way of asking down; `None` at the bottom.
+    pub below: fn(Ask) -> Option<Ask>,
 }
 
-/// Posts the body built for `mode`. When the server rejects JSON-schema output
-/// (`rejects`), falls back once to `fallback` and remembers that for the session.
-/// Returns the reply, the mode that answered and the attempts the fallback added.
+/// Words in an error that say the schema itself is too much for the provider.
+const SCHEMA_TOO_MUCH: &[&str] = &[
+    "too large",
+    "too complex",
+    "too many",
+    "too long",
+    "grammar",
+    "anyof",
+    "identical first keys",
+    "exceeds",
+    "limit",
+    "pattern",
+    "minimum",
+    "maximum",
+    "not permitted",
+];
+
+/// A rejection when the error is an answer that names one of `words` (the provider's
+/// structured-output parameters), whatever its status: a schema rejection when it also
+/// says the schema is too much, else a rejection of the mode.
+pub(crate) fn rejection_naming(e: &LlmError, words: &[&str]) -> Option<Rejection> {
+    let message = match e {
+        LlmError::Http { message, .. } | LlmError::Server { message, .. } => message.to_ascii_lowercase(),
+        _ => return None,
+    };
+    if !words.iter().any(|w| message.contains(w)) {
+        return None;
+    }
+    if SCHEMA_TOO_MUCH.iter().any(|w| message.contains(w)) {
+        Some(Rejection::Schema)
+    } else {
+        Some(Rejection::Mode)
+    }
+}
+
+/// The way of asking each endpoint settled on this session, after a step down.
+fn settled() -> &'static Mutex<HashMap<String, Ask>> {
+    static MAP: OnceLock<Mutex<HashMap<String, Ask>>> = OnceLock::new();
+    MAP.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn settled_key(r: &Resolved) -> String {
+    format!("{}|{}|{}|{:?}", r.kind.as_str(), r.base, r.model, r.structured)
+}
+
+/// How to ask this endpoint first: where an earlier request settled, else as configured.
+pub(crate) fn first_ask(r: &Resolved) -> Ask {
+    settled()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&settled_key(r))
+        .copied()
+        .unwrap_or(Ask::configured(r.structured))
+}
+
+fn settle(r: &Resolved, ask: Ask) {
+    settled().lock().unwrap_or_else(|e| e.into_inner()).insert(settled_key(r), ask);
+}
+
+/// Posts the body built for each way of asking, stepping down when the provider refuses
+/// the structured-output request (whatever the status): the full schema, then the
+/// compact one when the schema was too much, then each mode below, down to none. Where
+/// it settles is remembered for the session, so later requests start there. A refusal
+/// is never retried (it would not change). Returns the reply, how it was asked, and the
+/// attempts the steps added.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn post_with_fallback(
     r: &Resolved,
@@ -243,21 +353,34 @@ pub(crate) async fn post_with_fallback(
     headers: &reqwest::header::HeaderMap,
     key: Option<&KeyInUse>,
     deadline: Instant,
-    mut mode: Structured,
-    fallback: Structured,
-    rejects: fn(&LlmError) -> bool,
-    body: impl Fn(Structured) -> Value,
-) -> Result<(http::Reply, Structured, u32), LlmError> {
+    ladder: &Ladder,
+    body: impl Fn(Ask) -> Value,
+) -> Result<(http::Reply, Ask, u32), LlmError> {
+    let mut ask = first_ask(r);
     let mut extra = 0;
+    let final_error = |e: &LlmError| (ladder.rejection)(e).is_some();
     loop {
-        match http::post_json(r, url, headers, &body(mode), key, deadline).await {
-            Ok(reply) => return Ok((reply, mode, extra)),
-            Err(e) if mode == Structured::JsonSchema && mode != fallback && rejects(&e) => {
-                extra += 1;
-                remember_downgrade(r);
-                mode = fallback;
+        match http::post_json(r, url, headers, &body(ask), key, deadline, &final_error).await {
+            Ok(reply) => {
+                if ask != Ask::configured(r.structured) {
+                    settle(r, ask);
+                }
+                return Ok((reply, ask, extra));
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                let next = match (ladder.rejection)(&e) {
+                    Some(Rejection::Schema) if ask.sends_schema() && !ask.compact => Some(Ask { compact: true, ..ask }),
+                    Some(_) => (ladder.below)(ask),
+                    None => None,
+                };
+                match next {
+                    Some(n) => {
+                        extra += 1;
+                        ask = n;
+                    }
+                    None => return Err(e),
+                }
+            }
         }
     }
 }
@@ -267,14 +390,60 @@ pub(crate) async fn post_with_fallback(
 pub(crate) fn answer(
     r: &Resolved,
     reply: &http::Reply,
-    read: (Output, Usage),
+    read: Read,
     extra_attempts: u32,
     started: Instant,
-    structured: Structured,
+    ask: Ask,
 ) -> Answer {
-    let (output, usage) = read;
     let model = reply.body.get("model").and_then(Value::as_str).unwrap_or(&r.model).to_string();
-    Answer { output, usage, attempts: extra_attempts + reply.attempts, elapsed: started.elapsed(), structured, model }
+    Answer {
+        output: read.output,
+        usage: read.usage,
+        attempts: extra_attempts + reply.attempts,
+        elapsed: started.elapsed(),
+        ask,
+        model,
+        truncated: read.truncated,
+    }
+}
+
+/// What a dialect's reader found in a 2xx body.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Read {
+    pub output: Output,
+    pub usage: Usage,
+    /// Stopped at `max_tokens` (`length`, `max_tokens`): the output is whatever came.
+    pub truncated: bool,
+}
+
+/// Whether a text ends by repeating itself: the same span of 1 to 400 bytes at least four
+/// times in a row (and over at least 48 bytes) at its end, or half of its last 24 lines
+/// identical. A model stuck in a loop (often white space under JSON mode) writes until
+/// `max_tokens` stops it; saying so beats "raise max_tokens".
+pub fn repeats_itself(text: &str) -> bool {
+    let t = text.as_bytes();
+    for period in 1..=400usize {
+        let need = (period * 4).max(48);
+        if need > t.len() {
+            break;
+        }
+        let tail = &t[t.len() - need..];
+        if (period..need).all(|i| tail[i] == tail[i - period]) {
+            return true;
+        }
+    }
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let last: Vec<&str> = lines.iter().rev().take(24).copied().collect();
+    if last.len() >= 8 {
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for l in &last {
+            *counts.entry(l).or_default() += 1;
+        }
+        if counts.values().any(|&n| n * 2 >= last.len()) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The configured headers plus the key: in `r.key_header` as it is when one is
@@ -301,202 +470,21 @@ pub(crate) fn headers_with_key(
     Ok(h)
 }
 
-/// Milliseconds spent in each stage.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Timings {
-    pub rank_ms: f64,
-    pub prompt_ms: f64,
-    pub model_ms: f64,
-    pub validate_ms: f64,
-    pub total_ms: f64,
-}
 
-/// One exchange, for the log: one JSON line, never the key.
-#[derive(Debug, Clone, Serialize)]
-pub struct LogRecord {
-    /// Milliseconds since the Unix epoch.
-    pub time_ms: u64,
-    pub request: String,
-    pub provider: String,
-    pub kind: &'static str,
-    pub model: String,
-    pub structured: &'static str,
-    pub shortlist: usize,
-    pub attempts: u32,
-    pub timings: Timings,
-    pub usage: Usage,
-    /// The model's answer as it came (capped at 64 KiB).
-    pub raw: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub plan: Option<ValidatedPlan>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<LogError>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A failure in the log.
-#[derive(Debug, Clone, Serialize)]
-pub struct LogError {
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl LogRecord {
-    /// The record as one JSON line (no trailing newline).
-    pub fn to_line(&self) -> String {
-        serde_json::to_string(self)
-            .unwrap_or_else(|e| format!("{{\"error\":{{\"code\":\"log\",\"message\":{:?}}}}}", e.to_string()))
+    #[test]
+    fn a_looping_answer_is_recognised() {
+        assert!(repeats_itself(&format!("{{\"reply\": \"ok\", \"steps\": [{}", "\n".repeat(300))));
+        let step = r#"{"type": "item", "id": "cmd:write", "args": "", "why": "save"}, "#;
+        assert!(repeats_itself(&format!("{{\"steps\": [{}", step.repeat(12))));
+        let lines: String = (0..20).map(|i| if i % 2 == 0 { "I will wrap.\n".to_string() } else { format!("step {i}\n") }).collect();
+        assert!(repeats_itself(&lines));
+        // A long, varied answer that was merely cut off is not a loop.
+        let varied: String = (0..200).map(|i| format!("word{i} ")).collect();
+        assert!(!repeats_itself(&varied));
+        assert!(!repeats_itself(r#"{"reply": "Turning on word wrap.", "steps": [{"type": "setting", "key": "wrap", "value": tr"#));
     }
-
-    /// A record for a request that failed.
-    pub fn failure(request: &str, config: &ProviderConfig, error: &LlmError, elapsed: Duration) -> LogRecord {
-        let kind = config.resolved_kind().map(ProviderKind::as_str).unwrap_or("unknown");
-        LogRecord {
-            time_ms: now_ms(),
-            request: request.to_string(),
-            provider: config.display_name(),
-            kind,
-            model: config.model.clone().unwrap_or_default(),
-            structured: "",
-            shortlist: 0,
-            attempts: 0,
-            timings: Timings { total_ms: ms(elapsed), ..Timings::default() },
-            usage: Usage::default(),
-            raw: String::new(),
-            plan: None,
-            error: Some(LogError { code: error.code(), message: error.to_string() }),
-        }
-    }
-}
-
-/// A validated plan and the record of how it was made.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlanOutcome {
-    pub plan: ValidatedPlan,
-    pub log: LogRecord,
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
-
-const MAX_RAW_LOG: usize = 64 << 10;
-
-fn cap(mut s: String) -> String {
-    if s.len() > MAX_RAW_LOG {
-        let mut end = MAX_RAW_LOG;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        s.truncate(end);
-        s.push('…');
-    }
-    s
-}
-
-/// Turns `request` into a validated plan: rank the catalog (`limit` entries), build the
-/// prompt, ask the provider (or the offline planner), parse and validate. Cancelling
-/// `cancel` ends the call at once with [`LlmError::Cancelled`].
-pub async fn plan(
-    request: &str,
-    catalog: &Catalog,
-    limit: usize,
-    context: &Context,
-    config: &ProviderConfig,
-    policy: &Policy,
-    cancel: &CancelToken,
-) -> Result<PlanOutcome, LlmError> {
-    let started = std::time::Instant::now();
-    if cancel.is_cancelled() {
-        return Err(LlmError::Cancelled);
-    }
-    let kind = config.resolved_kind()?;
-    let provider = AnyProvider::new(config)?;
-
-    let t = std::time::Instant::now();
-    let shortlist = rank::rank(catalog, request, limit, Mode::Any);
-    let rank_ms = ms(t.elapsed());
-    let t = std::time::Instant::now();
-    let prompt = prompt::build(request, &shortlist, context);
-    let prompt_ms = ms(t.elapsed());
-    let shortlist_len = shortlist.len();
-
-    let t = std::time::Instant::now();
-    let answer = match &provider {
-        None => offline::answer(request, catalog, &shortlist),
-        Some(p) => {
-            let deadline = Instant::now() + p.deadline();
-            let req = ModelRequest::from_prompt(&prompt);
-            tokio::select! {
-                biased;
-                _ = cancel.cancelled() => return Err(LlmError::Cancelled),
-                r = p.complete(&req, deadline) => r?,
-            }
-        }
-    };
-    let model_ms = ms(t.elapsed());
-    let provider_name = config.display_name();
-
-    let t = std::time::Instant::now();
-    let parsed = match &answer.output {
-        Output::Text(text) => crate::plan::parse(text),
-        Output::Object(map) => crate::plan::plan_from_object(map),
-    };
-    let parsed = parsed.map_err(|source| LlmError::NotAPlan { provider: provider_name.clone(), source })?;
-    let mut validated = validate::validate(&parsed, catalog, policy);
-    crate::range::apply(&mut validated, catalog, context.range);
-    let validate_ms = ms(t.elapsed());
-
-    let log = LogRecord {
-        time_ms: now_ms(),
-        request: request.to_string(),
-        provider: provider_name,
-        kind: kind.as_str(),
-        model: answer.model.clone(),
-        structured: answer.structured.as_str(),
-        shortlist: shortlist_len,
-        attempts: answer.attempts,
-        timings: Timings { rank_ms, prompt_ms, model_ms, validate_ms, total_ms: ms(started.elapsed()) },
-        usage: answer.usage,
-        raw: cap(answer.output.raw()),
-        plan: Some(validated.clone()),
-        error: None,
-    };
-    Ok(PlanOutcome { plan: validated, log })
-}
-
-/// The job a planning request runs as.
-pub type PlanJob = JobHandle<Result<PlanOutcome, LlmError>>;
-
-/// Starts [`plan`] on the runtime and returns at once (the editor's `plan_start`).
-/// `JobHandle::cancel` drops the request; the result is then `JobResult::Cancelled`.
-pub fn plan_start(
-    request: String,
-    catalog: Arc<Catalog>,
-    limit: usize,
-    context: Context,
-    config: ProviderConfig,
-    policy: Policy,
-) -> Result<PlanJob, RuntimeError> {
-    runtime::spawn_cancellable(move |cancel| async move {
-        plan(&request, &catalog, limit, &context, &config, &policy, &cancel).await
-    })
-}
-
-/// Runs [`plan`] to completion on the runtime, blocking this thread (the CLI's `leash
-/// plan`). Must not be called from inside the runtime.
-pub fn plan_blocking(
-    request: &str,
-    catalog: &Catalog,
-    limit: usize,
-    context: &Context,
-    config: &ProviderConfig,
-    policy: &Policy,
-    cancel: &CancelToken,
-) -> Result<PlanOutcome, LlmError> {
-    runtime::block_on(plan(request, catalog, limit, context, config, policy, cancel))
-        .map_err(|e| LlmError::Internal(e.to_string()))?
 }

@@ -66,8 +66,9 @@ pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer 
         usage: Usage::default(),
         attempts: 0,
         elapsed: Duration::ZERO,
-        structured: Structured::None,
+        ask: super::Ask::configured(Structured::None),
         model: String::new(),
+        truncated: false,
     }
 }
 

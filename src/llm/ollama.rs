@@ -1,5 +1,6 @@
 //! Ollama's native API: `POST {url}/api/chat` with `stream: false`, `think: false` and
-//! the plan's schema in `format`.
+//! the plan's schema in `format`. An answer that refuses the format steps down (the
+//! compact schema, then `"json"`, then none), remembered for the session.
 
 use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
@@ -8,8 +9,11 @@ use tokio::time::Instant;
 
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
-use super::http::{self, KeyInUse};
-use super::{answer, headers_with_key, join_url, key_for, Answer, ModelRequest, Output, Provider, Usage};
+use super::http::KeyInUse;
+use super::{
+    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
+    ModelRequest, Output, Provider, Read, Usage,
+};
 
 /// An Ollama server.
 #[derive(Debug, Clone)]
@@ -37,7 +41,7 @@ impl Ollama {
         headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
-    pub(crate) fn body(&self, req: &ModelRequest<'_>) -> Value {
+    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let mut body = json!({
             "model": self.r.model,
             "messages": [
@@ -51,16 +55,16 @@ impl Ollama {
                 "num_predict": self.r.max_tokens,
             },
         });
-        match self.r.structured {
-            Structured::JsonSchema => body["format"] = req.schema.clone(),
+        match ask.mode {
+            Structured::JsonSchema => body["format"] = req.schema_for(ask).clone(),
             Structured::JsonObject => body["format"] = json!("json"),
             Structured::Tool | Structured::None => {}
         }
         body
     }
 
-    pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
-        let provider = &self.r.name;
+    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+        let provider = &self.r.label();
         if let Some(e) = body.get("error").and_then(Value::as_str) {
             return Err(LlmError::Malformed {
                 provider: provider.clone(),
@@ -76,11 +80,9 @@ impl Ollama {
             input_tokens: body.get("prompt_eval_count").and_then(Value::as_u64),
             output_tokens: body.get("eval_count").and_then(Value::as_u64),
         };
-        if body.get("done_reason").and_then(Value::as_str) == Some("length") {
-            return Err(LlmError::Truncated { provider: provider.clone(), max_tokens: self.r.max_tokens });
-        }
+        let truncated = body.get("done_reason").and_then(Value::as_str) == Some("length");
         let content = message.get("content").and_then(Value::as_str).unwrap_or("");
-        if content.trim().is_empty() {
+        if content.trim().is_empty() && !truncated {
             let thinking = message.get("thinking").and_then(Value::as_str).is_some_and(|t| !t.trim().is_empty());
             let hint = if thinking {
                 "; the model spent its answer thinking: use a non-thinking model or raise max_tokens".to_string()
@@ -89,9 +91,19 @@ impl Ollama {
             };
             return Err(LlmError::Empty { provider: provider.clone(), hint });
         }
-        Ok((Output::Text(content.to_string()), usage))
+        Ok(Read { output: Output::Text(content.to_string()), usage, truncated })
     }
 }
+
+/// How Ollama steps down: `format: <schema>` → `format: "json"` → none.
+const LADDER: Ladder = Ladder {
+    rejection: |e| rejection_naming(e, &["format", "schema", "grammar"]),
+    below: |ask| match ask.mode {
+        Structured::JsonSchema => Some(Ask { mode: Structured::JsonObject, ..ask }),
+        Structured::JsonObject => Some(Ask { mode: Structured::None, ..ask }),
+        Structured::Tool | Structured::None => None,
+    },
+};
 
 impl Provider for Ollama {
     fn name(&self) -> &str {
@@ -106,8 +118,9 @@ impl Provider for Ollama {
         let started = Instant::now();
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
-        let body = self.body(req);
-        let reply = http::post_json(&self.r, &self.url(), &headers, &body, key.as_ref(), deadline).await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, 0, started, self.r.structured))
+        let (reply, ask, extra) =
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
+                .await?;
+        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

@@ -3,8 +3,10 @@
 //! Ollama's `/v1`.
 //!
 //! `response_format` is `json_schema` (strict), `json_object` or absent, per the
-//! provider's `structured` setting. A 400 that rejects `json_schema` downgrades to
-//! `json_object` once, remembered for the session.
+//! provider's `structured` setting. An answer of any status that refuses the response
+//! format steps down (the compact schema when the schema was too much, then
+//! `json_object`, then none), remembered for the session: llama.cpp's Python server, for
+//! one, answers `json_schema` with a 500 validation error.
 
 use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
@@ -15,8 +17,8 @@ use super::config::{is_openai_cloud, Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
 use super::{
-    answer, downgraded, headers_with_key, join_url, key_for, post_with_fallback, Answer, ModelRequest, Output,
-    Provider, Usage,
+    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
+    ModelRequest, Output, Provider, Read, Usage,
 };
 
 /// An OpenAI-compatible endpoint.
@@ -42,7 +44,7 @@ impl OpenAi {
         headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
-    pub(crate) fn body(&self, req: &ModelRequest<'_>, mode: Structured) -> Value {
+    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let cloud = is_openai_cloud(&self.r.base);
         let mut body = json!({
             "model": self.r.model,
@@ -61,12 +63,15 @@ impl OpenAi {
             (None, false) => body["temperature"] = json!(0),
             (None, true) => {}
         }
-        match mode {
+        match ask.mode {
             Structured::JsonSchema => {
                 body["response_format"] = json!({
                     "type": "json_schema",
-                    "json_schema": {"name": "plan", "schema": req.schema, "strict": true},
+                    "json_schema": {"name": "plan", "schema": req.schema_for(ask), "strict": true},
                 });
+            }
+            Structured::JsonObject if ask.object_schema => {
+                body["response_format"] = json!({"type": "json_object", "schema": req.schema_for(ask)});
             }
             Structured::JsonObject => body["response_format"] = json!({"type": "json_object"}),
             Structured::Tool | Structured::None => {}
@@ -74,8 +79,8 @@ impl OpenAi {
         body
     }
 
-    pub(crate) fn read(&self, body: &Value) -> Result<(Output, Usage), LlmError> {
-        let provider = &self.r.name;
+    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+        let provider = &self.r.label();
         let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
         let choice = body
             .get("choices")
@@ -90,8 +95,8 @@ impl OpenAi {
         if let Some(refusal) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
             return Err(LlmError::Refused { provider: provider.clone(), message: refusal.chars().take(300).collect() });
         }
-        match choice.get("finish_reason").and_then(Value::as_str).unwrap_or("") {
-            "length" => return Err(LlmError::Truncated { provider: provider.clone(), max_tokens: self.r.max_tokens }),
+        let finish = choice.get("finish_reason").and_then(Value::as_str).unwrap_or("");
+        match finish {
             "content_filter" => {
                 return Err(LlmError::Refused {
                     provider: provider.clone(),
@@ -108,8 +113,9 @@ impl OpenAi {
             }
             Some(_) => return Err(malformed("its message content is neither text nor null")),
         };
-        if !content.trim().is_empty() {
-            return Ok((Output::Text(content), usage));
+        let truncated = finish == "length";
+        if !content.trim().is_empty() || (truncated && !content.is_empty()) {
+            return Ok(Read { output: Output::Text(content), usage, truncated });
         }
         // Some servers answer a schema request with a tool call.
         let args = message
@@ -119,35 +125,32 @@ impl OpenAi {
             .and_then(|c| c.pointer("/function/arguments"))
             .and_then(Value::as_str);
         if let Some(a) = args.filter(|a| !a.trim().is_empty()) {
-            return Ok((Output::Text(a.to_string()), usage));
+            return Ok(Read { output: Output::Text(a.to_string()), usage, truncated });
+        }
+        if truncated {
+            return Ok(Read { output: Output::Text(String::new()), usage, truncated });
         }
         let hint = if content.is_empty() {
             String::new()
         } else {
-            format!("; the server sent only white space: try providers.{provider}.structured = 'json_schema' or 'none'")
+            format!("; the server sent only white space: try {} = 'json_schema' or 'none'", self.r.setting("structured"))
         };
         Err(LlmError::Empty { provider: provider.clone(), hint })
     }
-
-    fn initial_mode(&self) -> Structured {
-        if self.r.structured == Structured::JsonSchema && downgraded(&self.r) {
-            Structured::JsonObject
-        } else {
-            self.r.structured
-        }
-    }
 }
 
-/// Whether a 400 rejects the `json_schema` response format.
-fn rejects_schema(e: &LlmError) -> bool {
-    match e {
-        LlmError::Http { status: 400, message, .. } => {
-            let m = message.to_ascii_lowercase();
-            ["response_format", "json_schema", "schema", "structured output"].iter().any(|w| m.contains(w))
-        }
-        _ => false,
-    }
-}
+/// How an OpenAI-compatible server steps down: `json_schema` → `json_object` with the
+/// schema beside it (llama.cpp's servers enforce it with their grammar; others ignore it
+/// or refuse it) → `json_object` → none.
+const LADDER: Ladder = Ladder {
+    rejection: |e| rejection_naming(e, &["response_format", "json_schema", "json_object", "structured output", "schema"]),
+    below: |ask| match (ask.mode, ask.object_schema) {
+        (Structured::JsonSchema, _) => Some(Ask { mode: Structured::JsonObject, object_schema: true, ..ask }),
+        (Structured::JsonObject, true) => Some(Ask { object_schema: false, ..ask }),
+        (Structured::JsonObject, false) => Some(Ask { mode: Structured::None, ..ask }),
+        (Structured::Tool | Structured::None, _) => None,
+    },
+};
 
 impl Provider for OpenAi {
     fn name(&self) -> &str {
@@ -162,18 +165,9 @@ impl Provider for OpenAi {
         let started = Instant::now();
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
-        let (reply, mode, extra) = post_with_fallback(
-            &self.r,
-            &self.url(),
-            &headers,
-            key.as_ref(),
-            deadline,
-            self.initial_mode(),
-            Structured::JsonObject,
-            rejects_schema,
-            |mode| self.body(req, mode),
-        )
-        .await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, mode))
+        let (reply, ask, extra) =
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
+                .await?;
+        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

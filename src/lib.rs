@@ -4,12 +4,14 @@
 //! shortlist becomes a [`prompt`]; the model's answer is parsed into a [`plan`] and checked
 //! step by step by [`validate`] under a risk [`policy`]; a dropped step carries a typed
 //! [`refusal`]; the user's line [`range`], if the editor gave one, goes to the steps whose
-//! command takes a range. Neovim loads this crate as a Lua module (`lua`, behind the
-//! cdylib); other editors use the `leash` program.
+//! command takes a range; [`planner`] runs the whole way, model included ([`llm`]).
+//! Neovim loads this crate as a Lua module (`lua`, behind the cdylib); other editors use
+//! the `leash` program.
 pub mod catalog;
 pub mod llm;
 pub mod lua;
 pub mod plan;
+pub mod planner;
 pub mod policy;
 pub mod prompt;
 pub mod range;

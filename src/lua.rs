@@ -6,13 +6,14 @@
 //! runtime thread and hands back plain Rust values, converted here when Lua asks.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
 use crate::catalog::{parse_name_handlers, Catalog, Reach};
-use crate::llm::{self, LogRecord, PlanJob, ProviderConfig};
+use crate::llm::ProviderConfig;
+use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
 use crate::policy::{names, neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
@@ -33,11 +34,12 @@ impl UserData for LuaCatalog {
 }
 
 /// A planning request running on the runtime thread. Lua holds it and asks for the
-/// result when the completion pipe says a job finished.
+/// result (and for progress) when the completion pipe says something happened.
 pub struct LuaPlanJob {
     job: PlanJob,
-    request: String,
-    config: ProviderConfig,
+    request: PlanRequest,
+    /// The latest progress line not yet taken.
+    progress: Arc<Mutex<Option<String>>>,
     started: std::time::Instant,
 }
 
@@ -51,6 +53,10 @@ impl UserData for LuaPlanJob {
         methods.add_method("is_finished", |_, this, ()| Ok(this.job.is_finished()));
         // nil while running; then, once, {status = "done"|"error"|"cancelled", …}.
         methods.add_method("take", |lua, this, ()| guard(|| take_job(lua, this)));
+        // The latest progress line since the last call (`looking up …`), or nil.
+        methods.add_method("progress", |_, this, ()| {
+            Ok(this.progress.lock().unwrap_or_else(|e| e.into_inner()).take())
+        });
     }
 }
 
@@ -72,14 +78,14 @@ fn take_job(lua: &Lua, this: &LuaPlanJob) -> mlua::Result<LuaValue> {
             out.set("plan", to_lua(lua, &outcome.plan.to_json())?)?;
             out.set("log", outcome.log.to_line())?;
         }
-        JobResult::Finished(Err(e)) if e.is_cancelled() => out.set("status", "cancelled")?,
-        JobResult::Finished(Err(e)) => {
-            let log = LogRecord::failure(&this.request, &this.config, &e, this.started.elapsed());
-            failure(&out, e.to_string(), e.code(), Some(log))?;
-        }
+        JobResult::Finished(Err(f)) if f.error.is_cancelled() => out.set("status", "cancelled")?,
+        JobResult::Finished(Err(f)) => failure(&out, f.error.to_string(), f.error.code(), Some(f.log))?,
         JobResult::Cancelled => out.set("status", "cancelled")?,
         JobResult::Panicked(what) => {
-            failure(&out, format!("leash: internal error while planning (please report it): {what}"), "internal", None)?
+            let message = format!("leash: internal error while planning (please report it): {what}");
+            let error = crate::llm::LlmError::Internal(message.clone());
+            let log = LogRecord::failure(&this.request, &error, this.started.elapsed());
+            failure(&out, message, "internal", Some(log))?
         }
     }
     Ok(LuaValue::Table(out))
@@ -298,10 +304,18 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     None => ProviderConfig::default(),
                 };
                 let policy = policy(lua, &catalog.0, &opts)?;
-                let job =
-                    llm::plan_start(request.clone(), Arc::clone(&catalog.0), limit, context, config.clone(), policy)
-                        .map_err(err)?;
-                Ok(LuaPlanJob { job, request, config, started: std::time::Instant::now() })
+                let mut req = PlanRequest::new(request, Arc::clone(&catalog.0), policy);
+                req.limit = limit;
+                req.context = context;
+                req.provider = config;
+                let progress = Arc::new(Mutex::new(None));
+                let slot = Arc::clone(&progress);
+                req.progress = Some(Arc::new(move |line: &str| {
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(line.to_string());
+                    runtime::wake();
+                }));
+                let job = planner::start(req.clone()).map_err(err)?;
+                Ok(LuaPlanJob { job, request: req, progress, started: std::time::Instant::now() })
             })
         })?,
     )?;

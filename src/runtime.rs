@@ -260,6 +260,12 @@ fn notifier() -> &'static Result<Notifier, String> {
     NOTIFIER.get_or_init(|| Err("not available on this platform".into()))
 }
 
+/// Writes one byte to the completion pipe without a job finishing: a job has news (its
+/// progress) for the editor, which looks at its jobs when a byte arrives.
+pub fn wake() {
+    signal();
+}
+
 /// Writes one byte to the completion pipe, if it was asked for. A full pipe drops the
 /// byte (the reader has bytes waiting and will look at every job anyway).
 fn signal() {

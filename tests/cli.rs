@@ -1,5 +1,7 @@
 //! The `leash` program's JSON interface, as another editor would use it.
 
+mod support;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -9,7 +11,7 @@ use serde_json::{json, Value};
 fn catalog_file() -> tempfile::TempPath {
     let catalog = json!({"version": 1, "editor": "neovim", "entries": [
         {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
-        {"id": "cmd:nohlsearch", "kind": "command", "title": "suspend 'hlsearch' highlighting", "args": "none", "reach": "safe"},
+        {"id": "cmd:nohlsearch", "kind": "command", "title": "suspend 'hlsearch' highlighting", "aliases": ["noh"], "args": "none", "reach": "safe"},
         {"key": "wrap", "title": "long lines wrap", "type": "boolean", "scope": "window"},
         {"key": "guifont", "title": "GUI: Name(s) of font(s) to be used", "type": "string", "aliases": ["gfn"]},
         {"key": "makeprg", "title": "program to use for the :make command", "type": "string", "aliases": ["mp"]}
@@ -140,7 +142,7 @@ fn errors_go_to_stderr_with_a_non_zero_status() {
 fn help_documents_every_command() {
     let o = leash(&["--help"], "");
     let help = String::from_utf8(o.stdout).unwrap();
-    for cmd in ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode"] {
+    for cmd in ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode", "--raw"] {
         assert!(help.contains(cmd), "help lacks {cmd}");
     }
     let default = format!("Default limit {}", leash::rank::DEFAULT_SHORTLIST);
@@ -155,7 +157,7 @@ fn prompt_prints_messages_schema_and_shortlist() {
         "",
     ));
     assert!(p["system"].as_str().unwrap().contains("Neovim"));
-    assert!(p["user"].as_str().unwrap().contains("wrap (boolean)"));
+    assert!(p["user"].as_str().unwrap().contains("- wrap (boolean)"));
     assert!(p["user"].as_str().unwrap().contains("OS linux"));
     assert_eq!(p["shortlist"][0], "wrap");
     assert!(p["schema"]["properties"]["steps"].is_object());
@@ -230,4 +232,61 @@ fn each_subcommand_has_its_own_help() {
     }
     let o = leash(&["help", "frobnicate"], "");
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn plan_takes_a_second_look_and_raw_shows_every_answer() {
+    use support::{openai_text, Reply, TestServer};
+    let lookup = r#"{"reply": "Looking.", "steps": [], "lookup": [":noh"]}"#;
+    let plan = r#"{"reply": "Clearing.", "steps": [{"type": "item", "id": "cmd:nohlsearch", "args": "", "why": "clear"}]}"#;
+    let server = TestServer::start(vec![Reply::json(200, openai_text(lookup, "stop")), Reply::json(200, openai_text(plan, "stop"))]);
+    let cat = catalog_file();
+    let url = format!("{}/v1", server.url());
+    let o = leash(
+        &[
+            "plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--config", r#"{"model": "m"}"#,
+            "--limit", "1", "--context", r#"{"current": {"wrap": false}}"#, "--raw", "turn", "on", "word", "wrap",
+        ],
+        "",
+    );
+    let record = json_out(&o);
+    assert_eq!(record["exchanges"].as_array().unwrap().len(), 2, "{record}");
+    assert!(record["exchanges"][0]["raw"].as_str().unwrap().contains(":noh"));
+    assert_eq!(record["lookups"][0]["names"][0], "cmd:nohlsearch", "an alias written as a command");
+    assert_eq!(record["plan"]["steps"][0]["id"], "cmd:nohlsearch");
+    let reqs = server.requests();
+    let user1 = reqs[0].json()["messages"][1]["content"].as_str().unwrap().to_string();
+    assert!(user1.contains("- wrap (boolean, now false)"), "the current value reaches the prompt:\n{user1}");
+    assert!(reqs[1].json()["messages"][1]["content"].as_str().unwrap().contains("- cmd:nohlsearch"));
+
+    // Without --raw: the plan only.
+    let server = TestServer::start(vec![Reply::json(200, openai_text(plan, "stop"))]);
+    let url = format!("{}/v1", server.url());
+    let o = leash(
+        &["plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--model", "m", "clear", "search"],
+        "",
+    );
+    let p = json_out(&o);
+    assert_eq!(p["steps"][0]["id"], "cmd:nohlsearch");
+    assert!(p.get("exchanges").is_none());
+}
+
+#[test]
+fn a_failed_plan_still_shows_the_raw_answer_and_names_what_to_change() {
+    use support::{openai_text, Reply, TestServer};
+    let server = TestServer::start(vec![Reply::json(200, openai_text("{\"reply\": \"Sure, here", "length"))]);
+    let cat = catalog_file();
+    let url = format!("{}/v1", server.url());
+    let o = leash(
+        &["plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--model", "m", "--raw", "wrap"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let record: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(record["raw"], "{\"reply\": \"Sure, here", "{record}");
+    assert_eq!(record["error"]["code"], "truncated");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains(&format!("openai at 127.0.0.1:{}", server.addr.port())), "names the server: {err}");
+    assert!(err.contains("raise \"max_tokens\" in --config"), "something a CLI user can do: {err}");
+    assert!(!err.contains("providers.openai"), "{err}");
 }

@@ -2,24 +2,14 @@
 
 mod support;
 
-use leash::llm::{self, offline, ProviderConfig};
-use leash::policy::{Policy, Profile};
-use leash::prompt::Context;
+use leash::llm::{offline, ProviderConfig};
+use leash::planner;
 use leash::runtime::CancelToken;
 use serde_json::{json, Value};
-use support::catalog;
+use support::plan_request;
 
 fn plan(request: &str) -> Value {
-    let out = llm::plan_blocking(
-        request,
-        &catalog(),
-        60,
-        &Context::default(),
-        &ProviderConfig::default(),
-        &Policy::new(Profile::Neovim),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let out = planner::plan_blocking(&plan_request(request, &ProviderConfig::default()), &CancelToken::new()).unwrap();
     assert_eq!(out.log.provider, "offline");
     assert_eq!(out.log.kind, "offline");
     out.plan.to_json()

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use leash::catalog::Catalog;
 use leash::llm::ProviderConfig;
+use leash::planner::PlanRequest;
 use leash::policy::{Policy, Profile};
 use leash::prompt::{self, Context};
 use leash::rank::{self, Mode, DEFAULT_SHORTLIST};
@@ -80,16 +81,22 @@ const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "plan",
-        flags: &["--catalog", "--provider", "--model", "--url", "--config", "--limit", "--context", "--profile"],
+        flags: &["--catalog", "--provider", "--model", "--url", "--config", "--limit", "--context", "--profile", "--raw"],
         words: Some("REQUEST..."),
         help: "\
   leash plan --catalog FILE [--provider NAME] [--model M] [--url U] [--config JSON]
-             [--limit N] [--context JSON] [--profile neovim|generic] REQUEST...
+             [--limit N] [--context JSON] [--profile neovim|generic] [--raw] REQUEST...
       Ranks, asks the model and prints the validated plan. NAME is anthropic, openai,
       ollama or offline (the default: no network, direct requests only); --config takes
-      the whole provider table as JSON ({\"kind\": \"openai\", \"url\": ..., \"model\": ...,
-      \"api_key_env\": ..., \"timeout_ms\": ...}). Keys come from ANTHROPIC_API_KEY,
-      OPENAI_API_KEY… or the config's api_key_file / api_key_cmd.
+      the provider table as JSON ({\"kind\": \"openai\", \"url\": ..., \"model\": ...,
+      \"api_key_env\": ..., \"timeout_ms\": ..., \"max_tokens\": ..., \"structured\": ...}),
+      on top of NAME when both are given. Keys come from ANTHROPIC_API_KEY,
+      OPENAI_API_KEY… or the config's api_key_file / api_key_cmd. When the model asks
+      to look entries up, they are searched in the whole catalog and it is asked once
+      more. --raw prints the whole record instead of the plan: every exchange with the
+      model's raw answer, look-ups, timings and the plan (also when planning fails; the
+      error still goes to stderr). --context may carry \"current\": {KEY: VALUE} with the
+      settings' current values.
 ",
         run: cmd_plan,
     },
@@ -116,6 +123,7 @@ const FLAGS: &[FlagSpec] = &[
     FlagSpec { name: "--limit", value: Some("N") },
     FlagSpec { name: "--mode", value: Some("any|all") },
     FlagSpec { name: "--batch", value: None },
+    FlagSpec { name: "--raw", value: None },
     FlagSpec { name: "--context", value: Some("JSON") },
     FlagSpec { name: "--profile", value: Some("neovim|generic") },
     FlagSpec { name: "--provider", value: Some("NAME") },
@@ -140,7 +148,9 @@ enum CliError {
     #[error("writing standard output: {0}")]
     Stdout(std::io::Error),
     #[error("{0}")]
-    Plan(#[from] leash::llm::LlmError),
+    Plan(#[from] leash::planner::PlanFailure),
+    #[error("{0}")]
+    Provider(#[from] leash::llm::LlmError),
     #[error("batch line {line}: {message}")]
     Batch { line: usize, message: String },
 }
@@ -176,6 +186,7 @@ struct Flags {
     limit: Option<usize>,
     mode: Option<Mode>,
     batch: bool,
+    raw: bool,
     context: Option<String>,
     profile: Option<String>,
     provider: Option<String>,
@@ -257,6 +268,7 @@ impl Flags {
                 self.mode = Some(mode);
             }
             "--batch" => self.batch = true,
+            "--raw" => self.raw = true,
             "--context" => self.context = Some(text()),
             "--profile" => self.profile = Some(text()),
             "--provider" => self.provider = Some(text()),
@@ -376,24 +388,44 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
     let context = context_for(&f, &catalog)?;
     let policy = policy_for(&f, &catalog)?;
     let mut config = match (&f.config, &f.provider) {
-        (Some(text), _) => {
-            let v: Value =
+        (Some(text), name) => {
+            let mut v: Value =
                 serde_json::from_str(text).map_err(|e| usage(f.command, format!("--config is not JSON: {e}")))?;
+            // --provider names what --config does not.
+            if let (Some(name), Value::Object(m)) = (name, &mut v) {
+                if !m.contains_key("name") && !m.contains_key("kind") && name != "offline" {
+                    m.insert("name".into(), Value::String(name.clone()));
+                }
+            }
             ProviderConfig::from_json(&v)?
         }
         (None, Some(name)) if name != "offline" => ProviderConfig::named(name),
         (None, _) => ProviderConfig::default(),
     };
+    config.settings_in = leash::llm::SettingsIn::Cli;
     if let Some(model) = &f.model {
         config.model = Some(model.clone());
     }
     if let Some(url) = &f.url {
         config.url = Some(url.clone());
     }
+    let mut req = PlanRequest::new(request, std::sync::Arc::new(catalog), policy);
+    req.limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
+    req.context = context;
+    req.provider = config;
     let cancel = leash::runtime::CancelToken::new();
-    let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
-    let outcome = leash::llm::plan_blocking(&request, &catalog, limit, &context, &config, &policy, &cancel)?;
-    print(&mut std::io::stdout().lock(), &outcome.plan.to_json())
+    match leash::planner::plan_blocking(&req, &cancel) {
+        Ok(outcome) if f.raw => {
+            writeln!(std::io::stdout().lock(), "{}", outcome.log.to_line()).map_err(CliError::Stdout)
+        }
+        Ok(outcome) => print(&mut std::io::stdout().lock(), &outcome.plan.to_json()),
+        Err(failure) => {
+            if f.raw {
+                writeln!(std::io::stdout().lock(), "{}", failure.log.to_line()).map_err(CliError::Stdout)?;
+            }
+            Err(failure.into())
+        }
+    }
 }
 
 fn cmd_catalog(f: Flags) -> Result<(), CliError> {

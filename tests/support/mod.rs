@@ -281,6 +281,17 @@ pub fn catalog() -> leash::catalog::Catalog {
     .expect("test catalog")
 }
 
+/// A planning request for `request` over the test catalog, asking `provider`.
+pub fn plan_request(request: &str, provider: &leash::llm::ProviderConfig) -> leash::planner::PlanRequest {
+    let mut r = leash::planner::PlanRequest::new(
+        request,
+        std::sync::Arc::new(catalog()),
+        leash::policy::Policy::new(leash::policy::Profile::Neovim),
+    );
+    r.provider = provider.clone();
+    r
+}
+
 /// A file holding `key`, unique to this test and removed when dropped (also when the
 /// test fails).
 pub fn key_file(key: &str) -> tempfile::TempPath {

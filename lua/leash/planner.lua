@@ -49,9 +49,14 @@ function M.start(request, on_done, opts)
   local cfg = require('leash.config').get()
   local provider = M.provider_config(cfg)
   local context = require('leash.context').get(opts)
+  local prompt_context = H.prompt_context(context)
+  -- The current values go with the request (read here, on the main thread, in well under
+  -- a millisecond): the shortlist is only known on the planner's thread, and a second
+  -- look may add any setting to it.
+  if provider then prompt_context.current = M.current_values(state.entries) end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
-    context = H.prompt_context(context),
+    context = prompt_context,
     provider = provider,
     profile = 'neovim',
     raise = (cfg.raise and #cfg.raise > 0) and cfg.raise or nil,
@@ -103,6 +108,22 @@ function M.provider_config(cfg)
   p.name = p.name or name
   if p.timeout_ms == nil and cfg.timeout_ms ~= nil then p.timeout_ms = cfg.timeout_ms end
   return p
+end
+
+--- The current value of every setting among `entries`, as the current window and buffer
+--- see it. Options that cannot be read are left out.
+---@param entries table[] catalog entries
+---@return table<string, boolean|number|string>
+function M.current_values(entries)
+  local values, get = {}, vim.api.nvim_get_option_value
+  for _, e in ipairs(entries) do
+    if e.key and e.kind == 'setting' then
+      local ok, v = pcall(get, e.key, {})
+      if ok and type(v) ~= 'table' then values[e.key] = v end
+    end
+  end
+  -- An empty table would reach the core as a list.
+  return next(values) and values or vim.empty_dict()
 end
 
 --- The log file: one JSON line per exchange, readable by the user only.
@@ -172,7 +193,7 @@ function H.drain()
   if not p then return end
   local ok, result = pcall(function() return p.job:take() end)
   if not ok then result = { status = 'error', error = require('leash.native').message(result), code = 'internal' } end
-  if result == nil then return end -- another job's byte (a cancelled one)
+  if result == nil then return H.progress_news(p) end -- progress, or a cancelled job's byte
   H.pending = nil
   H.finish(p, result)
 end
@@ -188,7 +209,11 @@ function H.poll(p)
         if not timer:is_closing() then timer:close() end
         return
       end
-      if p.job:is_finished() then H.drain() end
+      if p.job:is_finished() then
+        H.drain()
+      else
+        H.progress_news(p)
+      end
     end)
   )
 end
@@ -252,6 +277,24 @@ function H.progress_start(provider)
     H.progress_id = nil
     H.notify('leash: ' .. msg)
   end
+end
+
+--- Shows the job's latest progress line (a second look: "looking up laststatus, …").
+function H.progress_news(p)
+  local ok, line = pcall(function() return p.job:progress() end)
+  if not ok or type(line) ~= 'string' then return end
+  local msg = ('planning with %s: %s… (<C-c> or :Leash cancel to stop)'):format(p.provider, line)
+  if H.progress_id then
+    pcall(
+      vim.api.nvim_echo,
+      { { msg } },
+      true,
+      { id = H.progress_id, kind = 'progress', title = 'leash', status = 'running', percent = 50 }
+    )
+  else
+    H.notify('leash: ' .. msg)
+  end
+  H.fire('LeashPlanProgress', { request = p.request, provider = p.provider, message = line })
 end
 
 function H.progress_end(provider, result, ms)

@@ -3,10 +3,42 @@
 
 local uv = vim.uv
 
---- A one-shot HTTP server on 127.0.0.1 inside this Neovim, answering every request with
---- an Anthropic Messages body after `delay_ms`. Served by the same event loop the
---- responsiveness test measures, so it also proves that loop keeps running.
-local function anthropic_server(plan, delay_ms)
+--- The body a provider answers `plan` with, in the wire format the request's path names.
+local function answer_body(path, plan)
+  local text = vim.json.encode(plan)
+  if path:find('/chat/completions', 1, true) then
+    return vim.json.encode({
+      id = 'chatcmpl-test',
+      object = 'chat.completion',
+      model = 'spec-model',
+      choices = { { index = 0, message = { role = 'assistant', content = text }, finish_reason = 'stop' } },
+      usage = { prompt_tokens = 10, completion_tokens = 10 },
+    })
+  elseif path:find('/api/chat', 1, true) then
+    return vim.json.encode({
+      model = 'spec-model',
+      message = { role = 'assistant', content = text },
+      done = true,
+      done_reason = 'stop',
+    })
+  end
+  return vim.json.encode({
+    id = 'msg_test',
+    type = 'message',
+    role = 'assistant',
+    model = 'claude-haiku-4-5',
+    content = { { type = 'text', text = text } },
+    stop_reason = 'end_turn',
+    usage = { input_tokens = 10, output_tokens = 10 },
+  })
+end
+
+--- An HTTP server on 127.0.0.1 inside this Neovim, answering each request after
+--- `delay_ms` with the next of `plans` (the last repeats; one plan alone is fine), in the
+--- wire format of the request's path (Anthropic, OpenAI or Ollama). Served by the same
+--- event loop the responsiveness test measures, so it also proves that loop keeps running.
+local function anthropic_server(plans, delay_ms)
+  if plans.steps then plans = { plans } end
   local server = uv.new_tcp()
   assert(server:bind('127.0.0.1', 0))
   local s = { requests = {}, closed_early = 0, clients = {} }
@@ -28,15 +60,8 @@ local function anthropic_server(plan, delay_ms)
       local len = tonumber(buf:match('[Cc]ontent%-[Ll]ength:%s*(%d+)')) or 0
       if #buf < head_end + 3 + len then return end
       s.requests[#s.requests + 1] = { head = buf:sub(1, head_end), body = buf:sub(head_end + 4) }
-      local body = vim.json.encode({
-        id = 'msg_test',
-        type = 'message',
-        role = 'assistant',
-        model = 'claude-haiku-4-5',
-        content = { { type = 'text', text = vim.json.encode(plan) } },
-        stop_reason = 'end_turn',
-        usage = { input_tokens = 10, output_tokens = 10 },
-      })
+      local path = buf:match('^POST (%S+)') or ''
+      local body = answer_body(path, plans[math.min(#s.requests, #plans)])
       local timer = uv.new_timer()
       timer:start(delay_ms, 0, function()
         timer:close()
@@ -64,20 +89,22 @@ local function anthropic_server(plan, delay_ms)
   return s
 end
 
-local function use_server(port)
+local function use_server(port, kind, extra)
   vim.env.LEASH_SPEC_KEY = 'sk-spec-secret-0123456789'
-  require('leash').setup({
+  kind = kind or 'anthropic'
+  local url = 'http://127.0.0.1:' .. port .. (kind == 'openai' and '/v1' or '')
+  require('leash').setup(vim.tbl_extend('force', {
     provider = 'spec',
     providers = {
       spec = {
-        kind = 'anthropic',
-        url = 'http://127.0.0.1:' .. port,
-        model = 'claude-haiku-4-5',
+        kind = kind,
+        url = url,
+        model = kind == 'anthropic' and 'claude-haiku-4-5' or 'spec-model',
         api_key_env = 'LEASH_SPEC_KEY',
         timeout_ms = 10000,
       },
     },
-  })
+  }, extra or {}))
 end
 
 local function plan_and_wait(request, timeout)
@@ -216,6 +243,57 @@ describe('planner with a provider', function()
     ok(rec.plan and rec.plan.steps, 'the validated plan is logged')
     ok(not vim.inspect(server.requests[1].body):find('sk-spec-secret', 1, true), 'the key is not in the body')
     matches('x%-api%-key: sk%-spec%-secret', server.requests[1].head:lower())
+  end)
+
+  for _, kind in ipairs({ 'anthropic', 'openai', 'ollama' }) do
+    it('takes a second look when the model asks (' .. kind .. ' wire format)', function()
+      server = anthropic_server({
+        { reply = 'Let me look.', steps = {}, lookup = { 'laststatus' } },
+        { reply = 'Hiding it.', steps = { { type = 'setting', key = 'laststatus', value = 0, why = 'no status line' } } },
+      }, 0)
+      use_server(server.port, kind, { shortlist_limit = 1 })
+      local progress = {}
+      vim.api.nvim_create_autocmd('User', {
+        pattern = 'LeashPlanProgress',
+        callback = function(ev) progress[#progress + 1] = ev.data.message end,
+      })
+      local log = require('leash.planner').log_path()
+      os.remove(log)
+      local r = plan_and_wait('please tidy up the screen', 8000)
+      eq('done', r.status, r.err)
+      eq(2, #server.requests, 'one extra round')
+      eq('laststatus', r.plan.steps[1].key)
+      eq(0, r.plan.steps[1].value)
+      ok(not server.requests[1].body:find('- laststatus (', 1, true), 'not in the first shortlist')
+      ok(server.requests[2].body:find('- laststatus (number', 1, true), 'shown the second time')
+      eq({ 'looking up laststatus' }, progress)
+      local rec = vim.json.decode(vim.fn.readfile(log)[1])
+      eq(2, #rec.exchanges)
+      eq({ 'laststatus' }, rec.exchanges[1].lookup)
+    end)
+  end
+
+  it('sends the current value of the shortlisted settings without waiting on the network', function()
+    server = anthropic_server(WRAP_PLAN, 0)
+    use_server(server.port)
+    vim.wo.wrap = false
+    vim.bo.tabstop = 5
+    local r = plan_and_wait('turn on word wrap and set the tab width')
+    eq('done', r.status, r.err)
+    local body = vim.json.decode(server.requests[1].body)
+    local user = body.messages[1].content
+    matches('%- wrap %(boolean, now false%)', user)
+    matches('%- tabstop %(number, now 5%)', user)
+    -- Every option's value is read in one pass on the main loop: cheap enough to do on
+    -- every request (the budget for all of :Do's local work is 20 ms).
+    local entries = require('leash.catalog').get().entries
+    local t0 = uv.hrtime()
+    local values = require('leash.planner').current_values(entries)
+    local ms = (uv.hrtime() - t0) / 1e6
+    io.stdout:write(('     current values: %d settings in %.2f ms\n'):format(vim.tbl_count(values), ms))
+    eq(false, values.wrap)
+    eq(5, values.tabstop)
+    ok(vim.tbl_count(values) > 300, 'every option')
   end)
 
   it('reports a dead endpoint clearly and runs nothing', function()

@@ -54,9 +54,8 @@ impl UserData for LuaPlanJob {
         // nil while running; then, once, {status = "done"|"error"|"cancelled", …}.
         methods.add_method("take", |lua, this, ()| guard(|| take_job(lua, this)));
         // The latest progress line since the last call (`looking up …`), or nil.
-        methods.add_method("progress", |_, this, ()| {
-            Ok(this.progress.lock().unwrap_or_else(|e| e.into_inner()).take())
-        });
+        methods
+            .add_method("progress", |_, this, ()| Ok(this.progress.lock().unwrap_or_else(|e| e.into_inner()).take()));
     }
 }
 

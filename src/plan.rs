@@ -420,7 +420,10 @@ mod tests {
         let text = "{\"reply\": \"Line one\nline two\", \"steps\": [{\"type\": \"terminal\", \"command\": \"ls\n\trm -rf ~\u{1b}\"}]}";
         let p = parse(text).unwrap();
         assert_eq!(p.reply, "Line one\nline two");
-        assert_eq!(p.steps, vec![ProposedStep::Terminal { command: "ls\n\trm -rf ~\u{1b}".into(), why: String::new() }]);
+        assert_eq!(
+            p.steps,
+            vec![ProposedStep::Terminal { command: "ls\n\trm -rf ~\u{1b}".into(), why: String::new() }]
+        );
         // Outside strings a raw newline is plain white space, as JSON allows.
         assert_eq!(parse("{\n\"steps\":\n[]\n}").unwrap().steps, vec![]);
         // Still refused: a string that never closes, and an escape that is not JSON.
@@ -430,8 +433,10 @@ mod tests {
 
     #[test]
     fn lookups_are_strings_trimmed_distinct_and_capped() {
-        let p = parse(r#"{"steps": [], "lookup": [" laststatus ", "status   line", 3, "", "laststatus", "a", "b", "c", "d"]}"#)
-            .unwrap();
+        let p = parse(
+            r#"{"steps": [], "lookup": [" laststatus ", "status   line", 3, "", "laststatus", "a", "b", "c", "d"]}"#,
+        )
+        .unwrap();
         assert_eq!(p.lookup, vec!["laststatus", "status line", "a", "b", "c"]);
         assert_eq!(p.lookup.len(), MAX_LOOKUPS);
         let long = "x".repeat(200);

@@ -23,7 +23,7 @@ use serde::Serialize;
 use tokio::time::Instant;
 
 use crate::catalog::{Catalog, Entry};
-use crate::llm::{self, offline, AnyProvider, Answer, LlmError, ModelRequest, Output, Provider, ProviderConfig};
+use crate::llm::{self, offline, Answer, AnyProvider, LlmError, ModelRequest, Output, Provider, ProviderConfig};
 use crate::llm::{ProviderKind, Usage};
 use crate::plan::{self, Plan};
 use crate::policy::Policy;
@@ -197,7 +197,12 @@ impl Run<'_> {
         Ok((self.validate(&parsed), model, lookups, entries.len()))
     }
 
-    async fn ask(&mut self, provider: &AnyProvider, prompt: &prompt::Prompt, cancel: &CancelToken) -> Result<Answer, LlmError> {
+    async fn ask(
+        &mut self,
+        provider: &AnyProvider,
+        prompt: &prompt::Prompt,
+        cancel: &CancelToken,
+    ) -> Result<Answer, LlmError> {
         let t = std::time::Instant::now();
         let deadline = Instant::now() + provider.deadline();
         let request = ModelRequest::from_prompt(prompt);
@@ -421,7 +426,8 @@ impl LogRecord {
 
     /// A record for a request that failed before any exchange.
     pub fn failure(req: &PlanRequest, error: &LlmError, elapsed: Duration) -> LogRecord {
-        let mut run = Run { req, started: std::time::Instant::now(), timings: Timings::default(), exchanges: Vec::new() };
+        let mut run =
+            Run { req, started: std::time::Instant::now(), timings: Timings::default(), exchanges: Vec::new() };
         let mut record = run.record("", 0, Vec::new(), None, Some(error));
         record.timings.total_ms = ms(elapsed);
         record

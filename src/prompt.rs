@@ -361,12 +361,10 @@ fn one_line(s: &str) -> String {
 /// to it. Plurals ("all windows") and tabs ("tab width") mean no window of its own.
 fn speaks_of_local(request: &str) -> bool {
     let words = words(request);
-    words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "local" | "locally" | "setlocal" | "window" | "buffer" | "split" | "pane"
-        )
-    }) || request.to_lowercase().contains("this file")
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "local" | "locally" | "setlocal" | "window" | "buffer" | "split" | "pane"))
+        || request.to_lowercase().contains("this file")
 }
 
 /// Which schema to build.
@@ -604,7 +602,9 @@ mod tests {
         let e = entries(&c, &["cmd:delete", "wrap", "tabstop"]);
         let p = build_round("x", &e, &Context::default(), Round::First, &[]);
         assert!(
-            p.user.contains("- cmd:delete: delete lines. Delete [range] lines (default: current line) [into register x]\n"),
+            p.user.contains(
+                "- cmd:delete: delete lines. Delete [range] lines (default: current line) [into register x]\n"
+            ),
             "{}",
             p.user
         );
@@ -615,9 +615,15 @@ mod tests {
         // not said twice.
         let e = entries(&c, &["busy", "maxsearchcount"]);
         let p = build_round("x", &e, &Context::default(), Round::First, &[]);
-        assert!(p.user.contains("- busy (number): Sets a buffer busy status. Indicated in the default statusline\n"), "{}", p.user);
         assert!(
-            p.user.contains("- maxsearchcount (number): Maximum number of matches shown for the search count… When the number"),
+            p.user.contains("- busy (number): Sets a buffer busy status. Indicated in the default statusline\n"),
+            "{}",
+            p.user
+        );
+        assert!(
+            p.user.contains(
+                "- maxsearchcount (number): Maximum number of matches shown for the search count… When the number"
+            ),
             "{}",
             p.user
         );
@@ -660,7 +666,9 @@ mod tests {
         // Serialized the same way: what a provider receives.
         let text = p.schema.to_string();
         assert!(text.find("\"reply\"").unwrap() < text.find("\"steps\"").unwrap());
-        assert!(text.find("\"type\":{\"type\":\"string\",\"enum\":[\"item\"]}").unwrap() < text.find("\"id\"").unwrap());
+        assert!(
+            text.find("\"type\":{\"type\":\"string\",\"enum\":[\"item\"]}").unwrap() < text.find("\"id\"").unwrap()
+        );
         assert_eq!(variants[1]["required"], json!(["type", "key", "value", "why"]));
     }
 
@@ -671,12 +679,16 @@ mod tests {
         let p = build_round("x", &e, &Context::default(), Round::First, &[]);
         let variants = p.schema["properties"]["steps"]["items"]["anyOf"].as_array().unwrap();
         let branch = |key: &str| {
-            variants.iter().find(|v| v["properties"]["key"]["enum"] == json!([key])).unwrap()["properties"]["value"].clone()
+            variants.iter().find(|v| v["properties"]["key"]["enum"] == json!([key])).unwrap()["properties"]["value"]
+                .clone()
         };
         assert_eq!(branch("wrap"), json!({"type": "boolean"}));
         assert_eq!(branch("tabstop"), json!({"type": "integer", "minimum": 1, "maximum": 9999}));
         assert_eq!(branch("signcolumn"), json!({"type": "string", "enum": ["yes", "no", "auto", "number"]}));
-        assert_eq!(branch("clipboard"), json!({"type": "string", "pattern": "^((unnamed|unnamedplus)(,(unnamed|unnamedplus))*)?$"}));
+        assert_eq!(
+            branch("clipboard"),
+            json!({"type": "string", "pattern": "^((unnamed|unnamedplus)(,(unnamed|unnamedplus))*)?$"})
+        );
         assert_eq!(branch("mouse"), json!({"type": "string", "pattern": "^[nvichar]*$"}));
         assert_eq!(branch("guifont"), json!({"type": "string"}));
         // No item shortlisted: no item branch; the terminal branch is always there.
@@ -721,7 +733,11 @@ mod tests {
             Found { query: "fontsize".into(), names: vec![] },
         ];
         let p = build_round("x", &e, &Context::default(), Round::Second, &found);
-        assert!(p.user.contains("- \"vertical split\": cmd:vsplit\n- \"fontsize\": nothing in the catalog\n"), "{}", p.user);
+        assert!(
+            p.user.contains("- \"vertical split\": cmd:vsplit\n- \"fontsize\": nothing in the catalog\n"),
+            "{}",
+            p.user
+        );
         assert!(p.user.contains("This is the last look"));
         assert!(p.schema["properties"].get("lookup").is_none());
         assert!(p.compact_schema["properties"].get("lookup").is_none());

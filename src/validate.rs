@@ -212,9 +212,10 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
                 // `:setlocal` on an option without a local value changes it everywhere
                 // (and where the catalog does not say, leash cannot promise otherwise):
                 // the step runs as `:set` and says so.
-                (Some(Scope::Local), _) => {
-                    (None, format!("Set {} = {} (applies everywhere: it has no window or buffer value)", setting.key, value))
-                }
+                (Some(Scope::Local), _) => (
+                    None,
+                    format!("Set {} = {} (applies everywhere: it has no window or buffer value)", setting.key, value),
+                ),
                 // "global" is what `:set` does already; only `local` changes anything.
                 _ => (None, format!("Set {} = {}", setting.key, value)),
             };
@@ -424,14 +425,20 @@ mod tests {
             one(json!({"type": "setting", "key": key, "value": value, "scope": scope})).steps[0].clone()
         };
         let wrap = step("wrap", json!(true), "local");
-        assert_eq!(wrap.action, Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(true), scope: Some(Scope::Local) });
+        assert_eq!(
+            wrap.action,
+            Action::Setting { key: "wrap".into(), value: SettingValue::Boolean(true), scope: Some(Scope::Local) }
+        );
         assert_eq!(wrap.label, "Set wrap = true (this window/buffer only)");
         let sc = step("statuscolumn", json!("%l"), "local");
         assert!(matches!(sc.action, Action::Setting { scope: Some(Scope::Local), .. }), "global-local keeps it");
         // A global-only option changes every window whatever the model says: run it as
         // `:set` and never label it as this window's.
         let font = step("guifont", json!("Mono:h16"), "local");
-        assert_eq!(font.action, Action::Setting { key: "guifont".into(), value: SettingValue::String("Mono:h16".into()), scope: None });
+        assert_eq!(
+            font.action,
+            Action::Setting { key: "guifont".into(), value: SettingValue::String("Mono:h16".into()), scope: None }
+        );
         assert!(!font.label.contains("this window"), "{}", font.label);
         assert!(font.label.contains("applies everywhere"), "{}", font.label);
         // Where the catalog does not say, leash cannot promise a local value either.

@@ -142,7 +142,9 @@ fn errors_go_to_stderr_with_a_non_zero_status() {
 fn help_documents_every_command() {
     let o = leash(&["--help"], "");
     let help = String::from_utf8(o.stdout).unwrap();
-    for cmd in ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode", "--raw"] {
+    for cmd in
+        ["leash rank", "--batch", "leash prompt", "leash validate", "leash catalog", "--profile", "--mode", "--raw"]
+    {
         assert!(help.contains(cmd), "help lacks {cmd}");
     }
     let default = format!("Default limit {}", leash::rank::DEFAULT_SHORTLIST);
@@ -238,14 +240,34 @@ fn each_subcommand_has_its_own_help() {
 fn plan_takes_a_second_look_and_raw_shows_every_answer() {
     use support::{openai_text, Reply, TestServer};
     let lookup = r#"{"reply": "Looking.", "steps": [], "lookup": [":noh"]}"#;
-    let plan = r#"{"reply": "Clearing.", "steps": [{"type": "item", "id": "cmd:nohlsearch", "args": "", "why": "clear"}]}"#;
-    let server = TestServer::start(vec![Reply::json(200, openai_text(lookup, "stop")), Reply::json(200, openai_text(plan, "stop"))]);
+    let plan =
+        r#"{"reply": "Clearing.", "steps": [{"type": "item", "id": "cmd:nohlsearch", "args": "", "why": "clear"}]}"#;
+    let server = TestServer::start(vec![
+        Reply::json(200, openai_text(lookup, "stop")),
+        Reply::json(200, openai_text(plan, "stop")),
+    ]);
     let cat = catalog_file();
     let url = format!("{}/v1", server.url());
     let o = leash(
         &[
-            "plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--config", r#"{"model": "m"}"#,
-            "--limit", "1", "--context", r#"{"current": {"wrap": false}}"#, "--raw", "turn", "on", "word", "wrap",
+            "plan",
+            "--catalog",
+            cat.to_str().unwrap(),
+            "--provider",
+            "openai",
+            "--url",
+            &url,
+            "--config",
+            r#"{"model": "m"}"#,
+            "--limit",
+            "1",
+            "--context",
+            r#"{"current": {"wrap": false}}"#,
+            "--raw",
+            "turn",
+            "on",
+            "word",
+            "wrap",
         ],
         "",
     );
@@ -263,7 +285,19 @@ fn plan_takes_a_second_look_and_raw_shows_every_answer() {
     let server = TestServer::start(vec![Reply::json(200, openai_text(plan, "stop"))]);
     let url = format!("{}/v1", server.url());
     let o = leash(
-        &["plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--model", "m", "clear", "search"],
+        &[
+            "plan",
+            "--catalog",
+            cat.to_str().unwrap(),
+            "--provider",
+            "openai",
+            "--url",
+            &url,
+            "--model",
+            "m",
+            "clear",
+            "search",
+        ],
         "",
     );
     let p = json_out(&o);
@@ -278,7 +312,19 @@ fn a_failed_plan_still_shows_the_raw_answer_and_names_what_to_change() {
     let cat = catalog_file();
     let url = format!("{}/v1", server.url());
     let o = leash(
-        &["plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url, "--model", "m", "--raw", "wrap"],
+        &[
+            "plan",
+            "--catalog",
+            cat.to_str().unwrap(),
+            "--provider",
+            "openai",
+            "--url",
+            &url,
+            "--model",
+            "m",
+            "--raw",
+            "wrap",
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(1));

@@ -275,7 +275,10 @@ fn overloaded_three_times_is_reported_after_two_retries() {
     assert_eq!(server.requests().len(), 3, "one try and two retries");
     assert_eq!(
         err.to_string(),
-        format!("529 from anthropic at {} after 3 attempts: Overloaded; the service may be overloaded, try again later", at(&server))
+        format!(
+            "529 from anthropic at {} after 3 attempts: Overloaded; the service may be overloaded, try again later",
+            at(&server)
+        )
     );
 }
 
@@ -371,13 +374,19 @@ fn a_malformed_body_is_reported() {
     let err = run(&config("anthropic", &server.url(), json!({}))).unwrap_err();
     assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
     assert!(
-        err.to_string().starts_with(&format!("anthropic at {} sent an answer leash cannot read: the body is not JSON", at(&server))),
+        err.to_string().starts_with(&format!(
+            "anthropic at {} sent an answer leash cannot read: the body is not JSON",
+            at(&server)
+        )),
         "{err}"
     );
 
     let server = TestServer::start(vec![Reply::json(200, json!({"object": "chat.completion"}))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();
-    assert_eq!(err.to_string(), format!("openai at {} sent an answer leash cannot read: it has no “choices”", at(&server)));
+    assert_eq!(
+        err.to_string(),
+        format!("openai at {} sent an answer leash cannot read: it has no “choices”", at(&server))
+    );
 
     let server = TestServer::start(vec![Reply::json(200, openai_text("I think you should wrap.", "stop"))]);
     let err = run(&config("openai", &server.url(), json!({}))).unwrap_err();

@@ -62,9 +62,13 @@ fn answer(kind: &str, text: &str) -> Value {
 /// The user message and the schema of a captured request, in any of the dialects.
 fn user_and_schema(kind: &str, body: &Value) -> (String, Value) {
     match kind {
+        // A model older than Claude 4.5 ("m") is asked with the forced tool.
         "anthropic" => (
             body["messages"][0]["content"].as_str().unwrap().to_string(),
-            body["output_config"]["format"]["schema"].clone(),
+            match &body["output_config"]["format"]["schema"] {
+                Value::Null => body["tools"][0]["input_schema"].clone(),
+                schema => schema.clone(),
+            },
         ),
         "openai" => (
             body["messages"][1]["content"].as_str().unwrap().to_string(),
@@ -130,7 +134,10 @@ fn anthropic_tool_answers_take_a_second_look_too() {
 #[test]
 fn at_most_one_extra_round_and_validation_is_unchanged() {
     let again = r#"{"reply": "Still looking.", "steps": [{"type": "setting", "key": "fontsize", "value": 16}], "lookup": ["fontsize"]}"#;
-    let server = TestServer::start(vec![Reply::json(200, openai_text(LOOKUP, "stop")), Reply::json(200, openai_text(again, "stop"))]);
+    let server = TestServer::start(vec![
+        Reply::json(200, openai_text(LOOKUP, "stop")),
+        Reply::json(200, openai_text(again, "stop")),
+    ]);
     let out = run(&config("openai", &server.url(), json!({})), LIMIT).unwrap();
     assert_eq!(server.requests().len(), 2, "a second look-up is not followed");
     let plan = out.plan.to_json();
@@ -144,7 +151,10 @@ fn at_most_one_extra_round_and_validation_is_unchanged() {
 fn the_steps_of_an_answer_that_looks_up_are_not_run() {
     let both = r#"{"reply": "x", "steps": [{"type": "setting", "key": "wrap", "value": true}], "lookup": ["tabstop"]}"#;
     let none = r#"{"reply": "Nothing to do after all.", "steps": []}"#;
-    let server = TestServer::start(vec![Reply::json(200, ollama_text(both, "stop")), Reply::json(200, ollama_text(none, "stop"))]);
+    let server = TestServer::start(vec![
+        Reply::json(200, ollama_text(both, "stop")),
+        Reply::json(200, ollama_text(none, "stop")),
+    ]);
     let out = run(&config("ollama", &server.url(), json!({})), LIMIT).unwrap();
     assert_eq!(out.plan.to_json()["steps"], json!([]), "the second answer is the plan");
     assert_eq!(out.plan.reply, "Nothing to do after all.");
@@ -204,7 +214,12 @@ fn a_llama_cpp_500_on_json_schema_steps_down_to_json_object_with_the_schema_and_
 
 #[test]
 fn every_refusal_of_the_format_steps_down_to_none() {
-    let refuse = |what: &str| Reply::json(400, json!({"error": {"message": format!("Invalid parameter: {what}"), "type": "invalid_request_error"}}));
+    let refuse = |what: &str| {
+        Reply::json(
+            400,
+            json!({"error": {"message": format!("Invalid parameter: {what}"), "type": "invalid_request_error"}}),
+        )
+    };
     let server = TestServer::start(vec![
         refuse("response_format json_schema is not supported by this model"),
         refuse("response_format.schema: unrecognized request argument"),
@@ -224,12 +239,16 @@ fn every_refusal_of_the_format_steps_down_to_none() {
 #[test]
 fn a_schema_too_large_is_sent_again_compact() {
     let too_large = json!({"type": "error", "error": {"type": "invalid_request_error", "message": "The compiled grammar is too large, which would cause performance issues. Simplify your tool schemas or reduce the number of strict tools."}});
-    let server = TestServer::start(vec![Reply::json(400, too_large), Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn"))]);
-    let cfg = config("anthropic", &server.url(), json!({}));
+    let server =
+        TestServer::start(vec![Reply::json(400, too_large), Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn"))]);
+    // A model that takes output_config (Claude 4.5 and later).
+    let cfg = config("anthropic", &server.url(), json!({"model": "claude-haiku-4-5"}));
     let out = run(&cfg, 60).unwrap();
     assert_eq!(out.plan.to_json()["steps"][0]["key"], json!("wrap"));
     let reqs = server.requests();
-    let branches = |r: &Captured| r.json()["output_config"]["format"]["schema"]["properties"]["steps"]["items"]["anyOf"].as_array().unwrap().len();
+    let branches = |r: &Captured| {
+        r.json()["output_config"]["format"]["schema"]["properties"]["steps"]["items"]["anyOf"].as_array().unwrap().len()
+    };
     assert!(branches(&reqs[0]) > 3, "one branch per setting");
     assert_eq!(branches(&reqs[1]), 3, "item, setting, terminal");
     assert_eq!(out.log.structured, "json_schema (compact)");
@@ -252,7 +271,8 @@ fn ollama_steps_down_when_the_format_is_refused() {
 #[test]
 fn other_server_errors_are_still_retried() {
     let server = TestServer::start(vec![
-        Reply::json(503, json!({"error": {"message": "loading model", "type": "server_error"}})).header("retry-after-ms", "10"),
+        Reply::json(503, json!({"error": {"message": "loading model", "type": "server_error"}}))
+            .header("retry-after-ms", "10"),
         Reply::json(200, openai_text(WRAP_PLAN, "stop")),
     ]);
     let out = run(&config("openai", &server.url(), json!({})), 60).unwrap();
@@ -264,7 +284,10 @@ fn other_server_errors_are_still_retried() {
 
 #[test]
 fn a_looping_model_is_reported_as_looping_with_its_answer_in_the_log() {
-    let looping = format!("{{\"reply\": \"ok\", \"steps\": [{}", r#"{"type": "item", "id": "cmd:vsplit", "args": "", "why": "split"}, "#.repeat(40));
+    let looping = format!(
+        "{{\"reply\": \"ok\", \"steps\": [{}",
+        r#"{"type": "item", "id": "cmd:vsplit", "args": "", "why": "split"}, "#.repeat(40)
+    );
     let server = TestServer::start(vec![Reply::json(200, openai_text(&looping, "length"))]);
     let mut cfg = config("openai", &server.url(), json!({}));
     cfg.settings_in = leash::llm::SettingsIn::Cli;
@@ -285,7 +308,10 @@ fn a_looping_model_is_reported_as_looping_with_its_answer_in_the_log() {
 
 #[test]
 fn a_validation_500_is_not_retried_and_names_the_server() {
-    let server = TestServer::start(vec![Reply::json(500, json!({"error": {"message": "1 validation error for Request\nbody -> temperature\n  Input should be less than or equal to 2", "type": "internal_server_error"}}))]);
+    let server = TestServer::start(vec![Reply::json(
+        500,
+        json!({"error": {"message": "1 validation error for Request\nbody -> temperature\n  Input should be less than or equal to 2", "type": "internal_server_error"}}),
+    )]);
     let failure = run(&config("openai", &server.url(), json!({"structured": "none"})), 60).unwrap_err();
     assert_eq!(server.requests().len(), 1, "the same request would get the same answer");
     let msg = failure.to_string();

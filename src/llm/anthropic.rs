@@ -134,7 +134,16 @@ const LADDER: Ladder = Ladder {
     rejection: |e| {
         rejection_naming(
             e,
-            &["output_config", "output_format", "json_schema", "structured output", "extra inputs", "not supported", "schema", "grammar"],
+            &[
+                "output_config",
+                "output_format",
+                "json_schema",
+                "structured output",
+                "extra inputs",
+                "not supported",
+                "schema",
+                "grammar",
+            ],
         )
     },
     below: |ask| match ask.mode {
@@ -177,8 +186,10 @@ impl Provider for Anthropic {
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
         let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
-                .await?;
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
+                self.body(req, ask)
+            })
+            .await?;
         Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

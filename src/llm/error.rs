@@ -156,7 +156,12 @@ mod tests {
             e.to_string(),
             "the answer from openai at 127.0.0.1:8080 was cut off at max_tokens (1024); nothing was run; raise \"max_tokens\" in --config"
         );
-        let e = LlmError::Truncated { provider: "local".into(), max_tokens: 1024, setting: "providers.local.max_tokens".into(), looping: true };
+        let e = LlmError::Truncated {
+            provider: "local".into(),
+            max_tokens: 1024,
+            setting: "providers.local.max_tokens".into(),
+            looping: true,
+        };
         assert!(e.to_string().contains("repeated itself") && e.to_string().contains("will not help"), "{e}");
         let e = LlmError::Connect {
             provider: "ollama".into(),

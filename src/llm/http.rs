@@ -70,15 +70,10 @@ pub(crate) fn client(r: &Resolved) -> Result<Client, LlmError> {
         builder = builder.no_proxy();
     }
     if let Some(path) = &r.ca_file {
-        let pem = std::fs::read(path).map_err(|e| {
-            LlmError::Config(format!("{}: cannot read {}: {e}", r.setting("ca_file"), path.display()))
-        })?;
+        let pem = std::fs::read(path)
+            .map_err(|e| LlmError::Config(format!("{}: cannot read {}: {e}", r.setting("ca_file"), path.display())))?;
         let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
-            LlmError::Config(format!(
-                "{}: {} is not a PEM certificate file: {e}",
-                r.setting("ca_file"),
-                path.display()
-            ))
+            LlmError::Config(format!("{}: {} is not a PEM certificate file: {e}", r.setting("ca_file"), path.display()))
         })?;
         if certs.is_empty() {
             return Err(LlmError::Config(format!(
@@ -197,10 +192,7 @@ enum Sent {
 }
 
 fn too_large(r: &Resolved) -> LlmError {
-    LlmError::Malformed {
-        provider: r.label(),
-        message: format!("the answer is larger than {MAX_BODY_BYTES} bytes"),
-    }
+    LlmError::Malformed { provider: r.label(), message: format!("the answer is larger than {MAX_BODY_BYTES} bytes") }
 }
 
 /// The start of a body, for messages, with the key scrubbed out.

@@ -281,7 +281,8 @@ pub(crate) struct Ladder {
     pub below: fn(Ask) -> Option<Ask>,
 }
 
-/// Words in an error that say the schema itself is too much for the provider.
+/// Words in an error that say the schema itself is too much for the provider. ("Extra
+/// inputs are not permitted" is not one: it refuses the field, so the mode steps down.)
 const SCHEMA_TOO_MUCH: &[&str] = &[
     "too large",
     "too complex",
@@ -295,7 +296,6 @@ const SCHEMA_TOO_MUCH: &[&str] = &[
     "pattern",
     "minimum",
     "maximum",
-    "not permitted",
 ];
 
 /// A rejection when the error is an answer that names one of `words` (the provider's
@@ -470,7 +470,6 @@ pub(crate) fn headers_with_key(
     Ok(h)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,11 +479,14 @@ mod tests {
         assert!(repeats_itself(&format!("{{\"reply\": \"ok\", \"steps\": [{}", "\n".repeat(300))));
         let step = r#"{"type": "item", "id": "cmd:write", "args": "", "why": "save"}, "#;
         assert!(repeats_itself(&format!("{{\"steps\": [{}", step.repeat(12))));
-        let lines: String = (0..20).map(|i| if i % 2 == 0 { "I will wrap.\n".to_string() } else { format!("step {i}\n") }).collect();
+        let lines: String =
+            (0..20).map(|i| if i % 2 == 0 { "I will wrap.\n".to_string() } else { format!("step {i}\n") }).collect();
         assert!(repeats_itself(&lines));
         // A long, varied answer that was merely cut off is not a loop.
         let varied: String = (0..200).map(|i| format!("word{i} ")).collect();
         assert!(!repeats_itself(&varied));
-        assert!(!repeats_itself(r#"{"reply": "Turning on word wrap.", "steps": [{"type": "setting", "key": "wrap", "value": tr"#));
+        assert!(!repeats_itself(
+            r#"{"reply": "Turning on word wrap.", "steps": [{"type": "setting", "key": "wrap", "value": tr"#
+        ));
     }
 }

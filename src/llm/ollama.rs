@@ -119,8 +119,10 @@ impl Provider for Ollama {
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
         let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
-                .await?;
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
+                self.body(req, ask)
+            })
+            .await?;
         Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

@@ -133,7 +133,10 @@ impl OpenAi {
         let hint = if content.is_empty() {
             String::new()
         } else {
-            format!("; the server sent only white space: try {} = 'json_schema' or 'none'", self.r.setting("structured"))
+            format!(
+                "; the server sent only white space: try {} = 'json_schema' or 'none'",
+                self.r.setting("structured")
+            )
         };
         Err(LlmError::Empty { provider: provider.clone(), hint })
     }
@@ -143,7 +146,9 @@ impl OpenAi {
 /// schema beside it (llama.cpp's servers enforce it with their grammar; others ignore it
 /// or refuse it) → `json_object` → none.
 const LADDER: Ladder = Ladder {
-    rejection: |e| rejection_naming(e, &["response_format", "json_schema", "json_object", "structured output", "schema"]),
+    rejection: |e| {
+        rejection_naming(e, &["response_format", "json_schema", "json_object", "structured output", "schema"])
+    },
     below: |ask| match (ask.mode, ask.object_schema) {
         (Structured::JsonSchema, _) => Some(Ask { mode: Structured::JsonObject, object_schema: true, ..ask }),
         (Structured::JsonObject, true) => Some(Ask { object_schema: false, ..ask }),
@@ -166,8 +171,10 @@ impl Provider for OpenAi {
         let key = key_for(&self.r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
         let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| self.body(req, ask))
-                .await?;
+            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
+                self.body(req, ask)
+            })
+            .await?;
         Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
     }
 }

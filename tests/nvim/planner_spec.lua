@@ -249,7 +249,10 @@ describe('planner with a provider', function()
     it('takes a second look when the model asks (' .. kind .. ' wire format)', function()
       server = anthropic_server({
         { reply = 'Let me look.', steps = {}, lookup = { 'laststatus' } },
-        { reply = 'Hiding it.', steps = { { type = 'setting', key = 'laststatus', value = 0, why = 'no status line' } } },
+        {
+          reply = 'Hiding it.',
+          steps = { { type = 'setting', key = 'laststatus', value = 0, why = 'no status line' } },
+        },
       }, 0)
       use_server(server.port, kind, { shortlist_limit = 1 })
       local progress = {}

@@ -81,7 +81,17 @@ const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "plan",
-        flags: &["--catalog", "--provider", "--model", "--url", "--config", "--limit", "--context", "--profile", "--raw"],
+        flags: &[
+            "--catalog",
+            "--provider",
+            "--model",
+            "--url",
+            "--config",
+            "--limit",
+            "--context",
+            "--profile",
+            "--raw",
+        ],
         words: Some("REQUEST..."),
         help: "\
   leash plan --catalog FILE [--provider NAME] [--model M] [--url U] [--config JSON]

@@ -78,7 +78,7 @@ fn take_job(lua: &Lua, this: &LuaPlanJob) -> mlua::Result<LuaValue> {
             out.set("log", outcome.log.to_line())?;
         }
         JobResult::Finished(Err(f)) if f.error.is_cancelled() => out.set("status", "cancelled")?,
-        JobResult::Finished(Err(f)) => failure(&out, f.error.to_string(), f.error.code(), Some(f.log))?,
+        JobResult::Finished(Err(f)) => failure(&out, f.error.to_string(), f.error.code(), Some(*f.log))?,
         JobResult::Cancelled => out.set("status", "cancelled")?,
         JobResult::Panicked(what) => {
             let message = format!("leash: internal error while planning (please report it): {what}");

@@ -102,7 +102,8 @@ pub struct PlanOutcome {
 pub struct PlanFailure {
     #[source]
     pub error: LlmError,
-    pub log: LogRecord,
+    /// Boxed: a failure travels through `Result`s, and the record is large.
+    pub log: Box<LogRecord>,
 }
 
 /// The job a planning request runs as.
@@ -121,7 +122,7 @@ pub fn plan_blocking(request: &PlanRequest, cancel: &CancelToken) -> Result<Plan
         Ok(r) => r,
         Err(e) => {
             let error = LlmError::Internal(e.to_string());
-            Err(PlanFailure { log: LogRecord::failure(request, &error, Duration::ZERO), error })
+            Err(PlanFailure { log: Box::new(LogRecord::failure(request, &error, Duration::ZERO)), error })
         }
     }
 }
@@ -137,7 +138,7 @@ pub async fn plan(req: &PlanRequest, cancel: &CancelToken) -> Result<PlanOutcome
         }
         Err(error) => {
             let log = run.record("", 0, Vec::new(), None, Some(&error));
-            Err(PlanFailure { error, log })
+            Err(PlanFailure { error, log: Box::new(log) })
         }
     }
 }

@@ -103,13 +103,9 @@ impl Anthropic {
         if truncated {
             return Ok(Read { output: Output::Text(text), usage, truncated });
         }
-        match stop {
-            "refusal" => {
-                let message =
-                    if text.trim().is_empty() { "the request was declined".to_string() } else { one_line(&text) };
-                return Err(LlmError::Refused { provider: provider.clone(), message });
-            }
-            _ => {}
+        if stop == "refusal" {
+            let message = if text.trim().is_empty() { "the request was declined".to_string() } else { one_line(&text) };
+            return Err(LlmError::Refused { provider: provider.clone(), message });
         }
         let tool_input = blocks
             .iter()

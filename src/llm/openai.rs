@@ -96,14 +96,11 @@ impl OpenAi {
             return Err(LlmError::Refused { provider: provider.clone(), message: refusal.chars().take(300).collect() });
         }
         let finish = choice.get("finish_reason").and_then(Value::as_str).unwrap_or("");
-        match finish {
-            "content_filter" => {
-                return Err(LlmError::Refused {
-                    provider: provider.clone(),
-                    message: "the answer was withheld by the content filter".into(),
-                })
-            }
-            _ => {}
+        if finish == "content_filter" {
+            return Err(LlmError::Refused {
+                provider: provider.clone(),
+                message: "the answer was withheld by the content filter".into(),
+            });
         }
         let content = match message.get("content") {
             Some(Value::String(s)) => s.clone(),

@@ -6,7 +6,8 @@
 --               hand everything to the core (catalog_new)
 --   cold        a new session: parsed runtime data read from the disk cache, the rest as above
 --   cached      catalog.get() again with nothing changed (collect + compare signature)
-local root = vim.fn.getcwd()
+-- LEASH_BENCH_ROOT: the plugin to load (scripts/bench-catalog-compare); the project is the cwd.
+local root = vim.env.LEASH_BENCH_ROOT or vim.fn.getcwd()
 vim.opt.rtp:prepend(root)
 local runs = tonumber(_G.arg[1]) or 31
 vim.env.XDG_CACHE_HOME = vim.fn.tempname()

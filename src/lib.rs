@@ -7,6 +7,8 @@
 //! command takes a range; [`planner`] runs the whole way, model included ([`llm`]).
 //! Neovim loads this crate as a Lua module (`lua`, behind the cdylib); other editors use
 //! the `leash` program.
+//! The project's scripts, Git and file actions are discovered here for every editor
+//! ([`sources`]).
 pub mod catalog;
 pub mod llm;
 pub mod lua;
@@ -18,4 +20,6 @@ pub mod range;
 pub mod rank;
 pub mod refusal;
 pub mod runtime;
+pub mod sources;
+pub mod toml_json;
 pub mod validate;

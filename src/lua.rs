@@ -20,6 +20,7 @@ use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
 use crate::runtime::{self, JobResult};
+use crate::sources;
 use crate::validate;
 
 /// A catalog shared with Lua (and, through the `Arc`, with planner jobs).
@@ -343,6 +344,80 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     names::handler_for(&handlers, word).map(|h| format!("“{word}” is read by {}", h.describe()))
                 });
                 Ok(claimed)
+            })
+        })?,
+    )?;
+
+    // The editor-agnostic sources (scripts, Git, files), discovered by reading files only.
+    m.set(
+        "sources",
+        lua.create_function(|lua, opts: Option<Table>| {
+            guard(|| {
+                let cwd = match opt::<String>(&opts, "cwd")? {
+                    Some(c) => std::path::PathBuf::from(c),
+                    None => std::env::current_dir().map_err(|e| err(format!("leash: no current directory: {e}")))?,
+                };
+                let file = opt::<String>(&opts, "file")?.filter(|f| !f.is_empty()).map(std::path::PathBuf::from);
+                let editor = opt::<String>(&opts, "editor")?.unwrap_or_else(|| "neovim".into());
+                let editor = sources::Editor::parse(&editor)
+                    .ok_or_else(|| err(format!("option “editor” is neovim or helix, not “{editor}”")))?;
+                let found = sources::discover(&sources::Options { cwd, file, editor });
+                // Plain tables: the Lua side copies them (`vim.deepcopy`), which a table
+                // with mlua's array metatable does not survive.
+                let plain = mlua::SerializeOptions::new().set_array_metatable(false);
+                lua.to_value_with(&found, plain)
+            })
+        })?,
+    )?;
+
+    // The files a project's runners read when a script starts, relative to its root.
+    m.set("script_files", lua.create_function(|_, ()| Ok(sources::scripts::definition_files()))?)?;
+
+    // Forget every parsed project file (tests and benchmarks).
+    m.set(
+        "sources_reset",
+        lua.create_function(|_, ()| {
+            sources::cache::clear_all();
+            Ok(())
+        })?,
+    )?;
+
+    // The work tree root above a folder, or nil.
+    m.set(
+        "git_root",
+        lua.create_function(|_, start: String| {
+            Ok(sources::git::root(std::path::Path::new(&start)).and_then(|r| r.to_str().map(str::to_string)))
+        })?,
+    )?;
+
+    // The git arguments of an action: {argv} or nil, reason. `opts`: root, file, line, args.
+    m.set(
+        "git_argv",
+        lua.create_function(|_, (action, opts): (String, Option<Table>)| {
+            guard(|| {
+                let root = opt::<String>(&opts, "root")?.unwrap_or_default();
+                let file = opt::<String>(&opts, "file")?.map(std::path::PathBuf::from);
+                let line = opt::<usize>(&opts, "line")?;
+                let args = opt::<Vec<String>>(&opts, "args")?.unwrap_or_default();
+                let cx = sources::git::StepContext { file: file.as_deref(), line, args: &args };
+                Ok(match sources::git::argv(&action, std::path::Path::new(&root), &cx) {
+                    Ok(argv) => (Some(argv), None),
+                    Err(e) => (None, Some(e)),
+                })
+            })
+        })?,
+    )?;
+
+    // The full argv of a read-only git command: the overrides, then `args`.
+    m.set("git_quiet", lua.create_function(|_, args: Vec<String>| Ok(sources::git::quiet(args)))?)?;
+
+    // Why a branch name or a commit message is refused, or nil.
+    m.set(
+        "git_check",
+        lua.create_function(|_, (what, text): (String, String)| {
+            Ok(match what.as_str() {
+                "branch" => sources::git::check_branch(&text).err(),
+                _ => sources::git::check_message(&text).err(),
             })
         })?,
     )?;

@@ -216,7 +216,7 @@ fn balanced_end(bytes: &[u8], start: usize) -> Option<usize> {
 /// `]` outside strings, and escapes a raw control character inside a string (models
 /// write real newlines and tabs there; JSON wants `\n`, `\t`). The characters are kept,
 /// so the validator still sees, and refuses, a newline in a command.
-fn repair(json: &str) -> String {
+pub(crate) fn repair(json: &str) -> String {
     let bytes = json.as_bytes();
     let mut out = String::with_capacity(json.len());
     let mut in_string = false;

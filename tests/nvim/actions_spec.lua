@@ -139,7 +139,7 @@ describe('script actions', function()
     local dir = project({ Makefile = 'a:\n\ttrue\n' })
     vim.fn.chdir(dir)
     local okk, err = require('leash.actions.scripts').handler(
-      require('leash.catalog.scripts').entries()[1],
+      require('leash.catalog.core_sources').discover().scripts[1],
       { args = { 'SHELL=/bin/evil' } }
     )
     eq(false, okk)

@@ -255,33 +255,36 @@ describe('scripts source', function()
   end)
 
   it('caches parsed files by modification time', function()
+    -- The core (src/sources/) keeps what it parsed while a file's mtime and size are
+    -- unchanged: a same-size edit with the old mtime is not seen, a new mtime is.
     local dir = project({ Makefile = 'one:\n\ttrue\n' })
-    vim.fn.chdir(dir)
-    local scripts = require('leash.catalog.scripts')
-    scripts.reset()
-    local reads = 0
-    local open = io.open
-    io.open = function(path, ...)
-      if type(path) == 'string' and path:find('Makefile$') then reads = reads + 1 end
-      return open(path, ...)
+    local core = require('leash.catalog.core_sources')
+    core.reset()
+    local makefile = dir .. '/Makefile'
+    vim.fn.writefile({ 'one:', '\ttrue' }, makefile)
+    local t = os.time() - 100
+    vim.uv.fs_utime(makefile, t, t)
+    local function targets()
+      local by = index(core.discover({ cwd = dir }).scripts)
+      return by['script:make:one'] ~= nil, by['script:make:two'] ~= nil
     end
-    local ok1, err = pcall(function()
-      scripts.entries()
-      scripts.entries()
-      eq(1, reads, 'read once while unchanged')
-      vim.fn.writefile({ 'one:', '\ttrue', 'two:', '\ttrue' }, dir .. '/Makefile')
-      vim.uv.fs_utime(dir .. '/Makefile', os.time() + 5, os.time() + 5)
-      local by = index(scripts.entries())
-      eq(2, reads, 'read again after a change')
-      ok(by['script:make:two'], 'new target seen')
-    end)
-    io.open = open
-    if not ok1 then error(err, 0) end
+    local one, two = targets()
+    ok(one and not two, 'first read')
+    vim.fn.writefile({ 'two:', '\ttrue' }, makefile)
+    vim.uv.fs_utime(makefile, t, t)
+    one, two = targets()
+    ok(one and not two, 'unchanged mtime and size: the parsed file is reused')
+    vim.uv.fs_utime(makefile, t + 5, t + 5)
+    one, two = targets()
+    ok(two and not one, 'read again after a change')
+    vim.fn.writefile({ 'two:', '\ttrue', 'three:', '\ttrue' }, makefile)
+    vim.uv.fs_utime(makefile, t + 5, t + 5)
+    ok(index(core.discover({ cwd = dir }).scripts)['script:make:three'], 'a new size is a change')
   end)
 
   it('offers nothing outside a project', function()
     local dir = project({ ['notes.txt'] = 'hi' })
-    eq({}, require('leash.catalog.scripts').entries({ dir = dir }))
+    eq(0, #require('leash.catalog.core_sources').discover({ cwd = dir }).scripts)
   end)
 end)
 

@@ -1,9 +1,10 @@
---- Runs `git:<action>` items. Every argv is fixed here; the model supplies only a
---- commit message or a branch name, each passed as one argv element after checks.
+--- Runs `git:<action>` items. Every argv is fixed by the core (src/sources/git.rs, shared
+--- with Helix); the model supplies only a commit message or a branch name, each passed
+--- as one argv element after the core's checks.
 ---
 --- Read-only actions (status, diff, log, blame) run through `vim.system` with the
 --- overrides that keep repository config from starting programs where the command line
---- can say so (see lua/leash/catalog/git.lua for why they are `shell` all the same) and
+--- can say so (see src/sources/git.rs for why they are `shell` all the same) and
 --- show their output in a scratch buffer. Actions that change the repository or talk to
 --- a remote run in a terminal split, where hooks, credential prompts and errors are seen.
 local M = {}
@@ -24,15 +25,20 @@ local H = {}
 function M.handler(entry, step, opts)
   opts = opts or {}
   local action = entry.id:match('^git:(.+)$')
-  local root = require('leash.catalog.git').root(0)
+  local root = require('leash.catalog.core_sources').git_root(0)
   if not root then return false, 'leash: not inside a Git work tree' end
   local args = step and step.args
   if type(args) == 'string' then args = { args } end
   if args == vim.NIL or args == nil then args = {} end
   local spec = H.actions[action]
   if not spec then return false, ('leash: unknown Git action %s'):format(tostring(action)) end
-  local argv, err = spec.argv(root, args)
-  if not argv then return false, err end
+  local argv, err = require('leash.native').get().git_argv(action, {
+    root = root,
+    file = require('leash.catalog.core_sources').file(0),
+    line = vim.api.nvim_win_get_cursor(0)[1],
+    args = args,
+  })
+  if not argv then return false, 'leash: ' .. tostring(err) end
   if spec.show then
     local obj, serr = M.show(argv, root, spec.show, opts.on_done)
     if not obj then return false, serr end
@@ -86,105 +92,35 @@ end
 --- cannot point a pager, fsmonitor hook or signature program at us.
 ---@param argv string[]
 ---@return string[]
-function M.quiet(argv)
-  return vim.list_extend({
-    'git',
-    '--no-pager',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'core.pager=cat',
-    '-c',
-    'log.showSignature=false',
-    '-c',
-    'color.ui=false',
-    '-c',
-    'diff.external=',
-  }, argv)
-end
+function M.quiet(argv) return require('leash.native').get().git_quiet(argv) end
 
 --- Why `name` cannot be a branch name, or nil. Stricter than git-check-ref-format: the
---- name must not read as an option or a revision expression.
+--- name must not read as an option or a revision expression (the core decides).
 ---@param name any
 ---@return string? err
 function M.check_branch(name)
-  if type(name) ~= 'string' or name == '' then return 'a branch name is needed' end
-  if #name > 200 then return 'the branch name is too long' end
-  if not name:match('^[%w._/-]+$') then return 'a branch name may hold only letters, digits, ".", "_", "/" and "-"' end
-  if
-    name:find('^[-.]')
-    or name:find('%.%.')
-    or name:find('//')
-    or name:find('/$')
-    or name:find('%.lock$')
-    or name:find('%.$')
-  then
-    return ('“%s” is not a valid branch name'):format(name)
-  end
+  if type(name) ~= 'string' then return 'a branch name is needed' end
+  return require('leash.native').get().git_check('branch', name)
 end
 
 --- Why `msg` cannot be a commit message, or nil.
 ---@param msg any
 ---@return string? err
 function M.check_message(msg)
-  if type(msg) ~= 'string' or vim.trim(msg) == '' then return 'a commit message is needed' end
-  if #msg > 4096 then return 'the commit message is too long' end
-  if msg:find('[%z\1-\8\11-\31\127]') then return 'the commit message contains a control character' end
+  if type(msg) ~= 'string' then return 'a commit message is needed' end
+  return require('leash.native').get().git_check('message', msg)
 end
 
 -- Helper data ================================================================
 
---- The current buffer's file if it is a file inside `root`.
-function H.file(root)
-  local name = vim.api.nvim_buf_get_name(0)
-  if name == '' or vim.bo.buftype ~= '' then return nil, 'leash: the current buffer is not a file' end
-  name = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
-  local r = vim.fs.normalize(root)
-  if name:sub(1, #r + 1) ~= r .. '/' then return nil, 'leash: the current file is outside the Git work tree' end
-  return name
-end
-
-local function with_file(build)
-  return function(root)
-    local file, err = H.file(root)
-    if not file then return nil, err end
-    return build(file)
-  end
-end
-
-local function one_arg(check, build)
-  return function(_, args)
-    if #args ~= 1 then return nil, 'leash: exactly one argument is needed' end
-    local err = check(args[1])
-    if err then return nil, 'leash: ' .. err end
-    return build(args[1])
-  end
-end
-
+-- What each action shows; actions without `show` run in a terminal split. The argv
+-- comes from the core.
 H.actions = {
-  status = {
-    argv = function() return { 'status' } end,
-    show = { name = 'git status', filetype = 'git' },
-  },
-  diff = {
-    argv = function() return { 'diff', '--no-ext-diff', '--no-textconv' } end,
-    show = { name = 'git diff', filetype = 'diff' },
-  },
-  diff_file = {
-    argv = with_file(function(f) return { 'diff', '--no-ext-diff', '--no-textconv', '--', f } end),
-    show = { name = 'git diff (file)', filetype = 'diff' },
-  },
-  log_file = {
-    argv = with_file(
-      function(f) return { 'log', '--no-show-signature', '--follow', '-n', '200', '--stat', '--', f } end
-    ),
-    show = { name = 'git log (file)', filetype = 'git' },
-  },
+  status = { show = { name = 'git status', filetype = 'git' } },
+  diff = { show = { name = 'git diff', filetype = 'diff' } },
+  diff_file = { show = { name = 'git diff (file)', filetype = 'diff' } },
+  log_file = { show = { name = 'git log (file)', filetype = 'git' } },
   blame_line = {
-    argv = with_file(function(f)
-      local line = vim.api.nvim_win_get_cursor(0)[1]
-      return { 'blame', '-L', ('%d,%d'):format(line, line), '--', f }
-    end),
     show = {
       name = 'git blame (line)',
       filetype = 'git',
@@ -196,15 +132,15 @@ H.actions = {
       end,
     },
   },
-  stage_file = { argv = with_file(function(f) return { 'add', '--', f } end) },
-  stage_all = { argv = function() return { 'add', '-A' } end },
-  commit = { argv = one_arg(M.check_message, function(msg) return { 'commit', '-m', msg } end) },
-  pull = { argv = function() return { 'pull' } end },
-  push = { argv = function() return { 'push' } end },
-  switch = { argv = one_arg(M.check_branch, function(b) return { 'switch', b } end) },
-  branch_create = { argv = one_arg(M.check_branch, function(b) return { 'switch', '-c', b } end) },
-  stash = { argv = function() return { 'stash', 'push' } end },
-  stash_pop = { argv = function() return { 'stash', 'pop' } end },
+  stage_file = {},
+  stage_all = {},
+  commit = {},
+  pull = {},
+  push = {},
+  switch = {},
+  branch_create = {},
+  stash = {},
+  stash_pop = {},
 }
 
 H.counter = 0

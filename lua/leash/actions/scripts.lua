@@ -22,7 +22,7 @@ function M.handler(entry, step, opts)
   if not entry then return false, 'leash: this script is no longer in the project' end
   -- The runner reads the project's files when it starts: they must still say what they
   -- said when the plan was shown.
-  if entry.pin and entry.root and require('leash.catalog.scripts').fingerprint(entry.root, true) ~= entry.pin then
+  if entry.pin and entry.root and require('leash.catalog.script_pin').fingerprint(entry.root, true) ~= entry.pin then
     return false, 'leash: the project’s script files changed after the plan was shown; run the request again'
   end
   local argv, err = M.argv(entry, step)
@@ -69,7 +69,7 @@ end
 function H.resolve(entry)
   if type(entry) ~= 'table' then return nil end
   if type(entry.cmd) == 'table' and #entry.cmd > 0 then return entry end
-  for _, e in ipairs(require('leash.catalog.scripts').entries()) do
+  for _, e in ipairs(require('leash.catalog.core_sources').discover().scripts) do
     if e.id == entry.id then return e end
   end
 end

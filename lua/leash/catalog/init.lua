@@ -5,9 +5,10 @@
 --- they are parsed once per session, and the parsed form is cached on disk keyed by
 --- `$VIMRUNTIME`, the Neovim version and the files' mtimes. Every other source (user
 --- commands, described mappings, LSP, diagnostics, scripts, Git, files, terminal, the
---- user's entries) is collected on every |M.get()| (cheap: the scripts source caches
---- what it parses by file mtime), and their ids, titles, args and reaches form the
---- signature that decides whether the core's catalog must be rebuilt.
+--- user's entries) is collected on every |M.get()| (cheap: the core, which discovers
+--- scripts, Git and files, caches what it parses by file mtime), and their ids, titles,
+--- args and reaches form the signature that decides whether the core's catalog must be
+--- rebuilt.
 local M = {}
 local H = {}
 
@@ -34,7 +35,8 @@ M.sources = {
 ---@field counts table<string, integer> entries per source
 ---@field signature string
 
---- The entries of every enabled source, without the core (no native library needed).
+--- The entries of every enabled source. Scripts, Git and files come from the native
+--- library; without it those three are empty (and nothing can run anyway).
 ---@return table[] entries
 ---@return table<string, integer> counts per source
 ---@return string signature
@@ -44,6 +46,7 @@ function M.entries()
   local enabled = cfg.sources or {}
   local static = (enabled.commands ~= false or enabled.options ~= false) and M.static() or nil
   local parts, counts, sig = {}, {}, {}
+  local core ---@type leash.CoreSources?
   for _, name in ipairs(M.sources) do
     local list = {}
     if enabled[name] ~= false then
@@ -55,6 +58,12 @@ function M.entries()
         list = require('leash.catalog.user_commands').entries(nil, static and static.user_help)
       elseif name == 'keymaps' then
         list = require('leash.catalog.keymaps').entries(cfg.keymap_modes or {})
+      elseif H.core[name] then
+        core = core or require('leash.catalog.core_sources').discover()
+        list = core[name] or {}
+        if name == 'files' then
+          list = vim.list_extend(vim.list_slice(list), require('leash.catalog.files').entries())
+        end
       else
         list = require('leash.catalog.' .. name).entries()
       end
@@ -160,6 +169,9 @@ end
 H.state = nil
 H.static = nil
 H.use_disk = true
+
+-- The sources the core discovers (lua/leash/catalog/core_sources.lua).
+H.core = { scripts = true, git = true, files = true }
 
 -- Bump when the parsed shape changes.
 H.cache_version = 3

@@ -1,0 +1,70 @@
+--- Catalog sources the core discovers for every editor: the project's scripts
+--- (`script:<runner>:<name>`), Git (`git:<action>`) and files (`file:<action>`). The
+--- discovery lives in the Rust core (src/sources/), shared with Helix; it reads files
+--- only and starts no program. One native call returns all three sources; the core
+--- caches what it parsed by file modification time, so a call costs a few `stat`s.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.CoreSources
+---@field scripts table[] items with `cmd` (argv), `cwd`, `root` and `pin` (|leash.catalog.script_pin|)
+---@field git table[] offered inside a Git work tree only
+---@field files table[] file actions (`file:reveal` comes from lua/leash/catalog/files.lua)
+
+--- The three sources for the current directory and the current buffer's file. Empty
+--- lists when the native library is missing (then nothing can run anyway).
+---@param opts? { cwd?: string, bufnr?: integer }
+---@return leash.CoreSources
+function M.discover(opts)
+  opts = opts or {}
+  local native = require('leash.native').load()
+  local cwd = opts.cwd or vim.uv.cwd()
+  if not native or not native.sources or not cwd then return { scripts = {}, git = {}, files = {} } end
+  local found = native.sources({ cwd = cwd, file = M.file(opts.bufnr), editor = 'neovim' })
+  -- The runners read the project's files again when they start: pin them now, so the
+  -- action can refuse a script whose files changed after the plan was shown.
+  local pin = require('leash.catalog.script_pin')
+  local pins = {}
+  for _, e in ipairs(found.scripts or {}) do
+    if type(e.root) == 'string' then
+      pins[e.root] = pins[e.root] or pin.fingerprint(e.root) or false
+      e.pin = pins[e.root] or nil
+    end
+  end
+  return found
+end
+
+--- The file a buffer shows (absolute, normalized), or nil for a non-file buffer.
+---@param bufnr? integer default: the current buffer
+---@return string?
+function M.file(bufnr)
+  bufnr = bufnr or 0
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then return nil end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then return nil end
+  return vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+end
+
+--- The Git work tree around a buffer's file (or the current directory), or nil.
+---@param bufnr? integer
+---@return string?
+function M.git_root(bufnr)
+  local native = require('leash.native').load()
+  if not native then return nil end
+  local file = M.file(bufnr)
+  return native.git_root(file and vim.fs.dirname(file) or H.cwd())
+end
+
+--- Make the core read every project file again (tests, benchmarks).
+function M.reset()
+  local native = require('leash.native').load()
+  if native and native.sources_reset then native.sources_reset() end
+end
+
+-- Helper functionality =======================================================
+
+function H.cwd() return vim.uv.cwd() or '.' end
+
+return M

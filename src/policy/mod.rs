@@ -7,6 +7,7 @@
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
 pub mod budget;
+pub mod helix;
 pub mod names;
 pub mod neovim;
 pub mod neovim_values;
@@ -26,6 +27,7 @@ pub enum Profile {
     /// No editor tables: declared reach and generic rules only.
     Generic,
     Neovim,
+    Helix,
 }
 
 impl Profile {
@@ -33,8 +35,9 @@ impl Profile {
     pub fn for_editor(editor: &str) -> Result<Profile, String> {
         match editor {
             "neovim" | "nvim" => Ok(Profile::Neovim),
-            "" | "generic" | "helix" => Ok(Profile::Generic),
-            other => Err(format!("unknown profile “{other}” (expected neovim or generic)")),
+            "helix" | "hx" => Ok(Profile::Helix),
+            "" | "generic" => Ok(Profile::Generic),
+            other => Err(format!("unknown profile “{other}” (expected neovim, helix or generic)")),
         }
     }
 }
@@ -87,6 +90,7 @@ impl Policy {
     pub fn withheld(&self, id: &str) -> Option<&'static str> {
         match self.profile {
             Profile::Neovim => id.strip_prefix("cmd:").and_then(neovim::withheld),
+            Profile::Helix => id.strip_prefix("cmd:").and_then(helix::withheld),
             Profile::Generic => None,
         }
     }
@@ -119,6 +123,11 @@ impl Policy {
                 neovim::check_command_args(name, reach, args)?;
             }
         }
+        if self.profile == Profile::Helix {
+            if let Some(name) = item.id.strip_prefix("cmd:") {
+                reach = reach.max(helix::command_reach(name, args).map_err(Refusal)?);
+            }
+        }
         Ok(self.raised(&item.id, reach))
     }
 
@@ -133,6 +142,11 @@ impl Policy {
             reach = reach.max(neovim::option_reach(&setting.key).unwrap_or(Reach::Code));
             neovim::check_option_value(&setting.key, value)?;
             neovim_values::check(&setting.key, setting.list, value)?;
+        }
+        if self.profile == Profile::Helix {
+            // An option Helix does not list could be anything.
+            reach = reach.max(helix::option_reach(&setting.key).unwrap_or(Reach::Shell));
+            helix::check_option_value(&setting.key, value).map_err(Refusal)?;
         }
         Ok(self.raised(&setting.key, reach))
     }

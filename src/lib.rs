@@ -15,6 +15,7 @@ pub mod lua;
 pub mod plan;
 pub mod planner;
 pub mod policy;
+pub mod program_config;
 pub mod prompt;
 pub mod range;
 pub mod rank;

@@ -179,6 +179,11 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
             }
             t.reach
         }
+        // Unsaved changes are lost for good (Neovim raises :cquit for the same reason), so
+        // the plan is always shown, whatever `confirm_before_run` says.
+        "quit!" | "quit-all!" | "cquit!" | "buffer-close!" | "buffer-close-others!" | "buffer-close-all!" => {
+            t.reach.max(Reach::Write)
+        }
         _ if flags.contains(&"--no-format") => t.safer_reach.unwrap_or(t.reach),
         _ => t.reach,
     };
@@ -188,7 +193,7 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
 /// The arguments split into the command's flags and its positional arguments. An
 /// argument that looks like a flag the command does not have is refused: Helix would
 /// read it as one.
-fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'a str>, Vec<&'a str>), String> {
+pub(crate) fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'a str>, Vec<&'a str>), String> {
     let mut flags = Vec::new();
     let mut positionals = Vec::new();
     let known = |a: &str| t.flags.iter().any(|f| f.split('|').any(|form| form == a));
@@ -250,7 +255,12 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
 
 /// The reach of a static command; `None` when Helix has none of that name.
 pub fn static_reach(name: &str) -> Option<Reach> {
-    data().static_commands.iter().find(|s| s.name == name).map(|s| s.reach)
+    static_command(name).map(|s| s.reach)
+}
+
+/// The static command of this name.
+pub fn static_command(name: &str) -> Option<&'static StaticCommand> {
+    data().static_commands.iter().find(|s| s.name == name)
 }
 
 #[cfg(test)]
@@ -309,6 +319,33 @@ mod tests {
         assert_eq!(command_reach("theme", &args(&["gruvbox"])), Ok(Reach::Safe));
         assert!(command_reach("goto", &[]).unwrap_err().contains("takes 1"));
         assert!(command_reach("new", &args(&["x"])).is_err());
+    }
+
+    #[test]
+    fn discarding_unsaved_changes_is_always_shown() {
+        for c in ["quit!", "q!", "quit-all!", "qa!", "cquit!", "buffer-close!", "bc!", "buffer-close-all!"] {
+            assert!(command_reach(c, &[]).unwrap().needs_confirmation(), "{c}");
+        }
+        assert_eq!(command_reach("quit", &[]), Ok(Reach::Safe), "refuses when changes are unsaved");
+    }
+
+    #[test]
+    fn static_commands_take_the_tables_reach() {
+        use crate::catalog::{Args, Item};
+        use crate::policy::{Policy, Profile};
+        let item = |id: &str| Item {
+            id: id.into(),
+            kind: "static".into(),
+            title: String::new(),
+            aliases: Vec::new(),
+            args: Args::None,
+            reach: Reach::Safe,
+            description: String::new(),
+        };
+        let p = Policy::new(Profile::Helix);
+        assert_eq!(p.item(&item("static:yank_to_clipboard"), &[]), Ok(Reach::Shell), "runs the clipboard program");
+        assert_eq!(p.item(&item("static:toggle_comments"), &[]), Ok(Reach::Edit));
+        assert_eq!(p.item(&item("static:no_such_command"), &[]), Ok(Reach::Shell));
     }
 
     #[test]

@@ -127,6 +127,9 @@ impl Policy {
             if let Some(name) = item.id.strip_prefix("cmd:") {
                 reach = reach.max(helix::command_reach(name, args).map_err(Refusal)?);
             }
+            if let Some(name) = item.id.strip_prefix("static:") {
+                reach = reach.max(helix::static_reach(name).unwrap_or(Reach::Shell));
+            }
         }
         Ok(self.raised(&item.id, reach))
     }

@@ -6,10 +6,11 @@
 //! [`refusal`]; the user's line [`range`], if the editor gave one, goes to the steps whose
 //! command takes a range; [`planner`] runs the whole way, model included ([`llm`]).
 //! Neovim loads this crate as a Lua module (`lua`, behind the cdylib); other editors use
-//! the `leash` program.
-//! The project's scripts, Git and file actions are discovered here for every editor
-//! ([`sources`]).
+//! the `leash` program, Helix through its own frontend ([`helix`]). The project's
+//! scripts, Git and file actions are discovered here for every editor ([`sources`]).
 pub mod catalog;
+#[cfg(unix)]
+pub mod helix;
 pub mod llm;
 pub mod lua;
 pub mod plan;

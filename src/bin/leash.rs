@@ -163,6 +163,9 @@ enum CliError {
     Provider(#[from] leash::llm::LlmError),
     #[error("batch line {line}: {message}")]
     Batch { line: usize, message: String },
+    /// A Helix frontend error that is not about the command line (a config file).
+    #[error("{0}")]
+    Helix(String),
 }
 
 fn help_command(command: &Option<&'static str>) -> String {
@@ -306,6 +309,7 @@ fn help() -> String {
     for sub in SUBCOMMANDS {
         out.push_str(sub.help);
     }
+    out.push_str(HELIX_USAGE);
     out.push_str("  leash --version | --help\n  leash COMMAND --help\n\n");
     out.push_str(FOOTER);
     out
@@ -451,6 +455,85 @@ fn cmd_catalog(f: Flags) -> Result<(), CliError> {
     )
 }
 
+const HELIX_USAGE: &str = "\
+  leash helix keys | do | take | resume | ask | plan | catalog   (see `leash helix --help`)
+      The Helix frontend: a key binding in Helix's config.toml starts these.
+";
+
+const HELIX_HELP: &str = include_str!("helix-help.txt");
+
+/// A usage error of `leash helix`.
+fn helix_usage(message: impl Into<String>) -> CliError {
+    usage("helix", message)
+}
+
+/// `leash helix …`: a thin dispatch to the Helix frontend (src/helix/), which has
+/// subcommands of its own.
+#[cfg(unix)]
+fn cmd_helix(args: &[String]) -> Result<(), CliError> {
+    let Some((sub, rest)) = args.split_first() else {
+        return Err(helix_usage("helix needs a subcommand: keys, do, take, resume, ask, plan or catalog"));
+    };
+    let mut opts = leash::helix::Args::default();
+    let mut program: Option<String> = None;
+    let mut install = false;
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| helix_usage(format!("{name} needs a value")));
+        match a.as_str() {
+            "--tag" => opts.tag = Some(value("--tag")?),
+            "--helix-config" => opts.helix_config = Some(value("--helix-config")?.into()),
+            "--config" => opts.config = Some(value("--config")?.into()),
+            "--command" if sub == "keys" => program = Some(value("--command")?),
+            "--install" if sub == "keys" => install = true,
+            other => return Err(helix_usage(format!("leash helix {sub}: unknown argument {other}"))),
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let text = match sub.as_str() {
+        "-h" | "--help" | "help" => HELIX_HELP.to_string(),
+        "keys" => {
+            let program = match program {
+                Some(p) => p,
+                None => std::env::current_exe()
+                    .map_err(|e| helix_usage(format!("cannot find leash's own path ({e}); pass --command leash")))?
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            if install {
+                let path = leash::helix::helix_config_path(&opts)
+                    .ok_or_else(|| helix_usage("cannot find Helix's config.toml; pass --helix-config FILE"))?;
+                leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path).map_err(CliError::Helix)?;
+                format!("leash: added space . and space , to {} (run :config-reload in Helix)\n", path.display())
+            } else {
+                leash::helix::keys(&program, opts.helix_config.as_deref()).map_err(helix_usage)?
+            }
+        }
+        "do" => {
+            leash::helix::run_do(&opts);
+            String::new()
+        }
+        "take" => return write!(out, "{}", leash::helix::run_take()).map_err(CliError::Stdout),
+        "resume" => {
+            leash::helix::run_resume();
+            String::new()
+        }
+        "ask" => {
+            leash::helix::run_ask(&opts);
+            String::new()
+        }
+        "plan" => leash::helix::run_plan(&opts),
+        "catalog" => format!("{}\n", leash::helix::catalog_json(&opts).map_err(CliError::Helix)?),
+        other => return Err(helix_usage(format!("unknown helix subcommand “{other}”"))),
+    };
+    write!(out, "{text}").map_err(CliError::Stdout)
+}
+
+#[cfg(not(unix))]
+fn cmd_helix(_: &[String]) -> Result<(), CliError> {
+    Err(CliError::Helix("the Helix frontend needs a Unix terminal (/dev/tty)".into()))
+}
+
 fn run(args: Vec<String>) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::Usage { message: "no command given".into(), command: None });
@@ -473,6 +556,7 @@ fn run(args: Vec<String>) -> Result<(), CliError> {
             println!("leash {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        "helix" => cmd_helix(rest),
         name => {
             let sub = find(name)?;
             let flags = Flags::parse(sub, rest)?;

@@ -1,0 +1,267 @@
+//! The Helix catalog for the Helix version in use: typable commands (`cmd:<name>`), the
+//! static commands leash can type the key of (`static:<name>`, see [`super::statics`]),
+//! `[editor]` options keyed by their `:set-option` path (`soft-wrap.enable`), the
+//! editor-agnostic sources (project scripts, Git, files), `term:run` and the user's own
+//! entries.
+//!
+//! The command and option data is Helix 25.07.1's (`policy/helix-reach.json`), plus what
+//! master added when the running Helix is newer. Options whose values are lists or
+//! tables (`rulers`, `shell`, `gutters`…) are classified by the policy but not offered:
+//! a plan's setting value is a boolean, a number or a string.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::statics;
+use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, Reach, Setting, ValueType};
+use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
+use crate::program_config::ProgramConfig;
+use crate::sources::{self, Discovered, Editor};
+
+/// A Helix release number (`25.07.1` is `(25, 7, 1)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u32, pub u32, pub u32);
+
+impl Version {
+    /// Reads `25.07.1`, `helix 25.07.1 (a05c151b)` or `25.01`.
+    pub fn parse(text: &str) -> Option<Version> {
+        let word = text.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit()))?;
+        let mut parts = word.split('.').map(|p| p.trim_end_matches(|c: char| !c.is_ascii_digit()).parse::<u32>());
+        let major = parts.next()?.ok()?;
+        let minor = parts.next().and_then(Result::ok).unwrap_or(0);
+        let patch = parts.next().and_then(Result::ok).unwrap_or(0);
+        Some(Version(major, minor, patch))
+    }
+
+    /// The release the data describes.
+    pub fn data() -> Version {
+        Version::parse(DATA_VERSION).unwrap_or(Version(25, 7, 1))
+    }
+
+    /// Whether an entry marked `since` exists in this release.
+    fn has(self, since: &str) -> bool {
+        since != "master" || self > Version::data()
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{:02}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// The version of the Helix that started leash: `$LEASH_HELIX_VERSION`, else what
+/// `hx --version` prints (the running Helix's binary where the process tree shows it),
+/// else the data's release.
+pub fn detect_version() -> Version {
+    if let Some(v) = std::env::var("LEASH_HELIX_VERSION").ok().as_deref().and_then(Version::parse) {
+        return v;
+    }
+    let exe = super::process::helix_pid().and_then(super::process::helix_exe);
+    let program = exe.filter(|p| p.file_name().is_some_and(|n| n == "hx")).unwrap_or_else(|| "hx".into());
+    std::process::Command::new(&program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .and_then(|o| Version::parse(&String::from_utf8_lossy(&o.stdout)))
+        .unwrap_or_else(Version::data)
+}
+
+/// The catalog with what running its items needs.
+pub struct HelixCatalog {
+    pub catalog: Arc<Catalog>,
+    pub discovered: Discovered,
+    pub version: Version,
+}
+
+/// Builds the Helix catalog for a working directory and the current file.
+pub fn build(
+    version: Version,
+    cwd: &Path,
+    file: Option<&Path>,
+    cfg: &ProgramConfig,
+) -> Result<HelixCatalog, CatalogError> {
+    let mut entries = Vec::new();
+    let d = data();
+    if cfg.sources.commands {
+        for t in d.typable_commands.iter().filter(|t| version.has(&t.since) && withheld(&t.name).is_none()) {
+            entries.push(command_entry(t));
+        }
+        for s in d.static_commands.iter().filter(|s| version.has(&s.since)) {
+            if let Some(waits) = statics::offered(&s.name) {
+                entries.push(static_entry(s, waits));
+            }
+        }
+    }
+    if cfg.sources.options {
+        entries.extend(d.options.iter().filter(|o| version.has(&o.since)).filter_map(option_entry));
+    }
+    let discovered = sources::discover(&sources::Options {
+        cwd: cwd.to_path_buf(),
+        file: file.map(Path::to_path_buf),
+        editor: Editor::Helix,
+    });
+    let mut shared = Vec::new();
+    if cfg.sources.scripts {
+        shared.extend(discovered.scripts.iter());
+    }
+    if cfg.sources.git {
+        shared.extend(discovered.git.iter());
+    }
+    if cfg.sources.files {
+        shared.extend(discovered.files.iter());
+    }
+    entries.extend(shared.into_iter().map(sources::SourceItem::to_entry));
+    if cfg.sources.terminal {
+        entries.push(Entry::Item(Item {
+            id: "term:run".into(),
+            kind: "terminal".into(),
+            title: "run a shell command in the terminal".into(),
+            aliases: vec!["shell command line".into(), "execute in shell".into()],
+            args: Args::Required,
+            reach: Reach::Shell,
+            description: "Runs one shell command line on the terminal, output shown until a key is pressed. Use a project script item instead when one fits.".into(),
+        }));
+    }
+    for u in &cfg.entries {
+        entries.push(Entry::Item(Item {
+            id: format!("entry:{}", u.id),
+            kind: "entry".into(),
+            title: u.title.clone(),
+            aliases: u.aliases.clone(),
+            args: u.args,
+            // It runs a program: shell, whatever was declared.
+            reach: Reach::Shell,
+            description: u.description.clone(),
+        }));
+    }
+    Ok(HelixCatalog { catalog: Arc::new(Catalog::new("helix", entries)?), discovered, version })
+}
+
+/// The reach a command has at the least; the policy raises it from the arguments
+/// (`:vsplit FILE` opens a file, `:write` without `--no-format` runs a formatter).
+fn floor_reach(t: &Typable) -> Reach {
+    match t.name.as_str() {
+        "vsplit" | "hsplit" => Reach::Safe,
+        _ => t.safer_reach.unwrap_or(t.reach),
+    }
+}
+
+fn command_entry(t: &Typable) -> Entry {
+    let args = match t.args.as_str() {
+        "required" => Args::Required,
+        "optional" => Args::Optional,
+        _ => Args::None,
+    };
+    Entry::Item(Item {
+        id: format!("cmd:{}", t.name),
+        kind: "command".into(),
+        title: t.title.trim_end_matches('.').to_string(),
+        aliases: t.aliases.clone(),
+        args,
+        reach: floor_reach(t),
+        description: String::new(),
+    })
+}
+
+fn static_entry(s: &StaticCommand, waits: statics::Waits) -> Entry {
+    let description = match waits {
+        statics::Waits::Yes => "Waits for the user (a picker, a prompt or insert mode): only as a plan's last step.",
+        statics::Waits::No => "",
+    };
+    Entry::Item(Item {
+        id: format!("static:{}", s.name),
+        kind: "static command".into(),
+        title: s.title.trim_end_matches('.').to_string(),
+        aliases: vec![s.name.replace('_', " ")],
+        args: Args::None,
+        reach: s.reach,
+        description: description.into(),
+    })
+}
+
+fn option_entry(o: &HelixOption) -> Option<Entry> {
+    let value_type = match o.kind.as_str() {
+        "boolean" => ValueType::Boolean,
+        "number" => ValueType::Number,
+        "string" => ValueType::String,
+        _ => return None,
+    };
+    let values = match value_type {
+        ValueType::String => o
+            .values
+            .as_ref()
+            .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect::<Vec<_>>())
+            .filter(|v| !v.is_empty()),
+        _ => None,
+    };
+    Some(Entry::Setting(Setting {
+        key: o.key.clone(),
+        title: o.title.trim_end_matches('.').to_string(),
+        value_type,
+        values,
+        scope: Some("global".into()),
+        aliases: Vec::new(),
+        reach: Some(o.reach),
+        description: String::new(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> ProgramConfig {
+        ProgramConfig::default()
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(Version::parse("helix 25.07.1 (a05c151b)"), Some(Version(25, 7, 1)));
+        assert_eq!(Version::parse("25.01"), Some(Version(25, 1, 0)));
+        assert!(Version(25, 10, 0) > Version(25, 7, 1));
+        assert_eq!(Version(25, 7, 1).to_string(), "25.07.1");
+        assert_eq!(Version::parse("no version"), None);
+    }
+
+    #[test]
+    fn commands_and_options_of_the_release() {
+        let dir = std::env::temp_dir();
+        let c = build(Version(25, 7, 1), &dir, None, &cfg()).unwrap();
+        let cat = &c.catalog;
+        assert_eq!(cat.editor(), "helix");
+        assert_eq!(cat.item("cmd:vsplit").unwrap().reach, Reach::Safe);
+        assert_eq!(cat.item("cmd:vsplit").unwrap().aliases, ["vs"]);
+        assert_eq!(cat.item("cmd:write").unwrap().reach, Reach::Write);
+        assert_eq!(cat.item("cmd:run-shell-command").unwrap().reach, Reach::Shell);
+        assert!(cat.item("cmd:set-option").is_none(), "settings are setting steps");
+        assert!(cat.item("cmd:config-reload").is_none());
+        assert!(cat.item("cmd:set-register").is_none(), "master only");
+        let comment = cat.item("static:toggle_comments").unwrap();
+        assert_eq!((comment.reach, comment.args), (Reach::Edit, Args::None));
+        assert_eq!(comment.aliases, ["toggle comments"]);
+        assert!(cat.item("static:replay_macro").is_none(), "not offered");
+        assert!(cat.item("static:shell_pipe").is_none(), "not offered");
+        let ln = cat.setting("line-number").unwrap();
+        assert_eq!(ln.values.as_deref().unwrap(), ["absolute", "relative"]);
+        assert_eq!(cat.setting("soft-wrap.enable").unwrap().value_type, ValueType::Boolean);
+        assert!(cat.setting("rulers").is_none(), "lists are not offered");
+        assert!(cat.setting("editor.line-number").is_none());
+        assert_eq!(cat.item("term:run").unwrap().reach, Reach::Shell);
+        let newer = build(Version(26, 1, 0), &dir, None, &cfg()).unwrap();
+        assert!(newer.catalog.item("cmd:set-register").is_some());
+    }
+
+    #[test]
+    fn sources_can_be_turned_off() {
+        let mut off = cfg();
+        off.sources.commands = false;
+        off.sources.terminal = false;
+        let c = build(Version(25, 7, 1), &std::env::temp_dir(), None, &off).unwrap();
+        assert!(c.catalog.item("cmd:vsplit").is_none());
+        assert!(c.catalog.item("term:run").is_none());
+        assert!(c.catalog.setting("line-number").is_some());
+    }
+}

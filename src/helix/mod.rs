@@ -1,0 +1,580 @@
+//! The Helix frontend: the `leash helix …` subcommands a Helix key binding starts.
+//!
+//! Released Helix (25.07) has no plugin system and no IPC, so the frontend is the
+//! `leash` program itself, started by the snippet [`keys::snippet`] prints. `do` is the
+//! dialog (request, plan, `y`/`n`, programs on the terminal); `take` hands what Helix must
+//! run to the key binding's macro; `resume` runs the programs a plan puts after Helix's
+//! commands; `ask` and `plan` are the plan-only pair behind `space ,`. The same core ranks, asks the model and validates; [`apply`] turns each
+//! validated step into what leash or Helix does for it.
+
+pub mod apply;
+pub mod catalog;
+pub mod commandline;
+pub mod config;
+pub mod context;
+pub mod dialog;
+pub mod keys;
+pub mod process;
+pub mod state;
+pub mod statics;
+pub mod tty;
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use self::apply::{Env, HandOff, HelixAction, HelixPlan, Typed};
+use self::context::HelixContext;
+use self::dialog::{Row, Screen, Style};
+use crate::policy::{Policy, Profile};
+use crate::program_config::ProgramConfig;
+use crate::prompt::Context;
+use crate::runtime::CancelToken;
+
+/// Flags the subcommands share.
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    /// The here-document's tail (`--tag`).
+    pub tag: Option<String>,
+    /// Helix's config.toml (`--helix-config`); else the one the running Helix reads.
+    pub helix_config: Option<PathBuf>,
+    /// The leash configuration file (`--config`); else `$XDG_CONFIG_HOME/leash/config.toml`.
+    pub config: Option<PathBuf>,
+}
+
+/// Fixed status messages for Helix's status line (never model text: `:echo` expands).
+const DONE: &str = "leash: done";
+const CANCELLED: &str = "leash: cancelled, nothing changed";
+const FAILED: &str = "leash: nothing applied (see the dialog)";
+const NOTHING: &str = "leash: nothing to apply";
+
+/// A program the plan runs after Helix's commands: what `do` leaves for `resume`.
+#[derive(Debug, Serialize, Deserialize)]
+struct Later {
+    /// The step's place in the plan.
+    index: usize,
+    argv: Vec<String>,
+    cwd: PathBuf,
+    shown: String,
+    env: Vec<(String, String)>,
+    /// Started in the background (a file manager), not run on the terminal.
+    detached: bool,
+}
+
+/// What `ask` leaves for `plan`.
+#[derive(Debug, Serialize, Deserialize)]
+struct Pending {
+    request: String,
+    context_text: String,
+    tag: Option<String>,
+}
+
+fn read_stdin() -> String {
+    let mut text = String::new();
+    let _ = std::io::stdin().take(64 * 1024).read_to_string(&mut text);
+    text
+}
+
+fn load_config(args: &Args) -> Result<ProgramConfig, String> {
+    let path = match &args.config {
+        Some(p) => p.clone(),
+        None => crate::program_config::default_path().ok_or("neither XDG_CONFIG_HOME nor HOME is set")?,
+    };
+    ProgramConfig::load(&path).map_err(|e| e.to_string())
+}
+
+/// The config.toml the running Helix reads.
+pub fn helix_config_path(args: &Args) -> Option<PathBuf> {
+    args.helix_config
+        .clone()
+        .or_else(|| process::helix_pid().and_then(process::helix_config_arg))
+        .or_else(config::default_path)
+}
+
+fn error_rows(what: &str, detail: &str) -> Vec<Row> {
+    vec![vec![(what.to_string(), Style::Error)], Vec::new(), vec![(dialog::visible(detail), Style::Plain)]]
+}
+
+/// `leash helix do`: the dialog. Leaves a [`HandOff`] for `take` and prints nothing.
+pub fn run_do(args: &Args) {
+    let context = HelixContext::parse(&read_stdin(), args.tag.as_deref());
+    state::clear("apply");
+    state::clear("resume");
+    let status = match Screen::open() {
+        Ok(mut screen) => {
+            let handoff = dialog_flow(&mut screen, args, &context);
+            drop(screen);
+            handoff
+        }
+        Err(_) => HandOff { status: FAILED.into(), ..HandOff::default() },
+    };
+    let _ = state::put("apply", &status);
+}
+
+/// `leash helix take`: prints the macro Helix replays (exactly one line, no newline).
+pub fn run_take() -> String {
+    state::take::<HandOff>("apply").unwrap_or(HandOff { status: NOTHING.into(), ..HandOff::default() }).to_macro()
+}
+
+/// `leash helix resume`: runs the programs the plan puts after Helix's commands, on the
+/// terminal, once Helix ran those commands. Prints nothing.
+pub fn run_resume() {
+    let Some(later) = state::take::<Vec<Later>>("resume") else { return };
+    let Ok(mut screen) = Screen::open() else { return };
+    screen.terminal();
+    for l in &later {
+        if let Err(e) = run_later(&mut screen, l) {
+            step_failed(&mut screen, l.index, &e);
+            break;
+        }
+    }
+    screen.any_key("Press any key to return to Helix");
+}
+
+/// `leash helix ask`: reads the request for `space ,` and leaves it for `plan`.
+pub fn run_ask(args: &Args) {
+    let context_text = read_stdin();
+    state::clear("request");
+    let Ok(mut screen) = Screen::open() else { return };
+    let context = HelixContext::parse(&context_text, args.tag.as_deref());
+    if let Some(request) = screen.ask(&hint(&context)) {
+        let _ = state::put("request", &Pending { request, context_text, tag: args.tag.clone() });
+    }
+}
+
+/// `leash helix plan`: the plan for the request `ask` left, as text for Helix's popup.
+/// Applies nothing.
+pub fn run_plan(args: &Args) -> String {
+    // No request: `ask` was cancelled. Helix opens no popup for empty output.
+    let Some(p) = state::take::<Pending>("request") else { return String::new() };
+    let context = HelixContext::parse(&p.context_text, p.tag.as_deref());
+    let run = || -> Result<String, String> {
+        let cfg = load_config(args)?;
+        let prepared = prepare(&cfg, &context, args)?;
+        let outcome = crate::llm::plan_blocking(
+            &p.request,
+            &prepared.catalog.catalog,
+            cfg.shortlist_limit,
+            &prepared.model_context,
+            &prepared.provider,
+            &prepared.policy,
+            &CancelToken::new(),
+        )
+        .map_err(|e| e.to_string())?;
+        log(&cfg, &outcome.log.to_line());
+        let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, &context));
+        let (current, notes) = settings_view(&plan, args, false);
+        let mut rows =
+            vec![vec![(format!("leash plan for: {}", dialog::visible(&p.request)), Style::Heading)], Vec::new()];
+        rows.extend(dialog::rows(&plan, &current, &notes));
+        rows.push(Vec::new());
+        rows.push(vec![("Nothing was applied: space . asks again and applies after y.".into(), Style::Note)]);
+        Ok(dialog::plain(&rows))
+    };
+    let text = run().unwrap_or_else(|e| format!("leash: {}", dialog::visible(&e)));
+    // Helix shows the output inside a Markdown code block: a fence in model text must
+    // not end it.
+    text.replace("```", "` ` `")
+}
+
+/// What planning needs, built once per request.
+struct Prepared {
+    cwd: PathBuf,
+    catalog: catalog::HelixCatalog,
+    policy: Policy,
+    provider: crate::llm::ProviderConfig,
+    model_context: Context,
+    workspace: config::Workspace,
+    keys: statics::UserKeys,
+}
+
+impl Prepared {
+    fn env<'a>(&'a self, cfg: &'a ProgramConfig, context: &'a HelixContext) -> Env<'a> {
+        Env {
+            cwd: &self.cwd,
+            context,
+            discovered: &self.catalog.discovered,
+            config: cfg,
+            workspace: &self.workspace,
+            keys: &self.keys,
+        }
+    }
+}
+
+/// The key bindings of the files Helix merges, in its order: config.toml, then the
+/// project's.
+fn user_keys(args: &Args, workspace: &config::Workspace) -> statics::UserKeys {
+    let mut keys = statics::UserKeys::default();
+    if let Some(path) = helix_config_path(args) {
+        match config::ConfigFile::read(&path) {
+            Ok(f) => keys.add(&path.display().to_string(), f.keys_normal()),
+            Err(e) => keys.unreadable(e.to_string()),
+        }
+    }
+    match workspace {
+        config::Workspace::File(f) => keys.add(&f.path().display().to_string(), f.keys_normal()),
+        config::Workspace::Broken(e) => keys.unreadable(e.to_string()),
+        config::Workspace::None => {}
+    }
+    keys
+}
+
+fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<Prepared, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    let version = catalog::detect_version();
+    let file = context.file.as_deref().map(|f| crate::sources::absolute(&cwd, f));
+    let catalog = catalog::build(version, &cwd, file.as_deref(), cfg).map_err(|e| e.to_string())?;
+    let policy = Policy::new(Profile::Helix).with_raise_rules(cfg.raise.clone());
+    let provider = cfg.provider_config().map_err(|e| e.to_string())?;
+    let (stack, _) = crate::sources::project::stack(&cwd);
+    let model_context = Context {
+        os: std::env::consts::OS.to_string(),
+        filetype: context.language.clone(),
+        selection: context.selection_words(),
+        project: stack.join(", "),
+        editor: "Helix".into(),
+    };
+    let workspace = config::Workspace::find(&cwd);
+    let keys = user_keys(args, &workspace);
+    Ok(Prepared { cwd, catalog, policy, provider, model_context, workspace, keys })
+}
+
+/// Appends one exchange to `$XDG_STATE_HOME/leash/leash.log` (mode 0600) when logging is on.
+fn log(cfg: &ProgramConfig, line: &str) {
+    if !cfg.log {
+        return;
+    }
+    let Ok(dir) = state::dir() else { return };
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    if let Ok(mut f) = options.open(dir.join("leash.log")) {
+        use std::io::Write;
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+fn hint(context: &HelixContext) -> Vec<Row> {
+    let mut where_ = match &context.file {
+        Some(f) => format!("In {}", f.display()),
+        None => "In a scratch buffer".into(),
+    };
+    if !context.language.is_empty() {
+        where_.push_str(&format!(" ({})", context.language));
+    }
+    if let Some((a, b)) = context.selection.filter(|(a, b)| b > a) {
+        where_.push_str(&format!(", lines {a}–{b} selected"));
+    }
+    vec![
+        vec![(dialog::visible(&where_), Style::Note)],
+        vec![("For example: relative line numbers and a vertical split".into(), Style::Note)],
+    ]
+}
+
+/// The current value of each setting step and the notes about config.toml.
+fn settings_view(
+    plan: &HelixPlan,
+    args: &Args,
+    applying: bool,
+) -> (HashMap<usize, (serde_json::Value, &'static str)>, Vec<Row>) {
+    let mut current = HashMap::new();
+    let mut notes = Vec::new();
+    if plan.settings().next().is_none() {
+        return (current, notes);
+    }
+    let Some(path) = helix_config_path(args) else {
+        notes.push(vec![("Helix's config.toml was not found (HOME is not set).".into(), Style::Error)]);
+        return (current, notes);
+    };
+    match config::ConfigFile::read(&path) {
+        Ok(file) => {
+            for s in &plan.steps {
+                if let HelixAction::Setting { key, .. } = &s.action {
+                    let now = match file.get(key) {
+                        Some(v) => (v, ""),
+                        None => (
+                            crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default(),
+                            " (Helix's default)",
+                        ),
+                    };
+                    current.insert(s.step.index, now);
+                }
+            }
+            let path = dialog::visible(&path.display().to_string());
+            let note = if applying {
+                format!("Settings are written to {path} and Helix reloads it.")
+            } else {
+                format!("Settings would be written to {path}.")
+            };
+            notes.push(vec![(note, Style::Note)]);
+        }
+        Err(e) => notes.push(vec![(dialog::visible(&e.to_string()), Style::Error)]),
+    }
+    (current, notes)
+}
+
+fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> HandOff {
+    let cancelled = || HandOff { status: CANCELLED.into(), ..HandOff::default() };
+    let failed = |screen: &mut Screen, what: &str, detail: &str| {
+        screen.confirm(&error_rows(what, detail), false);
+        HandOff { status: FAILED.into(), ..HandOff::default() }
+    };
+    let cfg = match load_config(args) {
+        Ok(c) => c,
+        Err(e) => return failed(screen, "leash: the configuration file has an error", &e),
+    };
+    let Some(request) = screen.ask(&hint(context)) else { return cancelled() };
+    let prepared = match prepare(&cfg, context, args) {
+        Ok(p) => p,
+        Err(e) => return failed(screen, "leash: cannot plan", &e),
+    };
+    // The model call runs on the core's runtime; this thread keeps the screen and keys.
+    let cancel = CancelToken::new();
+    let (tx, rx) = mpsc::channel();
+    let job_cancel = cancel.clone();
+    let (catalog, provider, policy, model_context, limit) = (
+        std::sync::Arc::clone(&prepared.catalog.catalog),
+        prepared.provider.clone(),
+        prepared.policy.clone(),
+        prepared.model_context.clone(),
+        cfg.shortlist_limit,
+    );
+    let request_for_job = request.clone();
+    let spawned = std::thread::Builder::new().name("leash-plan".into()).spawn(move || {
+        let r = crate::llm::plan_blocking(
+            &request_for_job,
+            &catalog,
+            limit,
+            &model_context,
+            &provider,
+            &policy,
+            &job_cancel,
+        );
+        let _ = tx.send(r);
+    });
+    if let Err(e) = spawned {
+        return failed(screen, "leash: cannot plan", &e.to_string());
+    }
+    let status = format!("Planning with {}…", prepared.provider.display_name());
+    let Some(result) = screen.wait(&status, || rx.try_recv().ok(), || cancel.cancel()) else { return cancelled() };
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) if e.is_cancelled() => return cancelled(),
+        Err(e) => return failed(screen, "leash: planning failed; nothing was run", &e.to_string()),
+    };
+    log(&cfg, &outcome.log.to_line());
+    let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, context));
+    let (current, notes) = settings_view(&plan, args, true);
+    let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
+    let rows = dialog::rows(&plan, &current, &notes);
+    if config_broken {
+        screen.confirm(&rows, false);
+        return HandOff { status: FAILED.into(), ..HandOff::default() };
+    }
+    if plan.steps.is_empty() {
+        screen.confirm(&rows, false);
+        return HandOff { status: NOTHING.into(), ..HandOff::default() };
+    }
+    if !plan.may_skip_confirmation && !screen.confirm(&rows, true) {
+        return cancelled();
+    }
+    apply_plan(screen, &plan, args)
+}
+
+/// Runs what leash runs in the dialog (settings, programs) in plan order and returns
+/// what Helix runs after it: its commands in plan order, then `leash helix resume` for
+/// the programs the plan puts after them. The first failing step stops the plan: nothing
+/// after it runs, in leash or in Helix.
+fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
+    let mut handoff = HandOff::default();
+    let mut later = Vec::new();
+    let mut terminal = false;
+    let mut failed = false;
+    for s in &plan.steps {
+        let index = s.step.index;
+        let outcome = match &s.action {
+            HelixAction::Setting { key, value } => write_setting(args, key, value).map(|()| handoff.reload = true),
+            HelixAction::Command { line } => {
+                handoff.typed.push(Typed::Line(line.clone()));
+                Ok(())
+            }
+            HelixAction::Keys { keys, waits, .. } => {
+                handoff.typed.push(Typed::Keys(keys.clone()));
+                handoff.waits = *waits;
+                Ok(())
+            }
+            HelixAction::Program { argv, cwd, shown, env } => {
+                let l = Later {
+                    index,
+                    argv: argv.clone(),
+                    cwd: cwd.clone(),
+                    shown: shown.clone(),
+                    env: env.clone(),
+                    detached: false,
+                };
+                if s.after_helix {
+                    later.push(l);
+                    Ok(())
+                } else {
+                    if !terminal {
+                        screen.terminal();
+                        terminal = true;
+                    }
+                    run_later(screen, &l)
+                }
+            }
+            HelixAction::Delete { path } => std::fs::remove_file(path)
+                .map(|()| handoff.typed.push(Typed::Line("buffer-close!".into())))
+                .map_err(|e| format!("cannot delete {}: {e}", path.display())),
+            HelixAction::Detached { argv } => {
+                let l = Later {
+                    index,
+                    argv: argv.clone(),
+                    cwd: PathBuf::new(),
+                    shown: argv.join(" "),
+                    env: Vec::new(),
+                    detached: true,
+                };
+                if s.after_helix {
+                    later.push(l);
+                    Ok(())
+                } else {
+                    run_later(screen, &l)
+                }
+            }
+        };
+        if let Err(e) = outcome {
+            if !terminal {
+                screen.terminal();
+                terminal = true;
+            }
+            step_failed(screen, index, &e);
+            failed = true;
+            break;
+        }
+    }
+    if !failed && !later.is_empty() {
+        // The programs wait in the state folder for the macro's `leash helix resume`.
+        let resume = std::env::current_exe()
+            .map_err(|e| e.to_string())
+            .and_then(|exe| keys::resume_line(&exe.to_string_lossy()))
+            .and_then(|line| state::put("resume", &later).map(|()| line));
+        match resume {
+            Ok(line) => handoff.resume = Some(line),
+            Err(e) => {
+                if !terminal {
+                    screen.terminal();
+                    terminal = true;
+                }
+                step_failed(screen, later[0].index, &format!("cannot start leash again after Helix's commands: {e}"));
+                failed = true;
+            }
+        }
+    }
+    if terminal {
+        screen.any_key("Press any key to return to Helix");
+    }
+    handoff.status = if failed { "leash: stopped at a failing step (see the dialog)" } else { DONE }.into();
+    handoff
+}
+
+/// Runs one program: on the terminal, or started in the background.
+fn run_later(screen: &mut Screen, l: &Later) -> Result<(), String> {
+    if l.detached {
+        let Some((program, rest)) = l.argv.split_first() else { return Err("nothing to run".into()) };
+        return Command::new(program)
+            .args(rest)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map(|_| ())
+            .map_err(|e| format!("cannot start {program}: {e}"));
+    }
+    screen.print(&vec![("$ ".into(), Style::Keys), (dialog::visible(&l.shown), Style::Command)]);
+    run_program(screen, &l.argv, &l.cwd, &l.env)
+}
+
+fn step_failed(screen: &mut Screen, index: usize, error: &str) {
+    screen.print(&vec![(format!("Step {} failed: {}", index + 1, dialog::visible(error)), Style::Error)]);
+    screen.print(&vec![("The steps after it were not run.".into(), Style::Error)]);
+}
+
+/// Writes one setting into Helix's config.toml (read again now: the file may have
+/// changed since the plan was shown; one that no longer parses is not written).
+fn write_setting(args: &Args, key: &str, value: &crate::catalog::SettingValue) -> Result<(), String> {
+    let path = helix_config_path(args).ok_or("Helix's config.toml was not found")?;
+    let mut file = config::ConfigFile::read(&path).map_err(|e| e.to_string())?;
+    file.set(key, value).map_err(|e| e.to_string())?;
+    file.write().map_err(|e| e.to_string())
+}
+
+/// Runs one program on the terminal: no stdin (like Helix's own shell commands), output
+/// on the terminal, in a process group of its own so Ctrl-C reaches it and not Helix.
+fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String, String)]) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let (Some(program), Ok(out), Ok(err)) = (argv.first(), screen.tty.file(), screen.tty.file()) else {
+        return Err("nothing to run".into());
+    };
+    let mut child = Command::new(program)
+        .args(&argv[1..])
+        .current_dir(cwd)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let mut interrupted = None;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return match status.code() {
+                    Some(0) => Ok(()),
+                    Some(code) => Err(format!("exit status {code}")),
+                    None => Err("stopped by a signal".into()),
+                };
+            }
+            Ok(None) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        if let Some(at) = interrupted {
+            if std::time::Instant::now().duration_since(at) > Duration::from_secs(3) {
+                let _ = child.kill();
+            }
+        }
+        if let Some(tty::Key::CtrlC) = screen.tty.key(Some(Duration::from_millis(50))) {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-s", "INT", "--", &group]).stderr(Stdio::null()).status();
+            interrupted.get_or_insert_with(std::time::Instant::now);
+        }
+    }
+}
+
+/// `leash helix keys`: the snippet.
+pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, String> {
+    keys::snippet(&keys::KeysOptions { program, helix_config, tag: None })
+}
+
+/// `leash helix keys --install`: the bindings written into Helix's config.toml.
+pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path) -> Result<(), String> {
+    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path)
+}
+
+/// `leash helix catalog`: the Helix catalog file for this folder, as JSON.
+pub fn catalog_json(args: &Args) -> Result<String, String> {
+    let cfg = load_config(args)?;
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let c = catalog::build(catalog::detect_version(), &cwd, None, &cfg).map_err(|e| e.to_string())?;
+    Ok(c.catalog.to_json().to_string())
+}

@@ -1,0 +1,42 @@
+//! The `leash helix` subcommands that need no terminal behave as Helix's key bindings
+//! need: `take` prints one harmless command and nothing on stderr, `plan` always answers
+//! on stdout, `keys` prints the bindings.
+
+#![cfg(unix)]
+
+use std::process::Command;
+
+#[test]
+fn the_helix_subcommands_answer_as_the_bindings_need() {
+    let state = std::env::temp_dir().join(format!("leash-helix-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&state).unwrap();
+    let leash = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_leash"))
+            .args(args)
+            .env("XDG_STATE_HOME", &state)
+            .env("XDG_CONFIG_HOME", &state)
+            .output()
+            .unwrap()
+    };
+    let take = leash(&["helix", "take"]);
+    assert!(take.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&take.stdout),
+        ":echo leash: nothing to apply<ret>",
+        "one harmless command, no newline"
+    );
+    assert!(take.stderr.is_empty(), "Helix shows stderr instead of stdout: it must stay empty");
+    let plan = leash(&["helix", "plan"]);
+    assert!(plan.status.success() && plan.stderr.is_empty());
+    assert!(plan.stdout.is_empty(), "no request (ask was cancelled): no popup");
+    let keys = leash(&["helix", "keys", "--command", "leash"]);
+    assert!(keys.status.success());
+    let text = String::from_utf8_lossy(&keys.stdout);
+    assert!(text.contains("[keys.normal.space]\n\".\" = \"@:noop %sh{leash helix do --tag "), "{text}");
+    let help = leash(&["helix", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("WHAT WAITS FOR HELIX'S PLUGIN SYSTEM"));
+    let bad = leash(&["helix", "frobnicate"]);
+    assert_eq!(bad.status.code(), Some(2));
+
+    let _ = std::fs::remove_dir_all(&state);
+}

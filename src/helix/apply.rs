@@ -391,6 +391,12 @@ impl HandOff {
         }
         match &self.resume {
             Some(r) => {
+                // Helix saves files in its event loop, after the macro, and `%sh{…}`
+                // blocks that loop: closing a buffer first is what makes Helix finish
+                // every pending write (`:buffer-close` flushes them), so a program after
+                // `:write` sees the saved file.
+                out.push_str(&line("new"));
+                out.push_str(&line("buffer-close!"));
                 out.push_str(&line(r));
                 out.push_str(&line("redraw"));
             }
@@ -509,7 +515,9 @@ mod tests {
         };
         assert_eq!(h.to_macro(), ":config-reload<ret>:vsplit<ret><C-c>:echo a<lt>b<gt><ret>:echo leash: done<ret>");
         h.resume = Some("noop %sh{leash helix resume}".into());
-        assert!(h.to_macro().ends_with(":echo a<lt>b<gt><ret>:noop %sh{leash helix resume}<ret>:redraw<ret>"));
+        assert!(h.to_macro().ends_with(
+            ":echo a<lt>b<gt><ret>:new<ret>:buffer-close!<ret>:noop %sh{leash helix resume}<ret>:redraw<ret>"
+        ));
         let picker = HandOff {
             typed: vec![Typed::Keys("<space>f".into())],
             waits: true,

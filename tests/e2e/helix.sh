@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# End-to-end: a real Helix (25.07) in tmux, with the key bindings `leash helix keys`
+# prints, against a local model server (tests/e2e/scripted_model.py, OpenAI wire format).
+#
+#   1. `space .`, "relative line numbers and a vertical split": the dialog shows the plan
+#      (current → new value, the command), `y` writes config.toml (comments kept), Helix
+#      reloads it and the split opens. The file open in Helix is named
+#      `we'ird;$(touch pwned).txt`: its name reaches the dialog and no shell runs it.
+#   2. `space .`, another plan: `n` cancels and config.toml is byte for byte the same.
+#   3. A terminal step: shown in full, Esc cancels (nothing runs), then `y` runs it on the
+#      terminal and its output stays until a key is pressed.
+#   3b. Static commands by their keys (the user rebound `C-c`, so `toggle_comments` is
+#      typed as `space c`), `:write`, then a program that runs after Helix saved.
+#   4. `space ,`: the plan in Helix's popup; nothing is applied.
+#   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
+#      and nothing runs.
+#
+# Usage: tests/e2e/helix.sh [--capture DIR]
+# hx comes from $LEASH_TEST_HX, else PATH (25.07 or newer), else ../shared/tools (unpacked
+# into .deps/helix). Needs tmux, python3 and target/release/leash (scripts/test builds it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+capture_out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --capture) capture_out=$2; shift 2 ;;
+    *) echo "helix e2e: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+for tool in tmux python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "helix e2e: FAIL: $tool is not installed" >&2; exit 1; }
+done
+leash=$root/target/release/leash
+[ -x "$leash" ] || { echo "helix e2e: FAIL: $leash is missing (cargo build --release)" >&2; exit 1; }
+
+new_enough() { # helix 25.07 or newer
+  local v
+  v=$("$1" --version 2>/dev/null | sed -n 's/^helix \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  [ -n "$v" ] || return 1
+  set -- $v
+  [ "$1" -gt 25 ] || { [ "$1" -eq 25 ] && [ "$((10#$2))" -ge 7 ]; }
+}
+hx=
+if [ -n "${LEASH_TEST_HX:-}" ]; then
+  hx=$LEASH_TEST_HX
+elif command -v hx >/dev/null 2>&1 && new_enough "$(command -v hx)"; then
+  hx=$(command -v hx)
+else
+  tarball=$root/../shared/tools/helix-25.07.1-x86_64-linux.tar.xz
+  if [ -f "$tarball" ]; then
+    if [ ! -x .deps/helix/hx ]; then
+      mkdir -p .deps/helix
+      tar -C .deps/helix -xJf "$tarball"
+    fi
+    hx=$root/.deps/helix/hx
+  fi
+fi
+if [ -z "$hx" ]; then
+  echo "helix e2e: SKIPPED: no hx 25.07+ on PATH, no LEASH_TEST_HX and no ../shared/tools/helix-*.tar.xz"
+  exit 0
+fi
+new_enough "$hx" || { echo "helix e2e: FAIL: $hx is not Helix 25.07 or newer" >&2; exit 1; }
+runtime=$(dirname "$hx")/runtime
+echo "helix e2e: $("$hx" --version) ($hx)"
+
+tmp=$(mktemp -d)
+sock="leash-hx-$$"
+server_pid=
+cleanup() {
+  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+  [ -n "$server_pid" ] && kill "$server_pid" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo_file="$tmp/echo-out.txt"
+python3 tests/e2e/scripted_model.py --plans tests/e2e/helix-plans.json --port-file "$tmp/port" \
+  --echo-file "$echo_file" --log "$tmp/requests.jsonl" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+[ -s "$tmp/port" ] || { echo "helix e2e: FAIL: the model server did not start" >&2; exit 1; }
+port=$(cat "$tmp/port")
+
+mkdir -p "$tmp/config/leash" "$tmp/state" "$tmp/hx" "$tmp/proj"
+cat >"$tmp/config/leash/config.toml" <<EOF
+# the leash program's provider (same keys as Neovim's setup())
+provider = "mock"
+[providers.mock]
+kind = "openai"
+url = "http://127.0.0.1:$port/v1"
+model = "mock-model"
+EOF
+hxconf=$tmp/hx/config.toml
+cat >"$hxconf" <<'EOF'
+# my Helix settings: leash must keep this comment
+[editor]
+mouse = false # and this one
+
+[keys.normal]
+C-c = "no_op" # toggle_comments' first default key, taken by the user
+EOF
+"$leash" helix keys --install --helix-config "$hxconf" >/dev/null
+grep -q '^\[keys.normal.space\]' "$hxconf" || { echo "helix e2e: FAIL: leash helix keys printed no bindings" >&2; exit 1; }
+
+weird="we'ird;\$(touch pwned).txt"
+printf 'first line\nsecond line\nthird line\n' >"$tmp/proj/$weird"
+cat >"$tmp/launch.sh" <<EOF
+cd $(printf %q "$tmp/proj")
+export HELIX_RUNTIME=$(printf %q "$runtime") XDG_CONFIG_HOME=$(printf %q "$tmp/config") XDG_STATE_HOME=$(printf %q "$tmp/state")
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+exec $(printf %q "$hx") -c $(printf %q "$hxconf") $(printf %q "$weird")
+EOF
+
+screen() { tmux -L "$sock" capture-pane -p -t hx; }
+fail() {
+  echo "helix e2e: FAIL: $*" >&2
+  echo "---- screen ----" >&2
+  screen >&2 || true
+  echo "----------------" >&2
+  if [ -s "$tmp/requests.jsonl" ]; then
+    echo "helix e2e: requests the model server received:" >&2
+    grep -o 'Request: [^"\\]*' "$tmp/requests.jsonl" >&2 || true
+  else
+    echo "helix e2e: the model server received no request" >&2
+  fi
+  exit 1
+}
+wait_for() { # PATTERN SECONDS
+  local i
+  for i in $(seq $((${2:-10} * 10))); do
+    screen | grep -Eq -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+keys() { tmux -L "$sock" send-keys -t hx "$@"; }
+# Escape in a call of its own: sent with other keys, tmux may fold it into a sequence.
+normal() { keys Escape; sleep 0.2; }
+splits() { screen | grep -c '│' || true; }
+capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
+ask() { # REQUEST: space . and type the request
+  normal
+  keys Space; keys .
+  wait_for 'what should Helix do' 10 || fail "space . did not open the dialog"
+  keys -l "$1"; keys Enter
+}
+
+tmux -L "$sock" -f /dev/null new-session -d -s hx -x 120 -y 40 "bash $(printf %q "$tmp/launch.sh"); sleep 30"
+tmux -L "$sock" set-option -t hx remain-on-exit on >/dev/null
+wait_for 'NOR' 15 || fail "Helix did not start"
+[ "$(splits)" -eq 0 ] || fail "the test expects one view before the plan runs"
+
+# --- 1. settings and a command, y -------------------------------------------------
+ask 'relative line numbers and a vertical split'
+wait_for 'Run :vsplit' 30 || fail "the dialog did not show the plan"
+wait_for 'Set line-number: "absolute" \(Helix.s default\) → "relative"' 2 || fail "the plan does not show the setting's current and new value"
+wait_for 'count lines from the cursor' 2 || fail "the plan does not show the step's reason"
+wait_for 'y run · n/Esc cancel' 2 || fail "the dialog does not show its keys"
+capture plan-settings
+sleep 0.3
+keys y
+wait_for 'leash: done|Config refreshed' 10 || fail "Helix did not come back with the plan applied"
+sleep 0.5
+grep -q '^line-number = "relative"' "$hxconf" || fail "config.toml has no line-number = \"relative\": $(cat "$hxconf")"
+grep -q '^# my Helix settings: leash must keep this comment$' "$hxconf" || fail "the comment at the top of config.toml is gone"
+grep -q '^mouse = false # and this one$' "$hxconf" || fail "the comment after a value is gone"
+grep -q '^\[keys.normal.space\]' "$hxconf" || fail "the key bindings are gone from config.toml"
+[ "$(splits)" -gt 0 ] || fail "no vertical split after y"
+normal
+keys -l ':get-option line-number'; keys Enter
+wait_for '"relative"' 5 || fail "Helix did not reload config.toml (line-number is not relative)"
+[ -e "$tmp/proj/pwned" ] && fail "the file name reached a shell"
+grep -q 'filetype text' "$tmp/requests.jsonl" || fail "the file's language did not reach the model's context"
+echo "helix e2e: ok: space . planned, y wrote config.toml (comments kept), Helix reloaded it and split vertically"
+
+# The file name reached the dialog intact (it is shown above the request line).
+normal
+keys Space; keys .
+wait_for 'what should Helix do' 10 || fail "space . did not open the dialog"
+wait_for "In we'ird;\\\$\\(touch pwned\\)\\.txt \\(text\\)" 2 || fail "the dialog does not name the current file and its language"
+keys Escape
+wait_for 'leash: cancelled' 10 || fail "Esc did not cancel the request line"
+echo "helix e2e: ok: the file name and language reached the dialog on stdin; no shell ran the name"
+
+# --- 2. n cancels: nothing changes --------------------------------------------------
+cp "$hxconf" "$tmp/before.toml"
+before=$(splits)
+ask 'soft wrap and a horizontal split'
+wait_for 'Run :hsplit' 30 || fail "the dialog did not show the second plan"
+wait_for 'Set soft-wrap.enable: false \(Helix.s default\) → true' 2 || fail "the plan does not show soft-wrap's current value"
+wait_for 'unknown setting “fontsize”' 2 || fail "the plan does not list the dropped step"
+sleep 0.3
+keys n
+wait_for 'leash: cancelled' 10 || fail "n did not cancel"
+cmp -s "$hxconf" "$tmp/before.toml" || fail "config.toml changed although the plan was cancelled"
+[ "$(splits)" -eq "$before" ] || fail "the views changed although the plan was cancelled"
+echo "helix e2e: ok: n cancelled, config.toml and the views are unchanged"
+
+# --- 3. a terminal step: shown in full, Esc cancels, y runs it ---------------------
+ask 'run the leash-e2e marker command'
+wait_for '\[shell\] Run in a terminal:' 30 || fail "the terminal step is not marked [shell]"
+flat=$(screen | tr -d '\n' | tr -s ' ')
+case "$flat" in
+  *"echo leash-e2e > $echo_file"*) ;;
+  *) fail "the dialog does not show the whole command" ;;
+esac
+capture plan-terminal
+sleep 1
+[ -e "$echo_file" ] && fail "the command ran before y"
+keys Escape
+wait_for 'leash: cancelled' 10 || fail "Esc did not cancel the plan"
+sleep 0.5
+[ -e "$echo_file" ] && fail "the command ran although the plan was cancelled"
+ask 'run the leash-e2e marker command'
+wait_for '\[shell\] Run in a terminal:' 30 || fail "the terminal step was not shown again"
+sleep 0.3
+keys y
+wait_for 'Press any key to return to Helix' 10 || fail "the output was not left on screen"
+wait_for "\\$ echo leash-e2e > " 2 || fail "the terminal does not show the command it ran"
+capture terminal-output
+[ -e "$echo_file" ] || fail "y did not run the command"
+grep -q '^leash-e2e$' "$echo_file" || fail "the command did not write the marker"
+sleep 0.5
+wait_for 'Press any key to return to Helix' 1 || fail "the output did not stay until a key"
+keys q
+wait_for 'leash: done' 10 || fail "a key did not return to Helix"
+echo "helix e2e: ok: the terminal step was shown in full, Esc cancelled it, y ran it and its output stayed until a key"
+
+# --- 3b. static commands by their keys, :write, then a program after Helix saved ------
+ask 'comment this line, shout and save'
+wait_for 'Comment/uncomment selections: key space c \(toggle_comments\)' 30 || fail "the plan does not type toggle_comments' free key (C-c is rebound)"
+wait_for 'Switch to uppercase: key A-` \(switch_to_uppercase\)' 2 || fail "the plan does not show the static command's key"
+wait_for '\[write\] Run :write --no-format' 2 || fail "the plan does not show the write"
+wait_for "\[shell\] Run in a terminal after Helix's commands above:" 2 || fail "the program is not shown as running after Helix's commands"
+capture plan-static
+sleep 0.3
+keys y
+wait_for 'Press any key to return to Helix' 15 || fail "leash helix resume did not run the program after Helix's commands"
+wait_for '\$ cat \./\*\.txt > ' 2 || fail "the resumed program is not shown before it runs"
+capture resume-output
+printf '# FIRST LINE\nSECOND LINE\nTHIRD LINE\n' >"$tmp/expected.txt"
+cmp -s "$echo_file.saved" "$tmp/expected.txt" ||
+  fail "the program did not see the file Helix saved after the static commands: $(cat "$echo_file.saved" 2>&1)"
+keys q
+wait_for 'NOR' 10 || fail "a key did not return to Helix after the resumed program"
+sleep 0.3
+screen | grep -q 'Press any key' && fail "the resume screen stayed on"
+echo "helix e2e: ok: static commands ran by their free keys, then :write, then the program on the saved file"
+
+# --- 4. space , shows the plan only ---------------------------------------------------
+cp "$hxconf" "$tmp/before.toml"
+normal
+keys Space; keys ,
+wait_for 'what should Helix do' 10 || fail "space , did not open the request line"
+keys -l 'soft wrap and a horizontal split'; keys Enter
+wait_for 'leash plan for: soft wrap' 30 || fail "space , did not show the plan in Helix's popup"
+wait_for 'Nothing was applied' 2 || fail "the popup does not say that nothing was applied"
+capture plan-popup
+normal
+cmp -s "$hxconf" "$tmp/before.toml" || fail "space , changed config.toml"
+echo "helix e2e: ok: space , showed the plan and applied nothing"
+
+# --- 5. a config.toml that does not parse is never written ------------------------------
+printf '[editor\nbroken = \n' >>"$hxconf"
+cp "$hxconf" "$tmp/before.toml"
+before=$(splits)
+ask 'soft wrap and a horizontal split'
+wait_for 'does not parse' 30 || fail "the dialog does not say that config.toml does not parse"
+wait_for 'any key closes' 2 || fail "a broken config.toml still offered to run the plan"
+capture plan-broken-config
+keys y
+wait_for 'leash: nothing applied' 10 || fail "the dialog did not close with nothing applied"
+cmp -s "$hxconf" "$tmp/before.toml" || fail "leash wrote a config.toml that does not parse"
+[ "$(splits)" -eq "$before" ] || fail "a command ran although the plan could not be applied"
+echo "helix e2e: ok: a config.toml that does not parse was left as it was, and nothing ran"

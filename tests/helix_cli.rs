@@ -38,5 +38,26 @@ fn the_helix_subcommands_answer_as_the_bindings_need() {
     let bad = leash(&["helix", "frobnicate"]);
     assert_eq!(bad.status.code(), Some(2));
 
+    // A wrong key in leash's config.toml is named; it is not a usage error.
+    std::fs::create_dir_all(state.join("leash")).unwrap();
+    std::fs::write(
+        state.join("leash/config.toml"),
+        "provider = \"groq\"\n[providers.groq]\nkind = \"openai\"\napi_key = \"x\"\n",
+    )
+    .unwrap();
+    let catalog = leash(&["helix", "catalog"]);
+    assert_eq!(catalog.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&catalog.stderr);
+    assert!(err.contains("providers.groq") && err.contains("api_key"), "{err}");
+
+    // A Helix config.toml that does not parse is never overwritten.
+    let hx = state.join("hx.toml");
+    let broken = "# mine\n[editor\nmouse = false\n";
+    std::fs::write(&hx, broken).unwrap();
+    let install = leash(&["helix", "keys", "--install", "--command", "leash", "--helix-config", hx.to_str().unwrap()]);
+    assert_eq!(install.status.code(), Some(1));
+    assert!(!install.stderr.is_empty());
+    assert_eq!(std::fs::read_to_string(&hx).unwrap(), broken);
+
     let _ = std::fs::remove_dir_all(&state);
 }

@@ -85,7 +85,7 @@ impl Default for ProgramConfig {
             path: PathBuf::new(),
             provider: None,
             providers: BTreeMap::new(),
-            shortlist_limit: crate::llm::DEFAULT_SHORTLIST,
+            shortlist_limit: crate::rank::DEFAULT_SHORTLIST,
             confirm_before_run: true,
             sources: Sources::default(),
             entries: Vec::new(),

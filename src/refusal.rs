@@ -78,6 +78,14 @@ pub enum Refusal {
     /// `plan_sleep`: with this step the plan's `:sleep` steps would pause the editor too long.
     #[error("the plan's :sleep steps would pause the editor for more than {} seconds in all", .max_ms / 1000)]
     PlanSleep { max_ms: u64 },
+    /// `helix_rule`: a rule of Helix's command-line tables (a flag the command does not
+    /// have, too many arguments, a theme name that is a path, a number outside Helix's bounds).
+    #[error("{0}")]
+    HelixRule(String),
+    /// `cannot_run_here`: a valid step the editor's frontend cannot run as planned (Helix:
+    /// a setting the project's config overrides, a step that cannot keep its place).
+    #[error("{0}")]
+    CannotRunHere(String),
 }
 
 impl Refusal {
@@ -105,6 +113,8 @@ impl Refusal {
             Refusal::UnsafeValue { .. } => "unsafe_value",
             Refusal::TablesBroken { .. } => "tables_broken",
             Refusal::PlanSleep { .. } => "plan_sleep",
+            Refusal::HelixRule(_) => "helix_rule",
+            Refusal::CannotRunHere(_) => "cannot_run_here",
         }
     }
 
@@ -195,6 +205,8 @@ mod tests {
             Refusal::UnsafeValue { what: what(), hazard: Hazard::Backtick },
             Refusal::TablesBroken { profile: "Neovim" },
             Refusal::PlanSleep { max_ms: 3000 },
+            Refusal::HelixRule(":write takes at most 1 argument".into()),
+            Refusal::CannotRunHere("the project's .helix/config.toml sets it".into()),
         ]
     }
 
@@ -221,6 +233,8 @@ mod tests {
             Refusal::BadList(_) => 18,
             Refusal::ListRule(_) => 19,
             Refusal::PlanSleep { .. } => 20,
+            Refusal::HelixRule(_) => 21,
+            Refusal::CannotRunHere(_) => 22,
         }
     }
 

@@ -27,6 +27,7 @@ use super::statics::{self, UserKeys, Waits};
 use crate::catalog::{Args, SettingValue};
 use crate::plan::Scope;
 use crate::program_config::ProgramConfig;
+use crate::refusal::Refusal;
 use crate::sources::{git, Discovered};
 use crate::validate::{Action as Step, Dropped, ValidStep, ValidatedPlan};
 
@@ -94,7 +95,7 @@ impl HelixPlan {
         for s in &plan.steps {
             match action_for(s, env) {
                 Ok(action) => steps.push(HelixStep { step: s.clone(), action, after_helix: false }),
-                Err(reason) => dropped.push(Dropped { index: s.index, reason }),
+                Err(reason) => dropped.push(Dropped { index: s.index, refusal: Refusal::CannotRunHere(reason) }),
             }
         }
         let steps = in_order(steps, &mut dropped);
@@ -147,7 +148,7 @@ fn in_order(steps: Vec<HelixStep>, dropped: &mut Vec<Dropped>) -> Vec<HelixStep>
             _ => None,
         };
         if let Some(reason) = refused {
-            dropped.push(Dropped { index: s.step.index, reason });
+            dropped.push(Dropped { index: s.step.index, refusal: Refusal::CannotRunHere(reason) });
             continue;
         }
         match s.action {
@@ -562,7 +563,7 @@ mod tests {
             &mut dropped,
         );
         assert_eq!(kept.iter().map(|s| s.step.index).collect::<Vec<_>>(), [1, 3]);
-        let reasons: Vec<_> = dropped.iter().map(|d| (d.index, d.reason.as_str())).collect();
+        let reasons: Vec<_> = dropped.iter().map(|d| (d.index, d.refusal.to_string())).collect();
         assert!(reasons[0].0 == 0 && reasons[0].1.contains("only a plan's last step"), "{reasons:?}");
         assert!(reasons[1].0 == 2 && reasons[1].1.contains("deletion cannot follow"), "{reasons:?}");
         assert!(reasons[2].0 == 4 && reasons[2].1.contains("cannot come after one"), "{reasons:?}");

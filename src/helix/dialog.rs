@@ -159,7 +159,10 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
         out.push(Vec::new());
         out.push(vec![("Not run (refused by the checker):".into(), Style::Heading)]);
         for d in &plan.dropped {
-            out.push(vec![(format!("{}. ", d.index + 1), Style::Dropped), (visible(&d.reason), Style::Dropped)]);
+            out.push(vec![
+                (format!("{}. ", d.index + 1), Style::Dropped),
+                (visible(&d.refusal.to_string()), Style::Dropped),
+            ]);
         }
     }
     if !notes.is_empty() {
@@ -350,11 +353,9 @@ impl Screen {
                 Key::Char('k') | Key::Up => top = top.saturating_sub(1),
                 Key::CtrlD | Key::PageDown => top += height / 2,
                 Key::CtrlU | Key::PageUp => top = top.saturating_sub(height / 2),
-                Key::Char('y') | Key::Enter if question => {
-                    if shown_at.elapsed() >= ARM {
-                        return true;
-                    }
-                }
+                // A y typed before the plan was on screen long enough is ignored.
+                Key::Char('y') | Key::Enter if question && shown_at.elapsed() >= ARM => return true,
+                Key::Char('y') | Key::Enter if question => {}
                 Key::Char('n' | 'q') | Key::Esc | Key::CtrlC if question => return false,
                 _ if !question => return false,
                 _ => {}

@@ -125,7 +125,7 @@ impl Policy {
         }
         if self.profile == Profile::Helix {
             if let Some(name) = item.id.strip_prefix("cmd:") {
-                reach = reach.max(helix::command_reach(name, args).map_err(Refusal)?);
+                reach = reach.max(helix::command_reach(name, args).map_err(Refusal::HelixRule)?);
             }
             if let Some(name) = item.id.strip_prefix("static:") {
                 reach = reach.max(helix::static_reach(name).unwrap_or(Reach::Shell));
@@ -149,7 +149,7 @@ impl Policy {
         if self.profile == Profile::Helix {
             // An option Helix does not list could be anything.
             reach = reach.max(helix::option_reach(&setting.key).unwrap_or(Reach::Shell));
-            helix::check_option_value(&setting.key, value).map_err(Refusal)?;
+            helix::check_option_value(&setting.key, value).map_err(Refusal::HelixRule)?;
         }
         Ok(self.raised(&setting.key, reach))
     }

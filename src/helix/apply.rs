@@ -474,6 +474,8 @@ mod tests {
             why: String::new(),
             reach: Reach::Safe,
             label: String::new(),
+            note: None,
+            range: None,
         };
         let cwd = Path::new("/proj");
         let cx = HelixContext::default();
@@ -494,6 +496,8 @@ mod tests {
             why: String::new(),
             reach: Reach::Safe,
             label: String::new(),
+            note: None,
+            range: None,
         };
         let cx = HelixContext::default();
         let d = Discovered::default();
@@ -537,6 +541,8 @@ mod tests {
                 why: String::new(),
                 reach: Reach::Safe,
                 label: String::new(),
+                note: None,
+                range: None,
             },
             action,
             after_helix: false,

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::statics;
-use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, Reach, Setting, ValueType};
+use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, Reach, Setting, SettingScope, ValueType};
 use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use crate::program_config::ProgramConfig;
 use crate::sources::{self, Discovered, Editor};
@@ -122,6 +122,7 @@ pub fn build(
             aliases: vec!["shell command line".into(), "execute in shell".into()],
             args: Args::Required,
             reach: Reach::Shell,
+            range: false,
             description: "Runs one shell command line on the terminal, output shown until a key is pressed. Use a project script item instead when one fits.".into(),
         }));
     }
@@ -134,6 +135,7 @@ pub fn build(
             args: u.args,
             // It runs a program: shell, whatever was declared.
             reach: Reach::Shell,
+            range: false,
             description: u.description.clone(),
         }));
     }
@@ -162,6 +164,7 @@ fn command_entry(t: &Typable) -> Entry {
         aliases: t.aliases.clone(),
         args,
         reach: floor_reach(t),
+        range: false,
         description: String::new(),
     })
 }
@@ -178,6 +181,7 @@ fn static_entry(s: &StaticCommand, waits: statics::Waits) -> Entry {
         aliases: vec![s.name.replace('_', " ")],
         args: Args::None,
         reach: s.reach,
+        range: false,
         description: description.into(),
     })
 }
@@ -202,7 +206,11 @@ fn option_entry(o: &HelixOption) -> Option<Entry> {
         title: o.title.trim_end_matches('.').to_string(),
         value_type,
         values,
-        scope: Some("global".into()),
+        list: None,
+        min: None,
+        max: None,
+        // Helix has one value per setting: config.toml's.
+        scope: Some(SettingScope::Global),
         aliases: Vec::new(),
         reach: Some(o.reach),
         description: String::new(),

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use self::apply::{Env, HandOff, HelixAction, HelixPlan, Typed};
 use self::context::HelixContext;
 use self::dialog::{Row, Screen, Style};
+use crate::planner::{self, PlanRequest};
 use crate::policy::{Policy, Profile};
 use crate::program_config::ProgramConfig;
 use crate::prompt::Context;
@@ -156,16 +157,13 @@ pub fn run_plan(args: &Args) -> String {
     let run = || -> Result<String, String> {
         let cfg = load_config(args)?;
         let prepared = prepare(&cfg, &context, args)?;
-        let outcome = crate::llm::plan_blocking(
-            &p.request,
-            &prepared.catalog.catalog,
-            cfg.shortlist_limit,
-            &prepared.model_context,
-            &prepared.provider,
-            &prepared.policy,
-            &CancelToken::new(),
-        )
-        .map_err(|e| e.to_string())?;
+        let outcome = match planner::plan_blocking(&prepared.request(&cfg, &p.request), &CancelToken::new()) {
+            Ok(o) => o,
+            Err(e) => {
+                log(&cfg, &e.log.to_line());
+                return Err(e.to_string());
+            }
+        };
         log(&cfg, &outcome.log.to_line());
         let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, &context));
         let (current, notes) = settings_view(&plan, args, false);
@@ -194,6 +192,19 @@ struct Prepared {
 }
 
 impl Prepared {
+    /// The core's planning request for `request` (the same planner Neovim uses).
+    fn request(&self, cfg: &ProgramConfig, request: &str) -> PlanRequest {
+        PlanRequest {
+            request: request.to_string(),
+            catalog: std::sync::Arc::clone(&self.catalog.catalog),
+            limit: cfg.shortlist_limit,
+            context: self.model_context.clone(),
+            provider: self.provider.clone(),
+            policy: self.policy.clone(),
+            progress: None,
+        }
+    }
+
     fn env<'a>(&'a self, cfg: &'a ProgramConfig, context: &'a HelixContext) -> Env<'a> {
         Env {
             cwd: &self.cwd,
@@ -238,6 +249,9 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
         selection: context.selection_words(),
         project: stack.join(", "),
         editor: "Helix".into(),
+        // Helix commands take no line range; current values are not sent yet.
+        range: None,
+        current: Default::default(),
     };
     let workspace = config::Workspace::find(&cwd);
     let keys = user_keys(args, &workspace);
@@ -341,24 +355,9 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
     let cancel = CancelToken::new();
     let (tx, rx) = mpsc::channel();
     let job_cancel = cancel.clone();
-    let (catalog, provider, policy, model_context, limit) = (
-        std::sync::Arc::clone(&prepared.catalog.catalog),
-        prepared.provider.clone(),
-        prepared.policy.clone(),
-        prepared.model_context.clone(),
-        cfg.shortlist_limit,
-    );
-    let request_for_job = request.clone();
+    let plan_request = prepared.request(&cfg, &request);
     let spawned = std::thread::Builder::new().name("leash-plan".into()).spawn(move || {
-        let r = crate::llm::plan_blocking(
-            &request_for_job,
-            &catalog,
-            limit,
-            &model_context,
-            &provider,
-            &policy,
-            &job_cancel,
-        );
+        let r = planner::plan_blocking(&plan_request, &job_cancel);
         let _ = tx.send(r);
     });
     if let Err(e) = spawned {
@@ -368,8 +367,11 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
     let Some(result) = screen.wait(&status, || rx.try_recv().ok(), || cancel.cancel()) else { return cancelled() };
     let outcome = match result {
         Ok(o) => o,
-        Err(e) if e.is_cancelled() => return cancelled(),
-        Err(e) => return failed(screen, "leash: planning failed; nothing was run", &e.to_string()),
+        Err(e) if e.error.is_cancelled() => return cancelled(),
+        Err(e) => {
+            log(&cfg, &e.log.to_line());
+            return failed(screen, "leash: planning failed; nothing was run", &e.to_string());
+        }
     };
     log(&cfg, &outcome.log.to_line());
     let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, context));

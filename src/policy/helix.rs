@@ -340,6 +340,7 @@ mod tests {
             aliases: Vec::new(),
             args: Args::None,
             reach: Reach::Safe,
+            range: false,
             description: String::new(),
         };
         let p = Policy::new(Profile::Helix);

@@ -187,7 +187,8 @@ impl Policy {
     ) -> Option<(Reach, String)> {
         match self.profile {
             Profile::Neovim => option_values::value_reach(&setting.key, value, handlers),
-            Profile::Generic => None,
+            // Helix's table gives each option one reach, whatever its value (policy::helix).
+            Profile::Generic | Profile::Helix => None,
         }
     }
 

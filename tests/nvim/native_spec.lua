@@ -139,6 +139,83 @@ function H.checks.check_command_args(mod)
   matches('unknown reach', raises(mod.check_command_args, 'edit', 'nope', {}))
 end
 
+-- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.
+local function project(git)
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. (git and '/.git' or ''), 'p')
+  vim.fn.writefile({ 'build:', '\techo building' }, dir .. '/Makefile')
+  return vim.fs.normalize(vim.uv.fs_realpath(dir))
+end
+
+function H.checks.sources(mod)
+  local dir = project(false)
+  local found = mod.sources({ cwd = dir, editor = 'neovim' })
+  vim.fn.delete(dir, 'rf')
+  local build = vim.tbl_filter(function(e) return e.id == 'script:make:build' end, found.scripts)[1]
+  ok(build, 'the Makefile target is a script item')
+  eq({ 'make', 'build' }, build.cmd)
+  eq(dir, build.root)
+  eq('shell', build.reach)
+  eq({}, found.git, 'no Git items outside a work tree')
+  ok(#found.files > 0, 'file actions')
+  matches('neovim or helix', raises(mod.sources, { cwd = dir, editor = 'emacs' }))
+end
+
+function H.checks.sources_reset(mod)
+  local dir = project(false)
+  eq(1, #vim.tbl_filter(function(e) return e.id == 'script:make:build' end, mod.sources({ cwd = dir }).scripts))
+  -- A same-size edit keeps its cached parse until the cache is dropped.
+  local st = vim.uv.fs_stat(dir .. '/Makefile')
+  vim.fn.writefile({ 'bild:', '\techo building' }, dir .. '/Makefile')
+  vim.uv.fs_utime(dir .. '/Makefile', st.atime.sec, st.mtime.sec)
+  mod.sources_reset()
+  local ids = vim.tbl_map(function(e) return e.id end, mod.sources({ cwd = dir }).scripts)
+  vim.fn.delete(dir, 'rf')
+  ok(vim.tbl_contains(ids, 'script:make:bild'), 'read again after the reset')
+end
+
+function H.checks.script_files(mod)
+  local files = mod.script_files()
+  ok(vim.tbl_contains(files, 'Makefile'), 'Makefile is a definition file')
+  ok(vim.tbl_contains(files, 'package.json'), 'package.json is a definition file')
+  ok(vim.tbl_contains(files, '.vscode/tasks.json'), 'the task file, not the folder')
+end
+
+function H.checks.git_root(mod)
+  local plain, repo = project(false), project(true)
+  vim.fn.mkdir(repo .. '/src', 'p')
+  local found, none = mod.git_root(repo .. '/src'), mod.git_root(plain)
+  vim.fn.delete(plain, 'rf')
+  vim.fn.delete(repo, 'rf')
+  eq(repo, found)
+  eq(nil, none)
+end
+
+function H.checks.git_argv(mod)
+  eq({ 'status' }, mod.git_argv('status', { root = '/p' }))
+  eq({ 'add', '--', '/p/a.txt' }, mod.git_argv('stage_file', { root = '/p', file = '/p/a.txt' }))
+  local argv, why = mod.git_argv('stage_file', { root = '/p', file = '/elsewhere/a.txt' })
+  eq(nil, argv)
+  matches('outside the Git work tree', why)
+  matches('unknown Git action', select(2, mod.git_argv('rebase', { root = '/p' })))
+  matches('branch name', select(2, mod.git_argv('switch', { root = '/p', args = { '--orphan' } })))
+end
+
+function H.checks.git_quiet(mod)
+  local argv = mod.git_quiet({ 'status' })
+  eq('git', argv[1])
+  eq('status', argv[#argv])
+  ok(vim.tbl_contains(argv, 'core.pager=cat'), 'no pager from the repository config')
+  ok(vim.tbl_contains(argv, 'diff.external='), 'no external diff')
+end
+
+function H.checks.git_check(mod)
+  eq(nil, mod.git_check('branch', 'feature/x'))
+  matches('branch name', mod.git_check('branch', 'a..b'))
+  eq(nil, mod.git_check('message', 'fix the parser'))
+  matches('control character', mod.git_check('message', 'x\27[2J'))
+end
+
 local function capture_notify()
   local seen = {}
   local orig = vim.notify

@@ -616,13 +616,13 @@ mod tests {
         let e = entries(&c, &["busy", "maxsearchcount"]);
         let p = build_round("x", &e, &Context::default(), Round::First, &[]);
         assert!(
-            p.user.contains("- busy (number): Sets a buffer busy status. Indicated in the default statusline\n"),
+            p.user.contains("- busy (number 0–10000): Sets a buffer busy status. Indicated in the default statusline\n"),
             "{}",
             p.user
         );
         assert!(
             p.user.contains(
-                "- maxsearchcount (number): Maximum number of matches shown for the search count… When the number"
+                "- maxsearchcount (number 1–9999): Maximum number of matches shown for the search count… When the number"
             ),
             "{}",
             p.user

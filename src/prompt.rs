@@ -616,7 +616,8 @@ mod tests {
         let e = entries(&c, &["busy", "maxsearchcount"]);
         let p = build_round("x", &e, &Context::default(), Round::First, &[]);
         assert!(
-            p.user.contains("- busy (number 0–10000): Sets a buffer busy status. Indicated in the default statusline\n"),
+            p.user
+                .contains("- busy (number 0–10000): Sets a buffer busy status. Indicated in the default statusline\n"),
             "{}",
             p.user
         );

@@ -11,7 +11,7 @@ pub mod helix;
 pub mod names;
 pub mod neovim;
 pub mod neovim_values;
-pub mod option_values;
+pub mod value_reach;
 pub mod values;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
@@ -186,7 +186,7 @@ impl Policy {
         handlers: &[NameHandler],
     ) -> Option<(Reach, String)> {
         match self.profile {
-            Profile::Neovim => option_values::value_reach(&setting.key, value, handlers),
+            Profile::Neovim => value_reach::value_reach(&setting.key, value, handlers),
             // Helix's table gives each option one reach, whatever its value (policy::helix).
             Profile::Generic | Profile::Helix => None,
         }

@@ -5,8 +5,9 @@
 #
 #   3. Enter and y typed while a `User LeashPlanDone` handler keeps the main loop busy,
 #      before the window exists, do not run the plan.
-#   4. After an approved `Set cmdheight: 1 → 34` the next window says the editor is too
-#      small and runs nothing; at the normal size it shows every step.
+#   4. A plan may not set 'cmdheight' above 10 (`Set cmdheight: 1 → 34` is dropped); set
+#      to 34 another way (a modeline, a plugin, the user), the next window says the editor
+#      is too small and runs nothing; at the normal size it shows every step.
 #   5. A 30-step plan with long reasons: the run key does nothing until the window was
 #      scrolled to its end (the footer counts the lines not shown yet), then it runs.
 #   6. After a plan set 'lines' to 12, a plan that does not fit must be scrolled too;
@@ -64,8 +65,9 @@ echo "e2e: ok: Enter and y typed before the window was drawn did not run the pla
 
 # --- 4. an earlier plan set 'cmdheight' -----------------------------------------------
 plan cmdheight
-wait_for 'Set cmdheight: 1 → 34' 2 || fail "the window does not show the cmdheight step"
-approve
+wait_for "'cmdheight' = 34 is above the limit 10" 5 || fail "a plan could set 'cmdheight' to 34"
+keys Enter
+ex 'set cmdheight=34'
 plan hidden_shell
 wait_for 'too small to show the plan' 5 || fail "a window with four rows left does not say it is too small"
 keys Enter
@@ -80,7 +82,7 @@ wait_for '2 steps: 1 runs a shell command' 2 || fail "the header does not count 
 wait_for '2\. \[shell\] Run in a terminal:' 2 || fail "the shell step is not on screen"
 keys q
 gone 5 || fail "q did not close the window"
-echo "e2e: ok: after cmdheight=34 the window refused to run; at cmdheight=1 it shows the shell step"
+echo "e2e: ok: a plan cannot set cmdheight=34; at 34 the window refused to run; at 1 it shows the shell step"
 
 # --- 5. a long plan must be scrolled to its end -----------------------------------------
 plan long

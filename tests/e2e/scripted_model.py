@@ -15,7 +15,7 @@ import mock_model
 
 
 def scripted(entries):
-    def plan_for(request_text, echo_file):
+    def plan_for(request_text, echo_file, cases=None, directory=""):
         text = request_text.lower()
         for e in entries:
             if all(w.lower() in text for w in e["when"]):

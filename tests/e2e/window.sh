@@ -64,8 +64,8 @@ gone 5 || fail "q did not close the window"
 echo "e2e: ok: Enter and y typed before the window was drawn did not run the plan"
 
 # --- 4. an earlier plan set 'cmdheight' -----------------------------------------------
-plan cmdheight
-wait_for "'cmdheight' = 34 is above the limit 10" 5 || fail "a plan could set 'cmdheight' to 34"
+ex 'Do e2e-plan:cmdheight'
+wait_for "'cmdheight' = 34 is above the limit 10" 30 || fail "a plan could set 'cmdheight' to 34"
 keys Enter
 ex 'set cmdheight=34'
 plan hidden_shell

@@ -286,7 +286,7 @@ describe('planner with a provider', function()
     local body = vim.json.decode(server.requests[1].body)
     local user = body.messages[1].content
     matches('%- wrap %(boolean, now false%)', user)
-    matches('%- tabstop %(number, now 5%)', user)
+    matches('%- tabstop %(number 1–9999, now 5%)', user)
     -- Every option's value is read in one pass on the main loop: cheap enough to do on
     -- every request (the budget for all of :Do's local work is 20 ms).
     local entries = require('leash.catalog').get().entries

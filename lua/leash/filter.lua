@@ -1,7 +1,7 @@
 --- The argument filter, applied again just before a step runs (defence in depth: the
 --- native validator applied it when the plan was made).
 ---
---- It follows the core's rules for Neovim (`src/policy/neovim.rs`, the reach study's
+--- It follows the core's rules for Neovim (`src/policy/neovim/`, the reach study's
 --- recipe in `doc/reach.md` section 4.3) with the core's own lists and command rows
 --- (|leash.policy|): no `|`, backticks, `+cmd`, `!cmd`, `term://` or other URL-like
 --- names, expansion characters in file names, path traversal in runtime names, numbers

@@ -145,6 +145,24 @@ describe('script actions', function()
     eq(false, okk)
     matches('takes no arguments', err)
   end)
+
+  it('runs a project script only with the pin of its files, and only while they are unchanged', function()
+    local dir = project({ Makefile = 'a:\n\ttrue\n' })
+    vim.fn.chdir(dir)
+    local entry = require('leash.catalog.core_sources').discover().scripts[1]
+    eq(dir, entry.root)
+    ok(type(entry.pin) == 'string' and entry.pin:find('Makefile', 1, true), 'the Makefile is pinned')
+    local handler = require('leash.actions.scripts').handler
+    local unpinned = vim.tbl_extend('force', entry, { pin = vim.NIL })
+    unpinned.pin = nil
+    local okk, err = handler(unpinned, {})
+    eq(false, okk)
+    matches('were not pinned', err)
+    vim.fn.writefile({ 'a:', '\tfalse' }, dir .. '/Makefile')
+    okk, err = handler(entry, {})
+    eq(false, okk)
+    matches('changed after the plan was shown', err)
+  end)
 end)
 
 describe('git actions', function()

@@ -22,8 +22,13 @@ function M.handler(entry, step, opts)
   if not entry then return false, 'leash: this script is no longer in the project' end
   -- The runner reads the project's files when it starts: they must still say what they
   -- said when the plan was shown.
-  if entry.pin and entry.root and require('leash.catalog.script_pin').fingerprint(entry.root, true) ~= entry.pin then
-    return false, 'leash: the project’s script files changed after the plan was shown; run the request again'
+  if entry.root then
+    -- A script found in a project always carries the pin of its files; one without it
+    -- cannot be checked, so it does not run.
+    if not entry.pin then return false, 'leash: the project’s script files were not pinned; run the request again' end
+    if require('leash.catalog.script_pin').fingerprint(entry.root, true) ~= entry.pin then
+      return false, 'leash: the project’s script files changed after the plan was shown; run the request again'
+    end
   end
   local argv, err = M.argv(entry, step)
   if not argv then return false, err end

@@ -174,7 +174,7 @@ H.use_disk = true
 H.core = { scripts = true, git = true, files = true }
 
 -- Bump when the parsed shape changes.
-H.cache_version = 3
+H.cache_version = 4
 
 -- Helper functionality =======================================================
 

@@ -32,7 +32,9 @@ cleanup() {
 trap cleanup EXIT
 
 bin=$tmp/bin logs=$tmp/logs work=$tmp/work
-mkdir -p "$bin" "$logs" "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache"
+# The guarded Neovims end with os.exit(), which leaves their temporary folders (and the
+# files gzip.vim made there): they get a TMPDIR of their own, removed with the rest.
+mkdir -p "$bin" "$logs" "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache" "$tmp/nvim-tmp"
 
 # Stand-ins: each logs its name and arguments and does nothing else.
 standins="gzip gunzip zcat xz unxz lz4 bzip2 bunzip2 bzip3 zstd unzstd brotli lzip lzma lzop
@@ -74,7 +76,8 @@ EOF
 run_env=(env -u TMUX -u WAYLAND_DISPLAY PATH="$bin:$PATH" DISPLAY=:99 NO_PROXY=127.0.0.1,localhost
   no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
   XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" LEASH_E2E_KEY=e2e-not-a-secret
-  LEASH_GUARD_CASES="$cases_file" LEASH_GUARD_DIR="$work" LEASH_GUARD_LOGS="$logs")
+  LEASH_GUARD_CASES="$cases_file" LEASH_GUARD_DIR="$work" LEASH_GUARD_LOGS="$logs"
+  TMPDIR="$tmp/nvim-tmp")
 
 fresh_work() {
   rm -rf "$work" "$logs"/*

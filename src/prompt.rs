@@ -394,39 +394,32 @@ fn value_schema(s: &Setting) -> Value {
             }
             v
         }
-        (ValueType::String, Some(values), None) if !values.is_empty() => json!({"type": "string", "enum": values}),
-        (ValueType::String, Some(values), Some(ListKind::Comma)) if !values.is_empty() => {
-            let one = format!("({})", values.iter().map(|v| regex_escape(v)).collect::<Vec<_>>().join("|"));
+        // A placeholder (`{number}`) is no value: such a setting gets a plain string.
+        (ValueType::String, Some(values), None) if !values.is_empty() && !values.iter().any(|v| v.contains('{')) => {
+            json!({"type": "string", "enum": values})
+        }
+        // A list pattern only where every value can stand in it as written: an escape
+        // (`\.`) is more regex than some servers' grammar converters take (llama.cpp's
+        // rejects it and its server goes down), and a placeholder (`context:{number}`)
+        // is no literal. Other lists are plain strings; the validator checks them.
+        (ValueType::String, Some(values), Some(ListKind::Comma))
+            if !values.is_empty() && values.iter().all(|v| plain(v)) =>
+        {
+            let one = format!("({})", values.join("|"));
             json!({"type": "string", "pattern": format!("^({one}(,{one})*)?$")})
         }
-        (ValueType::String, Some(values), Some(ListKind::Flags)) if !values.is_empty() => {
-            let class: String = values.iter().map(|v| class_escape(v)).collect();
-            json!({"type": "string", "pattern": format!("^[{class}]*$")})
+        (ValueType::String, Some(values), Some(ListKind::Flags))
+            if !values.is_empty() && values.iter().all(|v| v.chars().all(|c| c.is_ascii_alphanumeric())) =>
+        {
+            json!({"type": "string", "pattern": format!("^[{}]*$", values.concat())})
         }
         (ValueType::String, _, _) => string_schema(),
     }
 }
 
-fn regex_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if "\\^$.|?*+()[]{}-/".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn class_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if "\\^-[]".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+/// A list value a pattern can hold as it is: letters, digits, `_`, `-` and `:` only.
+fn plain(v: &str) -> bool {
+    !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':'))
 }
 
 /// An object schema whose properties keep the given order, all required, closed.
@@ -700,6 +693,26 @@ mod tests {
         assert_eq!(compact.len(), 2);
         assert_eq!(compact[0]["properties"]["key"]["enum"].as_array().unwrap().len(), 6);
         assert_eq!(compact[0]["properties"]["value"]["type"], json!(["boolean", "integer", "string"]));
+    }
+
+    #[test]
+    fn values_with_punctuation_or_placeholders_get_no_pattern() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"key": "complete", "title": "t", "type": "string", "list": "comma", "values": [".", "w", "]", "kspell"]},
+            {"key": "diffopt", "title": "t", "type": "string", "list": "comma", "values": ["filler", "context:{number}"]},
+            {"key": "cpoptions", "title": "t", "type": "string", "list": "flags", "values": ["a", "$", "!"]},
+            {"key": "signcolumn", "title": "t", "type": "string", "values": ["yes", "auto:{number}"]},
+            {"key": "splitkeep", "title": "t", "type": "string", "values": ["cursor", "screen"]}
+        ]}))
+        .unwrap();
+        let schema = |key: &str| match c.setting(key) {
+            Some(s) => value_schema(s),
+            None => panic!("{key}"),
+        };
+        for key in ["complete", "diffopt", "cpoptions", "signcolumn"] {
+            assert_eq!(schema(key), json!({"type": "string"}), "{key}");
+        }
+        assert_eq!(schema("splitkeep"), json!({"type": "string", "enum": ["cursor", "screen"]}));
     }
 
     #[test]

@@ -16,31 +16,13 @@ use support::*;
 const KEY: &str = "sk-test-SECRET-0123456789abcdef";
 const REQUEST: &str = "turn on word wrap";
 
-/// A provider config and the key file it reads, which lives as long as the config.
-struct Config {
-    config: ProviderConfig,
-    _key: tempfile::TempPath,
-}
-
-impl std::ops::Deref for Config {
-    type Target = ProviderConfig;
-    fn deref(&self) -> &ProviderConfig {
-        &self.config
-    }
-}
-
 fn config(kind: &str, url: &str, extra: Value) -> Config {
     let model = match kind {
         "anthropic" => "claude-haiku-4-5",
         "openai" => "gpt-test",
         _ => "qwen-test",
     };
-    let key = key_file(KEY);
-    let mut v = json!({"name": kind, "url": url, "model": model, "api_key_file": key.to_str().expect("utf-8 path")});
-    if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
-        m.extend(e);
-    }
-    Config { config: ProviderConfig::from_json(&v).expect("config"), _key: key }
+    provider_config(kind, url, model, KEY, extra)
 }
 
 fn request(cfg: &ProviderConfig) -> PlanRequest {

@@ -17,32 +17,8 @@ use support::*;
 const LIMIT: usize = 2;
 const REQUEST: &str = "turn on word wrap";
 
-/// A provider config and the key file it reads, which lives as long as the config.
-struct Config {
-    config: ProviderConfig,
-    _key: tempfile::TempPath,
-}
-
-impl std::ops::Deref for Config {
-    type Target = ProviderConfig;
-    fn deref(&self) -> &ProviderConfig {
-        &self.config
-    }
-}
-
-impl std::ops::DerefMut for Config {
-    fn deref_mut(&mut self) -> &mut ProviderConfig {
-        &mut self.config
-    }
-}
-
 fn config(kind: &str, url: &str, extra: Value) -> Config {
-    let key = key_file("sk-test-second-look");
-    let mut v = json!({"name": kind, "url": url, "model": "m", "api_key_file": key.to_str().expect("utf-8 path")});
-    if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
-        m.extend(e);
-    }
-    Config { config: ProviderConfig::from_json(&v).expect("config"), _key: key }
+    provider_config(kind, url, "m", "sk-test-second-look", extra)
 }
 
 fn run(cfg: &ProviderConfig, limit: usize) -> Result<PlanOutcome, PlanFailure> {

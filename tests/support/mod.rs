@@ -300,6 +300,36 @@ pub fn key_file(key: &str) -> tempfile::TempPath {
     file.into_temp_path()
 }
 
+/// A provider config and the key file it reads, which lives as long as the config.
+pub struct Config {
+    pub config: leash::llm::ProviderConfig,
+    _key: tempfile::TempPath,
+}
+
+impl std::ops::Deref for Config {
+    type Target = leash::llm::ProviderConfig;
+    fn deref(&self) -> &leash::llm::ProviderConfig {
+        &self.config
+    }
+}
+
+impl std::ops::DerefMut for Config {
+    fn deref_mut(&mut self) -> &mut leash::llm::ProviderConfig {
+        &mut self.config
+    }
+}
+
+/// The provider `kind` at `url` with `model`, its key `key` in a file, and the fields of
+/// `extra` on top.
+pub fn provider_config(kind: &str, url: &str, model: &str, key: &str, extra: Value) -> Config {
+    let key = key_file(key);
+    let mut v = serde_json::json!({"name": kind, "url": url, "model": model, "api_key_file": key.to_str().expect("utf-8 path")});
+    if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
+        m.extend(e);
+    }
+    Config { config: leash::llm::ProviderConfig::from_json(&v).expect("config"), _key: key }
+}
+
 /// Every string inside any `enum` of a JSON schema.
 pub fn enums(v: &Value) -> Vec<String> {
     let mut out = Vec::new();

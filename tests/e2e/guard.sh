@@ -137,12 +137,14 @@ if [ $# -eq 0 ]; then
       fi
       if [ -z "$problem" ]; then
         # Read the screen as a person would, pressing Enter at a hit-enter prompt (the
-        # driver's verdict is written once Neovim is past it).
-        local seen=
+        # driver's verdict is written once Neovim is past it). One capture per look: a
+        # message drawn between two captures must be read before Enter clears it.
+        local seen= shot
         for _ in $(seq 300); do
-          screen | grep -Eq -- "$pattern" && seen=yes
+          shot=$(screen)
+          grep -Eq -- "$pattern" <<<"$shot" && seen=yes
           [ -n "$seen" ] && [ -s "$logs/verdict.json" ] && break
-          screen | grep -q 'Press ENTER' && keys Enter
+          grep -q 'Press ENTER' <<<"$shot" && keys Enter
           sleep 0.1
         done
         if [ -z "$seen" ]; then

@@ -249,9 +249,9 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
         selection: context.selection_words(),
         project: stack.join(", "),
         editor: "Helix".into(),
-        // Helix commands take no line range; current values are not sent yet.
+        // Helix commands take no line range.
         range: None,
-        current: Default::default(),
+        current: current_values(&catalog.catalog, helix_config_path(args).as_deref()),
     };
     let workspace = config::Workspace::find(&cwd);
     let keys = user_keys(args, &workspace);
@@ -313,14 +313,7 @@ fn settings_view(
         Ok(file) => {
             for s in &plan.steps {
                 if let HelixAction::Setting { key, .. } = &s.action {
-                    let now = match file.get(key) {
-                        Some(v) => (v, ""),
-                        None => (
-                            crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default(),
-                            " (Helix's default)",
-                        ),
-                    };
-                    current.insert(s.step.index, now);
+                    current.insert(s.step.index, current_value(Some(&file), key));
                 }
             }
             let path = dialog::visible(&path.display().to_string());
@@ -334,6 +327,48 @@ fn settings_view(
         Err(e) => notes.push(vec![(dialog::visible(&e.to_string()), Style::Error)]),
     }
     (current, notes)
+}
+
+/// A setting's value as Helix has it: from config.toml, else Helix's default (with a note
+/// saying so). The same value the dialog shows as "current" is the one the model is told.
+fn current_value(file: Option<&config::ConfigFile>, key: &str) -> (serde_json::Value, &'static str) {
+    match file.and_then(|f| f.get(key)) {
+        Some(v) => (v, ""),
+        None => (
+            crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default(),
+            " (Helix's default)",
+        ),
+    }
+}
+
+/// The current value of every setting of the catalog, for the model's context. A
+/// config.toml that cannot be read or parsed gives no values at all (the dialog says why)
+/// rather than Helix's defaults, which would then be wrong.
+fn current_values(
+    catalog: &crate::catalog::Catalog,
+    config_toml: Option<&std::path::Path>,
+) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let file = match config_toml {
+        // A missing config.toml reads as empty: Helix runs on its defaults.
+        Some(path) => match config::ConfigFile::read(path) {
+            Ok(f) => Some(f),
+            Err(_) => return Default::default(),
+        },
+        None => None,
+    };
+    catalog
+        .entries()
+        .iter()
+        .filter_map(|e| match e {
+            crate::catalog::Entry::Setting(s) => Some(s.key.clone()),
+            crate::catalog::Entry::Item(_) => None,
+        })
+        .map(|key| {
+            let (v, _) = current_value(file.as_ref(), &key);
+            (key, v)
+        })
+        .filter(|(_, v)| !v.is_null())
+        .collect()
 }
 
 fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> HandOff {
@@ -579,4 +614,36 @@ pub fn catalog_json(args: &Args) -> Result<String, String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let c = catalog::build(catalog::detect_version(), &cwd, None, &cfg).map_err(|e| e.to_string())?;
     Ok(c.catalog.to_json().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_model_is_told_each_setting_as_helix_has_it() {
+        let dir = std::env::temp_dir().join(format!("leash-helix-current-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cat = catalog::build(catalog::Version::data(), &dir, None, &ProgramConfig::default()).unwrap().catalog;
+        let toml = dir.join("config.toml");
+
+        // No config.toml: Helix's defaults.
+        let now = current_values(&cat, Some(&toml));
+        assert_eq!(now.get("line-number"), Some(&json!("absolute")));
+        assert_eq!(now.get("mouse"), Some(&json!(true)));
+
+        // The user's values win over the defaults; the others stay the defaults.
+        std::fs::write(&toml, "# mine\n[editor]\nmouse = false\nscrolloff = 8\n").unwrap();
+        let now = current_values(&cat, Some(&toml));
+        assert_eq!(now.get("mouse"), Some(&json!(false)));
+        assert_eq!(now.get("scrolloff"), Some(&json!(8)));
+        assert_eq!(now.get("line-number"), Some(&json!("absolute")));
+
+        // A config.toml that does not parse tells nothing, rather than defaults that may be wrong.
+        std::fs::write(&toml, "[editor\nmouse = false\n").unwrap();
+        assert!(current_values(&cat, Some(&toml)).is_empty());
+
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -174,6 +174,14 @@ keys -l ':get-option line-number'; keys Enter
 wait_for '"relative"' 5 || fail "Helix did not reload config.toml (line-number is not relative)"
 [ -e "$tmp/proj/pwned" ] && fail "the file name reached a shell"
 grep -q 'filetype text' "$tmp/requests.jsonl" || fail "the file's language did not reach the model's context"
+# The model was told each shortlisted setting as Helix has it: config.toml's value, else
+# Helix's default.
+python3 - "$tmp/requests.jsonl" <<'PY' || fail "the model was not told line-number's current value"
+import json, sys
+texts = [json.dumps(json.loads(line)["body"]["messages"]) for line in open(sys.argv[1])]
+asked = [t for t in texts if "relative line numbers" in t]
+sys.exit(0 if asked and 'now \\"absolute\\"' in asked[0] and "line-number (" in asked[0] else 1)
+PY
 echo "helix e2e: ok: space . planned, y wrote config.toml (comments kept), Helix reloaded it and split vertically"
 
 # The file name reached the dialog intact (it is shown above the request line).

@@ -11,15 +11,11 @@
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Url;
 use serde_json::{json, Value};
-use tokio::time::Instant;
 
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{
-    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
-    ModelRequest, Output, Provider, Read, Usage,
-};
+use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool's name.
@@ -34,6 +30,16 @@ pub struct Anthropic {
 impl Anthropic {
     pub(crate) fn new(r: Resolved) -> Anthropic {
         Anthropic { r }
+    }
+}
+
+impl WireFormat for Anthropic {
+    fn resolved(&self) -> &Resolved {
+        &self.r
+    }
+
+    fn ladder(&self) -> &'static Ladder {
+        &LADDER
     }
 
     fn url(&self) -> Url {
@@ -54,7 +60,7 @@ impl Anthropic {
     }
 
     /// The request body for `mode`.
-    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
+    fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let mut body = json!({
             "model": self.r.model,
             "max_tokens": self.r.max_tokens,
@@ -83,7 +89,7 @@ impl Anthropic {
     }
 
     /// Reads a 2xx body.
-    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+    fn read(&self, body: &Value) -> Result<Read, LlmError> {
         let provider = &self.r.label();
         let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
         let blocks =
@@ -166,26 +172,4 @@ fn without_keywords(schema: &Value) -> Value {
 fn one_line(s: &str) -> String {
     let s: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     s.chars().take(300).collect()
-}
-
-impl Provider for Anthropic {
-    fn name(&self) -> &str {
-        &self.r.name
-    }
-
-    fn model(&self) -> &str {
-        &self.r.model
-    }
-
-    async fn complete(&self, req: &ModelRequest<'_>, deadline: Instant) -> Result<Answer, LlmError> {
-        let started = Instant::now();
-        let key = key_for(&self.r, deadline).await?;
-        let headers = self.headers(key.as_ref())?;
-        let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
-                self.body(req, ask)
-            })
-            .await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
-    }
 }

@@ -22,6 +22,7 @@ use std::future::Future;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
+use reqwest::header::HeaderMap;
 use reqwest::Url;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -173,16 +174,41 @@ impl Provider for AnyProvider {
     }
 }
 
-macro_rules! resolved_accessor {
-    ($($t:ty),*) => {$(
-        impl $t {
-            pub(crate) fn resolved(&self) -> &Resolved {
-                &self.r
-            }
-        }
-    )*};
+/// What one provider's wire format decides: where to post, with which headers, the body
+/// for an [`Ask`], how to read the answer, and which structured-output modes to step down
+/// through. The key, the retries, the deadline and the answer's bookkeeping are the same
+/// for every format: the [`Provider`] impl below.
+pub(crate) trait WireFormat: Sync {
+    fn resolved(&self) -> &Resolved;
+    fn ladder(&self) -> &'static Ladder;
+    fn url(&self) -> Url;
+    fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError>;
+    fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value;
+    fn read(&self, body: &Value) -> Result<Read, LlmError>;
 }
-resolved_accessor!(anthropic::Anthropic, openai::OpenAi, ollama::Ollama);
+
+impl<W: WireFormat> Provider for W {
+    fn name(&self) -> &str {
+        &self.resolved().name
+    }
+
+    fn model(&self) -> &str {
+        &self.resolved().model
+    }
+
+    async fn complete(&self, req: &ModelRequest<'_>, deadline: Instant) -> Result<Answer, LlmError> {
+        let started = Instant::now();
+        let r = self.resolved();
+        let key = key_for(r, deadline).await?;
+        let headers = self.headers(key.as_ref())?;
+        let (reply, ask, extra) =
+            post_with_fallback(r, &self.url(), &headers, key.as_ref(), deadline, self.ladder(), |ask| {
+                self.body(req, ask)
+            })
+            .await?;
+        Ok(answer(r, &reply, self.read(&reply.body)?, extra, started, ask))
+    }
+}
 
 /// Asks the configured provider once (with its retries and deadline), cancellable.
 pub async fn complete(

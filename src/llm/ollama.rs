@@ -5,15 +5,11 @@
 use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
 use serde_json::{json, Value};
-use tokio::time::Instant;
 
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{
-    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
-    ModelRequest, Output, Provider, Read, Usage,
-};
+use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 /// An Ollama server.
 #[derive(Debug, Clone)]
@@ -24,6 +20,16 @@ pub struct Ollama {
 impl Ollama {
     pub(crate) fn new(r: Resolved) -> Ollama {
         Ollama { r }
+    }
+}
+
+impl WireFormat for Ollama {
+    fn resolved(&self) -> &Resolved {
+        &self.r
+    }
+
+    fn ladder(&self) -> &'static Ladder {
+        &LADDER
     }
 
     fn url(&self) -> Url {
@@ -41,7 +47,7 @@ impl Ollama {
         headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
-    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
+    fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let mut body = json!({
             "model": self.r.model,
             "messages": [
@@ -63,7 +69,7 @@ impl Ollama {
         body
     }
 
-    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+    fn read(&self, body: &Value) -> Result<Read, LlmError> {
         let provider = &self.r.label();
         if let Some(e) = body.get("error").and_then(Value::as_str) {
             return Err(LlmError::Malformed {
@@ -104,25 +110,3 @@ const LADDER: Ladder = Ladder {
         Structured::Tool | Structured::None => None,
     },
 };
-
-impl Provider for Ollama {
-    fn name(&self) -> &str {
-        &self.r.name
-    }
-
-    fn model(&self) -> &str {
-        &self.r.model
-    }
-
-    async fn complete(&self, req: &ModelRequest<'_>, deadline: Instant) -> Result<Answer, LlmError> {
-        let started = Instant::now();
-        let key = key_for(&self.r, deadline).await?;
-        let headers = self.headers(key.as_ref())?;
-        let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
-                self.body(req, ask)
-            })
-            .await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
-    }
-}

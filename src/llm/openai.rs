@@ -11,15 +11,11 @@
 use reqwest::header::{HeaderMap, AUTHORIZATION};
 use reqwest::Url;
 use serde_json::{json, Value};
-use tokio::time::Instant;
 
 use super::config::{is_openai_cloud, Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{
-    answer, headers_with_key, join_url, key_for, post_with_fallback, rejection_naming, Answer, Ask, Ladder,
-    ModelRequest, Output, Provider, Read, Usage,
-};
+use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 /// An OpenAI-compatible endpoint.
 #[derive(Debug, Clone)]
@@ -30,6 +26,16 @@ pub struct OpenAi {
 impl OpenAi {
     pub(crate) fn new(r: Resolved) -> OpenAi {
         OpenAi { r }
+    }
+}
+
+impl WireFormat for OpenAi {
+    fn resolved(&self) -> &Resolved {
+        &self.r
+    }
+
+    fn ladder(&self) -> &'static Ladder {
+        &LADDER
     }
 
     fn url(&self) -> Url {
@@ -44,7 +50,7 @@ impl OpenAi {
         headers_with_key(&self.r, key, AUTHORIZATION, true)
     }
 
-    pub(crate) fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
+    fn body(&self, req: &ModelRequest<'_>, ask: Ask) -> Value {
         let cloud = is_openai_cloud(&self.r.base);
         let mut body = json!({
             "model": self.r.model,
@@ -79,7 +85,7 @@ impl OpenAi {
         body
     }
 
-    pub(crate) fn read(&self, body: &Value) -> Result<Read, LlmError> {
+    fn read(&self, body: &Value) -> Result<Read, LlmError> {
         let provider = &self.r.label();
         let malformed = |m: &str| LlmError::Malformed { provider: provider.clone(), message: m.to_string() };
         let choice = body
@@ -153,25 +159,3 @@ const LADDER: Ladder = Ladder {
         (Structured::Tool | Structured::None, _) => None,
     },
 };
-
-impl Provider for OpenAi {
-    fn name(&self) -> &str {
-        &self.r.name
-    }
-
-    fn model(&self) -> &str {
-        &self.r.model
-    }
-
-    async fn complete(&self, req: &ModelRequest<'_>, deadline: Instant) -> Result<Answer, LlmError> {
-        let started = Instant::now();
-        let key = key_for(&self.r, deadline).await?;
-        let headers = self.headers(key.as_ref())?;
-        let (reply, ask, extra) =
-            post_with_fallback(&self.r, &self.url(), &headers, key.as_ref(), deadline, &LADDER, |ask| {
-                self.body(req, ask)
-            })
-            .await?;
-        Ok(answer(&self.r, &reply, self.read(&reply.body)?, extra, started, ask))
-    }
-}

@@ -1,5 +1,6 @@
-//! Model providers: one wire dialect each behind the [`Provider`] trait (`anthropic`,
-//! `openai`-compatible, `ollama`), the structured-output ladder they share, and `offline`,
+//! Model providers: one wire dialect each (`anthropic`, `openai`-compatible, `ollama`),
+//! each saying only what its format decides (`WireFormat`) behind the [`Provider`]
+//! trait, the structured-output ladder they share, and `offline`,
 //! which answers direct requests from the ranker alone. The planning pipeline that uses
 //! them is [`crate::planner`].
 //!

@@ -3,6 +3,7 @@
 mod support;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
@@ -31,6 +32,16 @@ fn leash(args: &[&str], stdin: &str) -> Output {
         .unwrap();
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// `leash plan` with the test catalog against a local server in OpenAI's wire format:
+/// `flags` go before the request, whose words are separate arguments as a shell gives them.
+fn plan_against(server: &support::TestServer, cat: &Path, flags: &[&str], request: &str) -> Output {
+    let url = format!("{}/v1", server.url());
+    let mut args = vec!["plan", "--catalog", cat.to_str().unwrap(), "--provider", "openai", "--url", &url];
+    args.extend_from_slice(flags);
+    args.extend(request.split(' '));
+    leash(&args, "")
 }
 
 fn json_out(o: &Output) -> Value {
@@ -247,29 +258,11 @@ fn plan_takes_a_second_look_and_raw_shows_every_answer() {
         Reply::json(200, openai_text(plan, "stop")),
     ]);
     let cat = catalog_file();
-    let url = format!("{}/v1", server.url());
-    let o = leash(
-        &[
-            "plan",
-            "--catalog",
-            cat.to_str().unwrap(),
-            "--provider",
-            "openai",
-            "--url",
-            &url,
-            "--config",
-            r#"{"model": "m"}"#,
-            "--limit",
-            "1",
-            "--context",
-            r#"{"current": {"wrap": false}}"#,
-            "--raw",
-            "turn",
-            "on",
-            "word",
-            "wrap",
-        ],
-        "",
+    let o = plan_against(
+        &server,
+        &cat,
+        &["--config", r#"{"model": "m"}"#, "--limit", "1", "--context", r#"{"current": {"wrap": false}}"#, "--raw"],
+        "turn on word wrap",
     );
     let record = json_out(&o);
     assert_eq!(record["exchanges"].as_array().unwrap().len(), 2, "{record}");
@@ -283,23 +276,7 @@ fn plan_takes_a_second_look_and_raw_shows_every_answer() {
 
     // Without --raw: the plan only.
     let server = TestServer::start(vec![Reply::json(200, openai_text(plan, "stop"))]);
-    let url = format!("{}/v1", server.url());
-    let o = leash(
-        &[
-            "plan",
-            "--catalog",
-            cat.to_str().unwrap(),
-            "--provider",
-            "openai",
-            "--url",
-            &url,
-            "--model",
-            "m",
-            "clear",
-            "search",
-        ],
-        "",
-    );
+    let o = plan_against(&server, &cat, &["--model", "m"], "clear search");
     let p = json_out(&o);
     assert_eq!(p["steps"][0]["id"], "cmd:nohlsearch");
     assert!(p.get("exchanges").is_none());
@@ -310,23 +287,7 @@ fn a_failed_plan_still_shows_the_raw_answer_and_names_what_to_change() {
     use support::{openai_text, Reply, TestServer};
     let server = TestServer::start(vec![Reply::json(200, openai_text("{\"reply\": \"Sure, here", "length"))]);
     let cat = catalog_file();
-    let url = format!("{}/v1", server.url());
-    let o = leash(
-        &[
-            "plan",
-            "--catalog",
-            cat.to_str().unwrap(),
-            "--provider",
-            "openai",
-            "--url",
-            &url,
-            "--model",
-            "m",
-            "--raw",
-            "wrap",
-        ],
-        "",
-    );
+    let o = plan_against(&server, &cat, &["--model", "m", "--raw"], "wrap");
     assert_eq!(o.status.code(), Some(1));
     let record: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(record["raw"], "{\"reply\": \"Sure, here", "{record}");

@@ -12,24 +12,15 @@
 #   2. a few cases in a real TUI in tmux: the keys typed, the screen read.
 #
 # Usage: tests/e2e/guard.sh [CASE...]    (no argument: every case, then the TUI cases)
-# Needs: python3, tmux (for part 2), the native library built (scripts/test builds it).
+# Needs: python3, tmux, the native library built (scripts/test builds it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 cases_file=$root/tests/e2e/guard-cases.jsonl
 
-command -v python3 >/dev/null 2>&1 || { echo "guard: FAIL: python3 is not installed" >&2; exit 1; }
+. tests/e2e/lib.sh
+e2e_start guard guard # the case names are this script's own arguments
 nvim=$(scripts/nvim-path)
-
-tmp=$(mktemp -d)
-sock="leash-guard-$$"
-server_pid=
-cleanup() {
-  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-  [ -n "$server_pid" ] && kill "$server_pid" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 bin=$tmp/bin logs=$tmp/logs work=$tmp/work
 # The guarded Neovims end with os.exit(), which leaves their temporary folders (and the
@@ -48,12 +39,8 @@ done
 printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/shell.log"\nexec /bin/sh "$@"\n' "$logs" >"$bin/logging-sh"
 chmod +x "$bin/logging-sh"
 
-python3 tests/e2e/mock_model.py --port-file "$tmp/port" --echo-file "$tmp/echo" --log "$tmp/requests.jsonl" \
-  --cases "$cases_file" --dir "$work" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
-[ -s "$tmp/port" ] || { echo "guard: FAIL: the mock model server did not start" >&2; exit 1; }
-port=$(cat "$tmp/port")
+e2e_model_server tests/e2e/mock_model.py --echo-file "$tmp/echo" --log "$tmp/requests.jsonl" \
+  --cases "$cases_file" --dir "$work"
 
 cat >"$tmp/init.lua" <<EOF
 vim.opt.rtp:prepend(${root@Q})
@@ -101,26 +88,14 @@ done
 
 # --- the TUI: a person's keys and screen -------------------------------------------
 if [ $# -eq 0 ]; then
-  command -v tmux >/dev/null 2>&1 || { echo "guard: FAIL: tmux is not installed" >&2; exit 1; }
-  screen() { tmux -L "$sock" capture-pane -p -t guard; }
-  keys() { tmux -L "$sock" send-keys -t guard "$@"; }
-  wait_for() {
-    local pattern=$1 limit=${2:-10} i
-    for i in $(seq $((limit * 10))); do
-      screen | grep -Eq -- "$pattern" && return 0
-      sleep 0.1
-    done
-    return 1
-  }
   # tui CASE WINDOW KEY SCREEN-PATTERN: run CASE in tmux; when WINDOW is yes, wait for the
   # plan window and press KEY; then the screen must show SCREEN-PATTERN and the driver's
   # verdict must have no failure.
   tui() {
     local name=$1 window=$2 key=$3 pattern=$4 problem=
     fresh_work
-    tmux -L "$sock" -f /dev/null new-session -d -s guard -x 120 -y 40 -c "$work" \
+    e2e_tmux -c "$work" \
       "${run_env[*]} LEASH_GUARD_TUI=1 LEASH_GUARD_CASE=$name $(printf %q "$nvim") -u $tmp/init.lua -i NONE -c 'luafile $root/tests/e2e/guard.lua'; sleep 30"
-    tmux -L "$sock" set-option -t guard remain-on-exit on >/dev/null
     if ! wait_for '^~ *$' 15; then
       problem="Neovim did not start"
     else

@@ -22,17 +22,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-capture_out=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --capture) capture_out=$2; shift 2 ;;
-    *) echo "helix e2e: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-
-for tool in tmux python3; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "helix e2e: FAIL: $tool is not installed" >&2; exit 1; }
-done
+. tests/e2e/lib.sh
+e2e_start "helix e2e" hx "$@"
 leash=$root/target/release/leash
 [ -x "$leash" ] || { echo "helix e2e: FAIL: $leash is missing (cargo build --release)" >&2; exit 1; }
 
@@ -66,23 +57,9 @@ new_enough "$hx" || { echo "helix e2e: FAIL: $hx is not Helix 25.07 or newer" >&
 runtime=$(dirname "$hx")/runtime
 echo "helix e2e: $("$hx" --version) ($hx)"
 
-tmp=$(mktemp -d)
-sock="leash-hx-$$"
-server_pid=
-cleanup() {
-  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-  [ -n "$server_pid" ] && kill "$server_pid" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
 echo_file="$tmp/echo-out.txt"
-python3 tests/e2e/scripted_model.py --plans tests/e2e/helix-plans.json --port-file "$tmp/port" \
-  --echo-file "$echo_file" --log "$tmp/requests.jsonl" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
-[ -s "$tmp/port" ] || { echo "helix e2e: FAIL: the model server did not start" >&2; exit 1; }
-port=$(cat "$tmp/port")
+e2e_model_server tests/e2e/scripted_model.py --plans tests/e2e/helix-plans.json --echo-file "$echo_file" \
+  --log "$tmp/requests.jsonl"
 
 mkdir -p "$tmp/config/leash" "$tmp/state" "$tmp/hx" "$tmp/proj"
 cat >"$tmp/config/leash/config.toml" <<EOF
@@ -114,29 +91,6 @@ export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 exec $(printf %q "$hx") -c $(printf %q "$hxconf") $(printf %q "$weird")
 EOF
 
-screen() { tmux -L "$sock" capture-pane -p -t hx; }
-fail() {
-  echo "helix e2e: FAIL: $*" >&2
-  echo "---- screen ----" >&2
-  screen >&2 || true
-  echo "----------------" >&2
-  if [ -s "$tmp/requests.jsonl" ]; then
-    echo "helix e2e: requests the model server received:" >&2
-    grep -o 'Request: [^"\\]*' "$tmp/requests.jsonl" >&2 || true
-  else
-    echo "helix e2e: the model server received no request" >&2
-  fi
-  exit 1
-}
-wait_for() { # PATTERN SECONDS
-  local i
-  for i in $(seq $((${2:-10} * 10))); do
-    screen | grep -Eq -- "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-keys() { tmux -L "$sock" send-keys -t hx "$@"; }
 # Escape in a call of its own: sent with other keys, tmux may fold it into a sequence.
 normal() { keys Escape; sleep 0.2; }
 splits() { screen | grep -c '│' || true; }
@@ -148,8 +102,7 @@ ask() { # REQUEST: space . and type the request
   keys -l "$1"; keys Enter
 }
 
-tmux -L "$sock" -f /dev/null new-session -d -s hx -x 120 -y 40 "bash $(printf %q "$tmp/launch.sh"); sleep 30"
-tmux -L "$sock" set-option -t hx remain-on-exit on >/dev/null
+e2e_tmux "bash $(printf %q "$tmp/launch.sh"); sleep 30"
 wait_for 'NOR' 15 || fail "Helix did not start"
 [ "$(splits)" -eq 0 ] || fail "the test expects one view before the plan runs"
 

@@ -18,35 +18,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-capture_out=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --capture) capture_out=$2; shift 2 ;;
-    *) echo "e2e: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-
-for tool in tmux python3; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "e2e: FAIL: $tool is not installed" >&2; exit 1; }
-done
+. tests/e2e/lib.sh
+e2e_start e2e e2e "$@"
 nvim=$(scripts/nvim-path)
 
-tmp=$(mktemp -d)
-sock="leash-e2e-$$"
-server_pid=
-cleanup() {
-  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-  [ -n "$server_pid" ] && kill "$server_pid" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
 echo_file="$tmp/echo-out.txt"
-python3 tests/e2e/mock_model.py --port-file "$tmp/port" --echo-file "$echo_file" --log "$tmp/requests.jsonl" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
-[ -s "$tmp/port" ] || { echo "e2e: FAIL: the mock model server did not start" >&2; exit 1; }
-port=$(cat "$tmp/port")
+e2e_model_server tests/e2e/mock_model.py --echo-file "$echo_file" --log "$tmp/requests.jsonl"
 
 mkdir -p "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache"
 cat >"$tmp/init.lua" <<EOF
@@ -61,28 +38,6 @@ require('leash').setup({
 })
 EOF
 
-screen() { tmux -L "$sock" capture-pane -p -t e2e; }
-fail() {
-  echo "e2e: FAIL: $*" >&2
-  echo "---- screen ----" >&2
-  screen >&2 || true
-  echo "----------------" >&2
-  if [ -s "$tmp/requests.jsonl" ]; then
-    echo "e2e: the mock model received $(wc -l <"$tmp/requests.jsonl") request(s)" >&2
-  else
-    echo "e2e: the mock model received no request" >&2
-  fi
-  exit 1
-}
-# wait_for PATTERN SECONDS: poll the screen until a line matches (grep -E).
-wait_for() {
-  local pattern=$1 limit=${2:-10} i
-  for i in $(seq $((limit * 10))); do
-    screen | grep -Eq -- "$pattern" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 # gone SECONDS: poll until the plan window is off the screen.
 gone() {
   local i
@@ -92,13 +47,11 @@ gone() {
   done
   return 1
 }
-keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 # ex CMD: type an Ex command and <CR>.
 ex() { keys Escape; keys -l ":$1"; keys Enter; }
 
-tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 120 -y 40 \
+e2e_tmux \
   "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $tmp/init.lua; sleep 30"
-tmux -L "$sock" set-option -t e2e remain-on-exit on >/dev/null
 wait_for '^~ *$' 15 || fail "Neovim did not start"
 
 # --- 1. settings ------------------------------------------------------------------

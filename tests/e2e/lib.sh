@@ -1,0 +1,79 @@
+# What the end-to-end scripts share (sourced from the repository root, after `set -euo
+# pipefail`): a private folder and tmux server removed on exit, a local model server, and
+# the helpers that type keys and read the screen as a person would.
+#
+#   e2e_start LABEL SESSION [ARGS...]: reads --capture DIR into $capture_out, checks tmux
+#     and python3, sets $tmp (a private folder), $sock (a tmux server of its own) and the
+#     EXIT trap that removes both; screen, keys and wait_for act on the tmux SESSION.
+#   e2e_model_server SCRIPT [ARGS...]: starts a model server (tests/e2e/*.py) on a free
+#     port and sets $port.
+#   e2e_tmux [OPTIONS...] COMMAND: the terminal, in tmux session SESSION.
+#   fail MESSAGE: says what failed, with the screen and the requests the server received.
+
+e2e_start() {
+  e2e_label=$1 e2e_session=$2
+  shift 2
+  capture_out=
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --capture) capture_out=$2; shift 2 ;;
+      *) echo "$e2e_label: unknown argument $1" >&2; exit 2 ;;
+    esac
+  done
+  local tool
+  for tool in tmux python3; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "$e2e_label: FAIL: $tool is not installed" >&2; exit 1; }
+  done
+  tmp=$(mktemp -d)
+  sock="leash-$e2e_session-$$"
+  e2e_server_pid=
+  trap e2e_cleanup EXIT
+}
+
+e2e_cleanup() {
+  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+  [ -n "$e2e_server_pid" ] && kill "$e2e_server_pid" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+
+e2e_model_server() {
+  python3 "$@" --port-file "$tmp/port" &
+  e2e_server_pid=$!
+  local i
+  for i in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+  [ -s "$tmp/port" ] || { echo "$e2e_label: FAIL: the model server did not start" >&2; exit 1; }
+  port=$(cat "$tmp/port")
+}
+
+# e2e_tmux [OPTIONS...] COMMAND: a 120×40 terminal running COMMAND, kept after it exits.
+e2e_tmux() {
+  tmux -L "$sock" -f /dev/null new-session -d -s "$e2e_session" -x 120 -y 40 "$@"
+  tmux -L "$sock" set-option -t "$e2e_session" remain-on-exit on >/dev/null
+}
+
+screen() { tmux -L "$sock" capture-pane -p -t "$e2e_session"; }
+keys() { tmux -L "$sock" send-keys -t "$e2e_session" "$@"; }
+
+# wait_for PATTERN [SECONDS]: poll the screen until a line matches (grep -E).
+wait_for() {
+  local pattern=$1 limit=${2:-10} i
+  for i in $(seq $((limit * 10))); do
+    screen | grep -Eq -- "$pattern" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+fail() {
+  echo "$e2e_label: FAIL: $*" >&2
+  echo "---- screen ----" >&2
+  screen >&2 || true
+  echo "----------------" >&2
+  if [ -s "$tmp/requests.jsonl" ]; then
+    echo "$e2e_label: the model server received $(wc -l <"$tmp/requests.jsonl") request(s):" >&2
+    grep -o 'Request: [^"\\]*' "$tmp/requests.jsonl" >&2 || true
+  else
+    echo "$e2e_label: the model server received no request" >&2
+  fi
+  exit 1
+}

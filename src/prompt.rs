@@ -8,8 +8,9 @@
 //!   kind word (`command`) can be mistaken for a step type.
 //! - Every schema and example puts `type` first and keeps a deliberate key order
 //!   (grammar-constrained decoding writes keys in schema order).
-//! - No example suggests `scope`; the schema offers it only where the request speaks of
-//!   a window or buffer and only for options that have a local value.
+//! - No example suggests `scope`; the schema offers it only where the request asks for
+//!   one window or buffer ("this window", "locally") and only for options that have a
+//!   local value.
 //! - Each setting carries its type or allowed values and its current value; the schema
 //!   gives each shortlisted setting a branch of its own with its own value type, and a
 //!   compact schema (one branch per step type) is kept for providers that refuse a
@@ -129,7 +130,7 @@ pub fn build(request: &str, shortlist: &[Ranked], context: &Context) -> Prompt {
 /// first. In the second round `found` says what each look-up found; those entries should
 /// already be in `entries`.
 pub fn build_round(request: &str, entries: &[&Entry], context: &Context, round: Round, found: &[Found]) -> Prompt {
-    let local = speaks_of_local(request);
+    let local = asks_for_local(request);
     let user = user_message(request, entries, context, round, found);
     Prompt {
         system: system_prompt(&context.editor, round),
@@ -356,15 +357,21 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Whether the request speaks of one window or buffer ("in this window", "locally"): only
-/// then does the schema offer `scope`, so that grammar-constrained decoding is never led
-/// to it. Plurals ("all windows") and tabs ("tab width") mean no window of its own.
-fn speaks_of_local(request: &str) -> bool {
+/// Whether the request asks for one window or buffer ("in this window", "for the current
+/// buffer", "only here", "locally"): only then does the schema offer `scope`, so that
+/// grammar-constrained decoding is never led to it. Naming a window is not asking for a
+/// local value: "split the window and show line numbers" wants numbers as `:set` does
+/// (a 1.5B model set them locally when scope was offered for it), and plurals ("all
+/// windows") mean no window of its own.
+fn asks_for_local(request: &str) -> bool {
     let words = words(request);
-    words
-        .iter()
-        .any(|w| matches!(w.as_str(), "local" | "locally" | "setlocal" | "window" | "buffer" | "split" | "pane"))
-        || request.to_lowercase().contains("this file")
+    let one = |w: &str| matches!(w, "this" | "current" | "one");
+    let place = |w: &str| matches!(w, "window" | "buffer" | "split" | "pane" | "file");
+    words.iter().any(|w| matches!(w.as_str(), "local" | "locally" | "setlocal"))
+        || words.windows(2).any(|p| {
+            (one(&p[0]) && place(&p[1]))
+                || matches!((p[0].as_str(), p[1].as_str()), ("only" | "just", "here") | ("here", "only"))
+        })
 }
 
 /// Which schema to build.
@@ -716,7 +723,7 @@ mod tests {
     }
 
     #[test]
-    fn scope_is_offered_only_when_the_request_speaks_of_a_window_and_the_option_has_a_local_value() {
+    fn scope_is_offered_only_when_the_request_asks_for_one_window_and_the_option_has_a_local_value() {
         let c = catalog();
         let e = entries(&c, &["wrap", "guifont"]);
         let has_scope = |request: &str, key: &str, compact: bool| {
@@ -735,6 +742,18 @@ mod tests {
         assert!(!has_scope("turn on word wrap", "wrap", true));
         assert!(has_scope("wrap lines in this window only", "wrap", false));
         assert!(has_scope("wrap lines in this window only", "wrap", true));
+        for asked in ["wrap lines in the current buffer", "wrap lines locally", "wrap lines only here", "setlocal wrap"]
+        {
+            assert!(has_scope(asked, "wrap", false), "{asked}");
+        }
+        for named in [
+            "split the window vertically and wrap lines",
+            "go to the next buffer and wrap lines",
+            "wrap lines and close the window",
+            "wrap lines in every split",
+        ] {
+            assert!(!has_scope(named, "wrap", false), "naming a window is not asking for a local value: {named}");
+        }
         assert!(!has_scope("bigger font in this window only", "guifont", false), "guifont is global");
     }
 

@@ -486,10 +486,11 @@ mod tests {
 
     #[test]
     fn settings_the_project_overrides_are_dropped() {
-        let dir = std::env::temp_dir().join(format!("leash-hxws-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         std::fs::create_dir_all(dir.join(".helix")).unwrap();
         std::fs::write(dir.join(".helix/config.toml"), "[editor]\nline-number = \"absolute\"\n").unwrap();
-        let workspace = Workspace::find(&dir);
+        let workspace = Workspace::find(dir);
         let setting = |key: &str| ValidStep {
             index: 0,
             action: Step::Setting { key: key.into(), value: SettingValue::Boolean(true), scope: None },
@@ -503,11 +504,10 @@ mod tests {
         let d = Discovered::default();
         let cfg = ProgramConfig::default();
         let keys = UserKeys::default();
-        let env = Env { cwd: &dir, context: &cx, discovered: &d, config: &cfg, workspace: &workspace, keys: &keys };
+        let env = Env { cwd: dir, context: &cx, discovered: &d, config: &cfg, workspace: &workspace, keys: &keys };
         let why = action_for(&setting("line-number"), &env).unwrap_err();
         assert!(why.contains("sets line-number = \"absolute\", which wins over your config.toml"), "{why}");
         assert!(action_for(&setting("cursorline"), &env).is_ok());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

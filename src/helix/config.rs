@@ -216,33 +216,11 @@ fn one_line(e: &toml_edit::TomlError) -> String {
 mod tests {
     use super::*;
 
-    fn file(text: &str) -> (tempdir::Dir, PathBuf) {
-        let d = tempdir::Dir::new();
-        let p = d.0.join("config.toml");
+    fn file(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("config.toml");
         std::fs::write(&p, text).unwrap();
         (d, p)
-    }
-
-    mod tempdir {
-        pub struct Dir(pub std::path::PathBuf);
-        impl Dir {
-            pub fn new() -> Dir {
-                use std::sync::atomic::{AtomicUsize, Ordering};
-                static N: AtomicUsize = AtomicUsize::new(0);
-                let p = std::env::temp_dir().join(format!(
-                    "leash-hxcfg-{}-{}",
-                    std::process::id(),
-                    N.fetch_add(1, Ordering::Relaxed)
-                ));
-                std::fs::create_dir_all(&p).unwrap();
-                Dir(p)
-            }
-        }
-        impl Drop for Dir {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_dir_all(&self.0);
-            }
-        }
     }
 
     #[test]
@@ -298,10 +276,10 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlinked_file_stays_a_link() {
-        let d = tempdir::Dir::new();
-        let real = d.0.join("dotfiles-helix.toml");
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("dotfiles-helix.toml");
         std::fs::write(&real, "[editor]\nmouse = true\n").unwrap();
-        let link = d.0.join("config.toml");
+        let link = d.path().join("config.toml");
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let mut c = ConfigFile::read(&link).unwrap();
         c.set("mouse", &SettingValue::Boolean(false)).unwrap();
@@ -312,19 +290,22 @@ mod tests {
 
     #[test]
     fn the_projects_config_wins_over_the_users() {
-        let d = tempdir::Dir::new();
-        let sub = d.0.join("src");
-        std::fs::create_dir_all(d.0.join(".helix")).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let sub = d.path().join("src");
+        std::fs::create_dir_all(d.path().join(".helix")).unwrap();
         std::fs::create_dir_all(&sub).unwrap();
         assert!(matches!(Workspace::find(&sub), Workspace::None), "a .helix folder without config.toml");
-        std::fs::write(d.0.join(".helix/config.toml"), "theme = \"nord\"\n[editor]\nsoft-wrap = { enable = false }\n")
-            .unwrap();
+        std::fs::write(
+            d.path().join(".helix/config.toml"),
+            "theme = \"nord\"\n[editor]\nsoft-wrap = { enable = false }\n",
+        )
+        .unwrap();
         let w = Workspace::find(&sub);
         let why = w.overrides("soft-wrap.enable").unwrap();
         assert!(why.contains(".helix/config.toml sets soft-wrap.enable = false"), "{why}");
         assert!(w.overrides("theme").is_some());
         assert!(w.overrides("line-number").is_none());
-        std::fs::write(d.0.join(".helix/config.toml"), "[editor\n").unwrap();
+        std::fs::write(d.path().join(".helix/config.toml"), "[editor\n").unwrap();
         let why = Workspace::find(&sub).overrides("line-number").unwrap();
         assert!(why.contains("cannot reload") && why.contains("does not parse"), "{why}");
     }

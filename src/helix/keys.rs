@@ -185,8 +185,8 @@ mod tests {
 
     #[test]
     fn install_adds_the_bindings_to_an_existing_table() {
-        let dir = std::env::temp_dir().join(format!("leash-keys-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let path = dir.join("config.toml");
         std::fs::write(&path, "# mine\n[keys.normal.space]\nx = \":write\" # save\n").unwrap();
         let opts = KeysOptions { program: "leash", helix_config: None, tag: Some("t".into()) };
@@ -203,6 +203,5 @@ mod tests {
         install(&opts, &fresh).unwrap();
         let text = std::fs::read_to_string(&fresh).unwrap();
         assert!(text.starts_with("[keys.normal.space]\n"), "no empty [keys] or [keys.normal] headers: {text}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -623,9 +623,9 @@ mod tests {
 
     #[test]
     fn the_model_is_told_each_setting_as_helix_has_it() {
-        let dir = std::env::temp_dir().join(format!("leash-helix-current-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let cat = catalog::build(catalog::Version::data(), &dir, None, &ProgramConfig::default()).unwrap().catalog;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let cat = catalog::build(catalog::Version::data(), dir, None, &ProgramConfig::default()).unwrap().catalog;
         let toml = dir.join("config.toml");
 
         // No config.toml: Helix's defaults.
@@ -643,7 +643,5 @@ mod tests {
         // A config.toml that does not parse tells nothing, rather than defaults that may be wrong.
         std::fs::write(&toml, "[editor\nmouse = false\n").unwrap();
         assert!(current_values(&cat, Some(&toml)).is_empty());
-
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -73,8 +73,8 @@ mod tests {
 
     #[test]
     fn a_file_is_parsed_again_only_when_it_changes() {
-        let dir = std::env::temp_dir().join(format!("leash-cache-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let path = dir.join("f.txt");
         std::fs::write(&path, "one").unwrap();
         let cache: FileCache<String> = FileCache::new();
@@ -93,6 +93,5 @@ mod tests {
         assert_eq!(parses.load(Ordering::Relaxed), 2);
         std::fs::remove_file(&path).unwrap();
         assert!(read().is_none());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,6 +1,6 @@
 //! The `leash` program's JSON interface, as another editor would use it.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,8 +2,6 @@
 //! need: `take` prints one harmless command and nothing on stderr, `plan` always answers
 //! on stdout, `keys` prints the bindings.
 
-#![cfg(unix)]
-
 use std::process::Command;
 
 #[test]

@@ -1,6 +1,6 @@
 //! The offline planner through the whole pipeline: the default with no provider.
 
-mod support;
+use crate::support;
 
 use leash::llm::{offline, ProviderConfig};
 use leash::planner;

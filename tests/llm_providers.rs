@@ -1,7 +1,7 @@
 //! Each provider against a local server speaking its wire format: good plans,
 //! structured-output requests, retries, deadlines, errors, truncation, cancellation.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! hosts still go through the proxy. This binary holds one test only, because it changes
 //! the process environment.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

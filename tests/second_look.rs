@@ -3,7 +3,7 @@
 //! once more; a server that refuses the response format (whatever the status) is asked
 //! the next way down, and the session remembers it.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -2,8 +2,6 @@
 //!
 //! This file is its own test process: it points PATH at programs that record being run.
 
-#![cfg(unix)]
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 

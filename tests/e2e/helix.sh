@@ -50,8 +50,8 @@ else
   fi
 fi
 if [ -z "$hx" ]; then
-  echo "helix e2e: SKIPPED: no hx 25.07+ on PATH, no LEASH_TEST_HX and no ../shared/tools/helix-*.tar.xz"
-  exit 0
+  . tests/support/skip.sh
+  skip "helix e2e" "no hx 25.07+ on PATH, no LEASH_TEST_HX and no ../shared/tools/helix-*.tar.xz"
 fi
 new_enough "$hx" || { echo "helix e2e: FAIL: $hx is not Helix 25.07 or newer" >&2; exit 1; }
 runtime=$(dirname "$hx")/runtime

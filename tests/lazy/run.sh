@@ -30,8 +30,8 @@ lazy=${LEASH_TEST_LAZY:-$repo/.deps/lazy.nvim}
 if [ ! -f "$lazy/lua/lazy/init.lua" ]; then
   tarball=$repo/../shared/tools/lazy.nvim-11.17.5.tar.xz
   if [ ! -f "$tarball" ]; then
-    echo "SKIPPED tests/lazy/run.sh: no lazy.nvim (set LEASH_TEST_LAZY, or provide $tarball)"
-    exit 0
+    . tests/support/skip.sh
+    skip tests/lazy/run.sh "no lazy.nvim (set LEASH_TEST_LAZY, or provide $tarball)"
   fi
   mkdir -p .deps && tar -C .deps -xJf "$tarball"
   lazy=$repo/.deps/lazy.nvim

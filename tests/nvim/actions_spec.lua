@@ -94,7 +94,7 @@ describe('script actions', function()
   end)
 
   it('runs a Makefile target in a terminal split, in the project folder', function()
-    if not make_ok then return end
+    if not make_ok then skip('make is not installed') end
     local dir = project({ Makefile = 'touch:\n\ttouch made-by-make\n' })
     vim.fn.chdir(dir)
     local before = #vim.api.nvim_tabpage_list_wins(0)
@@ -185,7 +185,7 @@ describe('git actions', function()
   end
 
   it('shows status, diffs, the file log and the line blame in scratch buffers', function()
-    if not git_ok then return end
+    if not git_ok then skip('git is not installed') end
     local dir = repo()
     vim.fn.chdir(dir)
     edit(dir .. '/a.txt')
@@ -208,7 +208,7 @@ describe('git actions', function()
   end)
 
   it('also runs a read-only item through execute (a validated plan)', function()
-    if not git_ok then return end
+    if not git_ok then skip('git is not installed') end
     local dir = repo()
     vim.fn.chdir(dir)
     local wins = #vim.api.nvim_tabpage_list_wins(0)
@@ -219,7 +219,7 @@ describe('git actions', function()
   end)
 
   it('stages, commits with the message as one argument, branches, stashes, pushes and pulls', function()
-    if not git_ok then return end
+    if not git_ok then skip('git is not installed') end
     local remote = project({})
     git(remote, 'init', '-q', '--bare', '-b', 'main')
     local dir = repo({ ['b.txt'] = 'b' })

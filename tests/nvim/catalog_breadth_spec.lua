@@ -295,7 +295,7 @@ describe('git source', function()
   end)
 
   it('is offered inside a work tree only, and every item is shell', function()
-    if not git_ok then return end
+    if not git_ok then skip('git is not installed') end
     local dir = project({ ['a.txt'] = 'one' })
     git(dir, 'init', '-q')
     git(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', 'a.txt')

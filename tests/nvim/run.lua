@@ -4,8 +4,9 @@
 -- binary as the runner, started with --headless --clean), so no spec can leak editor
 -- state into the next. Each spec file gets describe/it/before_each and the assertions
 -- eq/ok/matches/raises as globals (only inside this runner). Prints every failure with
--- file:line and ends with exactly one "N passed, N failed" line for all files; exits
--- non-zero on any failure.
+-- file:line and ends with exactly one "N passed, N failed, N skipped" line for all files;
+-- exits non-zero on any failure. `skip(reason)` inside an `it` skips the test (a tool it
+-- needs is missing); under CI (CI=true) a skip is a failure, since CI installs every tool.
 --
 -- Internally, the runner starts itself once per file with `--result PATH FILE`; that
 -- child runs FILE in-process and writes its counts and failures to PATH as JSON.
@@ -20,7 +21,7 @@ local H = {}
 
 --- Runs each spec file in a fresh Neovim; returns the totals and the failure lines.
 function H.run_each(files)
-  local passed, failed, failures = 0, 0, {}
+  local passed, failed, failures, skipped = 0, 0, {}, {}
   for _, file in ipairs(files) do
     local result = vim.fn.tempname()
     local code =
@@ -32,12 +33,13 @@ function H.run_each(files)
     if ok and type(r) == 'table' then
       passed, failed = passed + r.passed, failed + r.failed
       vim.list_extend(failures, r.failures)
+      vim.list_extend(skipped, r.skipped or {})
     else
       failed = failed + 1
       failures[#failures + 1] = ('%s: Neovim exited with code %s before reporting a result'):format(file, code)
     end
   end
-  return passed, failed, failures
+  return passed, failed, failures, skipped
 end
 
 --- Starts `cmd` with this process's stdout and stderr and waits for it; returns the exit code.
@@ -76,14 +78,15 @@ if #files == 0 then
 end
 
 if not result_path then
-  local passed, failed, failures = H.run_each(files)
+  local passed, failed, failures, skipped = H.run_each(files)
+  if #skipped > 0 then io.stdout:write('\nSkipped:\n' .. table.concat(skipped, '\n') .. '\n') end
   if #failures > 0 then
     io.stdout:write('\nFailures:\n')
     for _, f in ipairs(failures) do
       io.stdout:write(f .. '\n')
     end
   end
-  io.stdout:write(('%d passed, %d failed\n'):format(passed, failed))
+  io.stdout:write(('%d passed, %d failed, %d skipped\n'):format(passed, failed, #skipped))
   H.exit(failed > 0 and 1 or 0)
 end
 
@@ -94,8 +97,12 @@ vim.cmd.runtime('plugin/leash.lua')
 -- Notifications would interleave with the report; specs that check them capture them.
 vim.notify = function() end
 
-local passed, failed, failures = 0, 0, {}
+local passed, failed, failures, skipped = 0, 0, {}, {}
 local stack, befores = {}, {}
+local in_ci = os.getenv('CI') == 'true'
+
+--- What `skip` raises: told apart from a failure by `it`.
+local Skip = {}
 
 --- The spec line of an error: the first traceback frame inside a *_spec.lua file.
 local function where(trace)
@@ -120,17 +127,25 @@ function env.before_each(fn) befores[#befores + 1] = fn end
 
 function env.it(name, fn)
   local full = table.concat(stack, ' ') .. ' ' .. name
-  local trace
+  local trace, skip_reason
   local ok = xpcall(function()
     for _, b in ipairs(befores) do
       b()
     end
     fn()
   end, function(err)
-    trace = debug.traceback(tostring(err), 2)
+    if getmetatable(err) == Skip then
+      skip_reason = err.reason
+      trace = debug.traceback('skipped under CI: ' .. err.reason, 3)
+    else
+      trace = debug.traceback(tostring(err), 2)
+    end
     return err
   end)
-  if ok then
+  if skip_reason and not in_ci then
+    skipped[#skipped + 1] = ('%s: %s (%s)'):format(where(trace), full, skip_reason)
+    io.stdout:write('SKIP ' .. full .. ' (' .. skip_reason .. ')\n')
+  elseif ok then
     passed = passed + 1
     io.stdout:write('ok   ' .. full .. '\n')
   else
@@ -160,6 +175,10 @@ function env.matches(pattern, str, what)
     error(('%sexpected %s to match %q'):format(what and (what .. ': ') or '', vim.inspect(str), pattern), 2)
   end
 end
+
+--- Skip the running test: a tool it needs is missing. A failure under CI.
+---@param reason string what is missing, e.g. "make is not installed"
+function env.skip(reason) error(setmetatable({ reason = reason }, Skip), 2) end
 
 --- Call fn, expect an error, return its message.
 function env.raises(fn, ...)
@@ -194,6 +213,6 @@ for _, file in ipairs(files) do
 end
 
 local f = assert(io.open(result_path, 'w'))
-f:write(vim.json.encode({ passed = passed, failed = failed, failures = failures }))
+f:write(vim.json.encode({ passed = passed, failed = failed, failures = failures, skipped = skipped }))
 f:close()
 H.exit(0)

@@ -195,6 +195,8 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             }
             let reach = policy.item(item, args)?;
             let (reach, note) = with_note(reach, policy.claimed_name(item, args, catalog.name_handlers()));
+            let (reach, foreign) = with_note(reach, policy.foreign_code(reach, args.iter().map(String::as_str)));
+            let note = foreign.or(note);
             let label = item_label(&item.id, &item.title, args);
             Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note))
         }
@@ -205,6 +207,12 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             // After the policy, so a control character or a backtick is the reason given.
             crate::policy::values::check(setting, &value)?;
             let (reach, note) = with_note(reach, policy.setting_value(setting, &value, catalog.name_handlers()));
+            let text = match &value {
+                SettingValue::String(s) => Some(s.as_str()),
+                _ => None,
+            };
+            let (reach, foreign) = with_note(reach, policy.foreign_code(reach, text));
+            let note = foreign.or(note);
             let (scope, label) = match (scope, setting.scope) {
                 (Some(Scope::Local), Some(s)) if s.has_local_value() => {
                     (Some(Scope::Local), format!("Set {} = {} (this window/buffer only)", setting.key, value))
@@ -588,6 +596,10 @@ mod tests {
             {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "safe"},
             {"id": "cmd:sleep", "kind": "command", "title": "sleep", "args": "optional", "reach": "safe"},
             {"id": "cmd:suspend", "kind": "command", "title": "suspend", "args": "none", "reach": "safe"},
+            {"id": "cmd:call", "kind": "command", "title": "call a function", "args": "required", "reach": "code"},
+            {"id": "cmd:lua", "kind": "command", "title": "run Lua", "args": "required", "reach": "code"},
+            {"id": "cmd:help", "kind": "command", "title": "help", "args": "optional", "reach": "safe"},
+            {"key": "foldexpr", "title": "fold expression", "type": "string"},
             {"key": "diffopt", "title": "diff options", "type": "string"},
             {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
@@ -632,6 +644,25 @@ mod tests {
         assert_eq!(p.steps[0].reach, Reach::Safe);
         let p = neovim(json!([{"type": "setting", "key": "suffixesadd", "value": ".lz4"}]));
         assert_eq!(p.steps[0].reach, Reach::Shell);
+    }
+
+    #[test]
+    fn libcall_in_code_that_runs_is_shell_and_says_why() {
+        for step in [
+            json!({"type": "item", "id": "cmd:call", "args": "libcall('libc.so.6', 'system', 'id')"}),
+            json!({"type": "item", "id": "cmd:lua", "args": "vim.fn.libcallnr('libc.so.6', 'getpid', '')"}),
+            json!({"type": "setting", "key": "foldexpr", "value": "libcallnr('libc.so.6','system','id')"}),
+        ] {
+            let p = neovim(json!([step]));
+            assert_eq!((p.steps[0].reach, p.confirm), (Reach::Shell, Confirm::Required), "{step}");
+            let note = p.steps[0].note.as_deref().unwrap_or_default();
+            assert!(note.contains("process guard does not see"), "{note}");
+        }
+        // The same code without it stays `code`; a step that evaluates nothing keeps its reach.
+        let p = neovim(json!([{"type": "item", "id": "cmd:call", "args": "strlen('libc')"}]));
+        assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Code, None));
+        let p = neovim(json!([{"type": "item", "id": "cmd:help", "args": "libcall()"}]));
+        assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Safe, None));
     }
 
     #[test]

@@ -192,6 +192,7 @@ function H.scratch(name, lines)
   local buf = vim.fn.bufnr(name)
   if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
     buf = vim.api.nvim_create_buf(false, true)
+    vim.bo[buf].modeline = false -- its text is not ours: no modeline in it sets an option
     vim.api.nvim_buf_set_name(buf, name)
     vim.bo[buf].bufhidden = 'hide'
     vim.bo[buf].swapfile = false

@@ -7,6 +7,7 @@
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
 pub mod budget;
+pub mod foreign_code;
 pub mod helix;
 pub mod names;
 pub mod neovim;
@@ -176,6 +177,15 @@ impl Policy {
                 ),
             ))
         })
+    }
+
+    /// A step that evaluates its text (reach `code` or more) and names `libcall()` or
+    /// `libcallnr()` runs C code the process guard does not see: `shell`, with the reason.
+    pub fn foreign_code<'a>(&self, reach: Reach, texts: impl IntoIterator<Item = &'a str>) -> Option<(Reach, String)> {
+        if self.profile != Profile::Neovim || reach < Reach::Code {
+            return None;
+        }
+        foreign_code::foreign_call(texts)
     }
 
     /// The reach a setting's value adds beyond the option's row, with the reason to show.

@@ -28,9 +28,11 @@ describe('plugin/leash.lua', function()
   end)
 
   it(':Leash rank lists guifont and wrap for a font and wrap request', function()
+    vim.o.modeline = true -- on by default except for root
     vim.cmd('Leash rank make the font bigger and turn on word wrap')
     local buf = vim.api.nvim_get_current_buf()
     matches('leash://rank$', vim.api.nvim_buf_get_name(buf))
+    eq(false, vim.bo[buf].modeline)
     local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
     matches('%s guifont%s', text)
     matches('%s wrap%s', text)
@@ -57,6 +59,29 @@ describe('plugin/leash.lua', function()
       restore()
       matches(expected[sub], seen[1] and seen[1].msg, sub)
     end
+  end)
+
+  it(':Leash log applies no modeline from a logged answer', function()
+    local planner = require('leash.planner')
+    os.remove(planner.log_path())
+    planner.log('answer: {"steps":[]} vim: set ts=3 ch=7 :')
+    planner.log('/* vim: set isprint=1-255 ts=5: */')
+    vim.o.modeline = true -- on by default except for root
+    local ts, ch, isprint = vim.o.tabstop, vim.o.cmdheight, vim.o.isprint
+    vim.cmd('Leash log')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('vim: set ts=3 ch=7 :', text)
+    eq(ts, vim.bo.tabstop)
+    eq(ts, vim.o.tabstop)
+    eq(ch, vim.o.cmdheight)
+    eq(isprint, vim.o.isprint)
+    eq(false, vim.bo.modeline)
+    -- Opening it again (the buffer reused) applies none either.
+    vim.cmd('close')
+    vim.cmd('Leash log')
+    eq(ts, vim.bo.tabstop)
+    eq(ch, vim.o.cmdheight)
+    vim.cmd('close')
   end)
 
   it('other modules can plug a subcommand in', function()

@@ -154,6 +154,7 @@ end
 --- A read-only scratch buffer in a split below, holding `text`.
 function H.scratch(name, filetype, text)
   local buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].modeline = false -- git output quotes files the model may have written
   H.counter = H.counter + 1
   pcall(vim.api.nvim_buf_set_name, buf, ('leash-%s-%d'):format(name:gsub('[^%w]+', '-'), H.counter))
   local lines = vim.split((text:gsub('\n$', '')), '\n', { plain = true })

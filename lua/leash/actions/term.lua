@@ -124,6 +124,7 @@ function M.run_line(command)
   if type(command) ~= 'string' or command == '' then return false, 'no command' end
   local prev = vim.api.nvim_get_current_win()
   local buf = vim.api.nvim_create_buf(true, false)
+  vim.bo[buf].modeline = false -- the program's output must not set options
   local win = vim.api.nvim_open_win(buf, true, { split = 'below', win = -1 })
   local ok, job
   if vim.fn.has('nvim-0.11') == 1 then

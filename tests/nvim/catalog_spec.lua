@@ -200,7 +200,9 @@ describe('catalog export', function()
   it('loads back through the CLI --catalog', function()
     local path = vim.fn.tempname() .. '.json'
     ok(require('leash.catalog').export(path))
-    local cli = root .. '/target/release/leash' .. (jit.os == 'Windows' and '.exe' or '')
+    -- scripts/test lua builds a dev CLI and names it; the whole run builds the release one.
+    local cli = os.getenv('LEASH_TEST_CLI')
+      or (root .. '/target/release/leash' .. (jit.os == 'Windows' and '.exe' or ''))
     ok(vim.fn.executable(cli) == 1, 'CLI not built: ' .. cli .. ' (run cargo build --release)')
     local res = vim.system({ cli, 'rank', '--catalog', path, '--limit', '5', 'wrap' }, { text = true }):wait()
     eq(0, res.code, 'leash rank exit code; stderr: ' .. (res.stderr or ''))

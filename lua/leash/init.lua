@@ -183,29 +183,8 @@ function H.show_rank(request)
     score = score % 1 == 0 and ('%7d'):format(score) or ('%7.2f'):format(score)
     lines[#lines + 1] = ('%s  %-28s %-12s %s%s'):format(score, h.id, h.kind or '', h.title or '', extra)
   end
-  H.scratch('leash://rank', lines)
+  require('leash.ui.scratch').show('leash://rank', lines)
   return lines
-end
-
---- Show `lines` in a reused scratch buffer in a split.
-function H.scratch(name, lines)
-  local buf = vim.fn.bufnr(name)
-  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
-    buf = vim.api.nvim_create_buf(false, true)
-    vim.bo[buf].modeline = false -- its text is not ours: no modeline in it sets an option
-    vim.api.nvim_buf_set_name(buf, name)
-    vim.bo[buf].bufhidden = 'hide'
-    vim.bo[buf].swapfile = false
-  end
-  vim.bo[buf].modifiable = true
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
-  local win = vim.fn.bufwinid(buf)
-  if win == -1 then
-    vim.api.nvim_open_win(buf, true, { split = 'below', win = 0 })
-  else
-    vim.api.nvim_set_current_win(win)
-  end
 end
 
 function H.build()

@@ -150,25 +150,7 @@ function M.open_log()
   if vim.fn.filereadable(path) == 0 then return H.notify('leash: no log yet (' .. path .. ')') end
   local ok, lines = pcall(vim.fn.readfile, path)
   if not ok then return H.notify('leash: cannot read the log (' .. path .. '): ' .. tostring(lines)) end
-  local name = 'leash://log'
-  local buf = vim.fn.bufnr(name)
-  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
-    buf = vim.api.nvim_create_buf(false, true)
-    vim.bo[buf].modeline = false
-    vim.api.nvim_buf_set_name(buf, name)
-    vim.bo[buf].bufhidden = 'hide'
-    vim.bo[buf].swapfile = false
-  end
-  vim.bo[buf].modeline = false
-  vim.bo[buf].modifiable = true
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
-  local win = vim.fn.bufwinid(buf)
-  if win == -1 then
-    vim.api.nvim_open_win(buf, true, { split = 'below', win = 0 })
-  else
-    vim.api.nvim_set_current_win(win)
-  end
+  require('leash.ui.scratch').show('leash://log', lines)
   vim.cmd.normal({ args = { 'G' }, bang = true })
 end
 

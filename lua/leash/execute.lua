@@ -44,7 +44,7 @@ function M.run(plan, opts)
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
   local record = { settings = {}, not_undoable = {} }
   if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
-  local ctx = { record = record, range = opts.range }
+  local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan) }
   local entries
   for pos, step in ipairs(plan.steps) do
     local ok, err
@@ -208,10 +208,39 @@ function H.run_step(step, entries, ctx)
   if step.reach == 'shell' then
     ok, err = H.pcall(run)
   else
-    ok, err = require('leash.guard').run(run)
+    ok, err = require('leash.guard').run(run, {
+      plan_text = ctx.plan_text,
+      on_starts = function(starts) H.log_starts(step, starts) end,
+    })
   end
   if ok and step.type ~= 'setting' then ctx.record.not_undoable[#ctx.record.not_undoable + 1] = H.label(step) end
   return ok, err
+end
+
+--- Everything the model wrote in the plan that a program could receive: arguments,
+--- string values, terminal commands (the process guard refuses a start that takes its
+--- program, or an option beginning with `-`, from this text).
+---@return string[]
+function H.plan_text(plan)
+  local out = {}
+  for _, step in ipairs(plan.steps) do
+    if type(step) == 'table' then
+      for _, a in ipairs(type(step.args) == 'table' and step.args or {}) do
+        if type(a) == 'string' then out[#out + 1] = a end
+      end
+      if type(step.value) == 'string' then out[#out + 1] = step.value end
+      if type(step.command) == 'string' then out[#out + 1] = step.command end
+    end
+  end
+  return out
+end
+
+--- Write the programs a step started (and the ones refused) to the log.
+function H.log_starts(step, starts)
+  local line = vim.json.encode({
+    guard = { step = tonumber(step.index) and step.index + 1 or nil, label = H.label(step), starts = starts },
+  })
+  pcall(require('leash.planner').log, line)
 end
 
 --- pcall that returns `ok, err` with Neovim's message.

@@ -1,28 +1,35 @@
---- The process guard: while a plan step whose reach is not `shell` runs, no program may
---- start. The argument filter and the reach tables are lists, and lists miss things (a
---- plugin that runs `gzip` on `BufReadPost`, a name that reaches a step through a
---- quickfix list, `'diffopt'` without `internal`); the guard does not depend on them.
+--- The process guard (design rule 7): while a plan step that was not confirmed as
+--- `shell` (or `plugin`) runs, no shell command line runs, whatever list missed it;
+--- programs the user's own setup starts with an argument list do run.
 ---
 --- For the duration of one step:
 ---
---- 1. `'shell'` points at a refusal program (written once under `stdpath('state')`): it
----    runs nothing, records its arguments where this module reads them, and fails. Every
----    command line Neovim hands to a shell goes there: `:!`, `system('…')`, `jobstart('…')`,
----    file-name expansion through the shell, an external diff, the gzip/tar/zip plugins.
---- 2. The Lua entry points that start programs refuse and record: `vim.fn.system()`,
----    `systemlist()`, `jobstart()`, `termopen()` (and the same through `vim.call()` and
----    |nvim_call_function()|), `vim.system()`, `vim.uv.spawn()`, `io.popen()`,
----    `os.execute()`.
---- 3. The clipboard provider is switched off (`g:loaded_clipboard_provider`), so a yank
----    or `:registers` does not start `xclip`, `wl-copy`… (Neovim says "clipboard: No
----    provider" meanwhile).
---- 4. After the step, any job channel or child process that appeared during it is
----    stopped (Vimscript's `jobstart([...])`/`system([...])` with an argv list reach
----    neither 1 nor 2; a program that started that way and has already exited is not
----    seen).
+--- 1. `'shell'` points at a refusal program (written under `stdpath('state')` and
+---    verified, content, mode and owner, every time the guard is armed): it runs
+---    nothing, records its arguments where this module reads them, and exits 126. Every
+---    command line Neovim hands to a shell goes there: `:!`, `system('…')`,
+---    `jobstart('…')`, `termopen('…')`, file-name expansion through the shell, an
+---    external diff, the gzip/tar/zip/netrw plugins. The caller sees a command that
+---    failed, never a Lua error.
+--- 2. Programs started with an argument list from Lua (`vim.system()`, `vim.uv.spawn()`,
+---    `vim.fn.jobstart({…})`, `vim.fn.system({…})`, `termopen({…})`, also through
+---    `vim.call()` and |nvim_call_function()|) are checked before they start: they run
+---    unless the program is a shell (or a wrapper such as `env`, `nice`, `timeout`
+---    around one), the program is text of the plan, or an argument beginning with `-`
+---    holds plan text beginning with `-` (option injection into the user's tools). A
+---    refused start runs the refusal program in its place, so the caller gets a process
+---    that exits 126, as a program that cannot run would: no handle is missing, nothing
+---    raises inside another plugin. `io.popen()` (a shell line) returns `nil, message`;
+---    `os.execute()` (a shell line) returns a failed status.
+--- 3. After the step, every job channel and child process that appeared during it is
+---    checked the same way from its argument list (Vimscript's `jobstart([...])` reaches
+---    neither 1 nor 2): one that breaks the rule is stopped; one whose argument list
+---    cannot be read is stopped too. Language servers, git for gitsigns and lualine,
+---    formatters, provider probes and the clipboard provider keep running.
 ---
---- A step that tried to start anything fails with a message naming what it tried, and
---- the executor stops the plan. Each layer is undone after the step; a step that changed
+--- Every start during a step is recorded (allowed or refused) and written to the log. A
+--- step that tried a refused start fails with a message naming what it tried, and the
+--- executor stops the plan. Each layer is undone after the step; a step that changed
 --- `'shell'` itself (a confirmed `code` step) keeps its new value.
 local M = {}
 local H = {}
@@ -30,20 +37,34 @@ local H = {}
 -- Module definition ==========================================================
 
 ---@class leash.GuardAttempt
----@field via string how it was tried: `'shell'`, `vim.system()`, `a job`…
+---@field via string how it was tried: `"through 'shell'"`, `vim.system()`, `a job`…
 ---@field what string the command line or program, as text to show
+---@field why? string why it was refused
+
+---@class leash.GuardStart
+---@field via string
+---@field what string the argument list, as text
+---@field refused? string why it was refused (nil: it ran)
+
+---@class leash.GuardOpts
+---@field plan_text? string[] everything the model wrote in the plan (arguments, values,
+---  commands): a program named by it, or an argument beginning with `-` that holds a
+---  piece of it beginning with `-`, is refused even as an argument list
+---@field on_starts? fun(starts: leash.GuardStart[]) called after the step with every start seen
 
 --- Run `fn` with the guard armed; `fn` returns `ok, err` like a step handler. Returns
---- `false, message` when the guard cannot be armed (nothing ran) or when `fn` tried to
---- start a program (the message names it), else what `fn` returned.
+--- `false, message` when the guard cannot be armed (nothing ran) or when `fn` tried a
+--- refused start (the message names it), else what `fn` returned.
 ---@param fn fun(): boolean?, string?
+---@param opts? leash.GuardOpts
 ---@return boolean ok
 ---@return string? err
-function M.run(fn)
+function M.run(fn, opts)
   if H.armed then return H.call(fn) end
+  opts = opts or {}
   local program, err = M.refusal_program()
   if not program then return false, err end
-  local state = H.new_state(program)
+  local state = H.new_state(program, opts.plan_text)
   local armed, aerr = pcall(H.arm, state)
   if not armed then
     H.disarm(state)
@@ -51,6 +72,7 @@ function M.run(fn)
   end
   local ok, ferr = H.call(fn)
   local attempts = H.disarm(state)
+  if opts.on_starts and #state.starts > 0 then pcall(opts.on_starts, state.starts) end
   if #attempts > 0 then return false, M.describe(attempts) end
   return ok, ferr
 end
@@ -58,6 +80,15 @@ end
 --- Whether a guarded step is running.
 ---@return boolean
 function M.active() return H.armed ~= nil end
+
+--- Why the argument list `argv` may not start while a step runs with `plan_text`, or nil
+--- when it may. Exposed for specs and |:checkhealth|; the armed guard uses it.
+---@param argv string[]
+---@param plan_text? string[]
+---@return string? why
+function M.check_argv(argv, plan_text)
+  return H.check_argv({ tokens = H.tokens(plan_text or {}), shell = vim.o.shell, program = H.program }, argv)
+end
 
 --- The user's value of an option the guard changed while it is armed (`'shell'`), so an
 --- undo record keeps the user's value, not the refusal program; else the current value.
@@ -69,7 +100,7 @@ function M.user_option(name)
   return vim.api.nvim_get_option_value(name, { scope = 'global' })
 end
 
---- The message for a step that tried to start programs.
+--- The message for a step that tried refused starts.
 ---@param attempts leash.GuardAttempt[]
 ---@return string
 function M.describe(attempts)
@@ -82,18 +113,20 @@ function M.describe(attempts)
     end
     local what = text.visible(a.what)
     if #what > 200 then what = what:sub(1, 197) .. '…' end
-    parts[#parts + 1] = ('“%s” (%s)'):format(what, a.via)
+    local why = (a.why and a.why ~= H.shell_line) and ('; ' .. a.why) or ''
+    parts[#parts + 1] = ('“%s” (%s%s)'):format(what, a.via, why)
   end
-  return ('it tried to start a program: %s. A step not marked [shell] may not start one, so leash refused it'):format(
-    table.concat(parts, '; ')
-  )
+  return (
+    'it tried to start a program: %s. A step not marked [shell] may not run a shell command line or a program the plan chose, so leash refused it'
+  ):format(table.concat(parts, '; '))
 end
 
---- The refusal program's path (written if missing), or nil and why not.
+--- The refusal program's path, written or repaired when it is missing or not exactly
+--- leash's (content, mode, owner), or nil and why not. Checked at every arm: an
+--- approved write step could have replaced it since the last one.
 ---@return string? path
 ---@return string? err
 function M.refusal_program()
-  if H.program then return H.program end
   if vim.fn.has('win32') == 1 then
     -- No POSIX shell to write it for: a path that does not exist refuses just as well,
     -- without the record of what was tried.
@@ -105,7 +138,7 @@ function M.refusal_program()
   if path:find('"', 1, true) or path:find('%c') then
     return nil, ('leash: cannot use %s for the guard program (quote or control character in the path)'):format(path)
   end
-  local ok, err = pcall(H.write_program, dir, path)
+  local ok, err = pcall(H.ensure_program, dir, path)
   if not ok then return nil, 'leash: cannot write the guard program: ' .. tostring(err) end
   H.program = path
   return path
@@ -120,23 +153,87 @@ H.armed = nil
 ---@type string?
 H.program = nil
 
+--- Why a command line handed to a shell was refused (the `via` already says how).
+H.shell_line = 'a shell command line'
+
+--- The first argument that marks a start the guard replaced (recorded already).
+H.stand_in_flag = '--leash-refused'
+
 --- The refusal program: records its arguments (unit-separated, one record per call)
 --- beside itself under the Neovim process id, and fails without running anything.
 H.program_text = [[
 #!/bin/sh
 # leash: stands in for 'shell' while a plan step that is not [shell] runs.
 # It runs nothing: it records its arguments for Neovim to report, then fails.
-log="${0%/*}/refused-$PPID.log"
-{ for a in "$@"; do printf '%s\037' "$a"; done; printf '\036'; } >>"$log" 2>/dev/null
+if [ "$1" != "--leash-refused" ]; then
+  log="${0%/*}/refused-$PPID.log"
+  { for a in "$@"; do printf '%s\037' "$a"; done; printf '\036'; } >>"$log" 2>/dev/null
+fi
 echo "leash: refused to run a program from a step that is not [shell]" >&2
 exit 126
 ]]
 
--- Value given to g:loaded_clipboard_provider while armed (Neovim needs 2 to use it).
-H.clipboard_off = -1
-
--- Vimscript functions that start programs, refused through vim.call()/nvim_call_function().
+-- Vimscript functions that start programs, checked through vim.call()/nvim_call_function().
 H.starting_functions = { system = true, systemlist = true, jobstart = true, termopen = true }
+
+--- Programs that run a command line they are given: a start of one of them is a shell.
+--- Added at arm time: the user's 'shell' and every entry of /etc/shells.
+H.shells = {
+  sh = true,
+  bash = true,
+  dash = true,
+  zsh = true,
+  ksh = true,
+  mksh = true,
+  oksh = true,
+  pdksh = true,
+  yash = true,
+  ash = true,
+  hush = true,
+  fish = true,
+  csh = true,
+  tcsh = true,
+  rc = true,
+  es = true,
+  nu = true,
+  xonsh = true,
+  elvish = true,
+  pwsh = true,
+  powershell = true,
+  cmd = true,
+  busybox = true,
+  toybox = true,
+  -- Run their arguments as a command line through a shell.
+  watch = true,
+  script = true,
+  ssh = true,
+  su = true,
+  sudo = true,
+  doas = true,
+  xargs = true,
+}
+
+--- Listed in /etc/shells, but not shells for this rule (see H.user_shells).
+H.not_shells = { tmux = true, screen = true }
+
+--- Programs that run the program named by their first plain argument: the check looks
+--- through them.
+H.wrappers = {
+  env = true,
+  command = true,
+  exec = true,
+  nice = true,
+  nohup = true,
+  timeout = true,
+  stdbuf = true,
+  setsid = true,
+  ionice = true,
+  chrt = true,
+  taskset = true,
+  time = true,
+  flock = true,
+  unbuffer = true,
+}
 
 -- Helper functionality =======================================================
 
@@ -147,19 +244,40 @@ function H.call(fn)
   return true
 end
 
-function H.write_program(dir, path)
-  vim.fn.mkdir(dir, 'p', tonumber('700', 8))
-  local f = io.open(path, 'r')
+--- The program is leash's when it has exactly leash's text, is a regular file owned by
+--- this user, executable, and neither it nor its folder is writable by anyone else.
+function H.program_ok(dir, path)
+  local uid = vim.uv.getuid()
+  local dst = vim.uv.fs_lstat(dir)
+  if not dst or dst.type ~= 'directory' or dst.uid ~= uid or bit.band(dst.mode, tonumber('022', 8)) ~= 0 then
+    return false
+  end
+  local st = vim.uv.fs_lstat(path)
+  if not st or st.type ~= 'file' or st.uid ~= uid then return false end
+  if bit.band(st.mode, tonumber('022', 8)) ~= 0 or bit.band(st.mode, tonumber('100', 8)) == 0 then return false end
+  local f = io.open(path, 'rb')
   local current = f and f:read('*a')
   if f then f:close() end
-  local st = vim.uv.fs_stat(path)
-  if current == H.program_text and st and bit.band(st.mode, tonumber('111', 8)) ~= 0 then return end
+  return current == H.program_text
+end
+
+function H.ensure_program(dir, path)
+  if H.program_ok(dir, path) then return end
+  vim.fn.mkdir(dir, 'p', tonumber('700', 8))
+  local dst = assert(vim.uv.fs_lstat(dir))
+  if dst.type ~= 'directory' then error(dir .. ' is not a directory') end
+  if dst.uid ~= vim.uv.getuid() then error(dir .. ' belongs to another user') end
+  assert(vim.uv.fs_chmod(dir, tonumber('700', 8)))
   local tmp = ('%s.%d.tmp'):format(path, vim.uv.os_getpid())
+  os.remove(tmp)
   local out = assert(io.open(tmp, 'w'))
   out:write(H.program_text)
   out:close()
   assert(vim.uv.fs_chmod(tmp, tonumber('700', 8)))
+  -- rename() replaces a file, symlink or anything else at `path` without following it.
+  if vim.fn.isdirectory(path) == 1 then vim.fn.delete(path, 'rf') end
   assert(vim.uv.fs_rename(tmp, path))
+  if not H.program_ok(dir, path) then error(path .. ' could not be made leash’s refusal program') end
 end
 
 --- The log the refusal program writes for this Neovim.
@@ -178,11 +296,77 @@ function M._set_pending()
   if p then vim.api.nvim_set_option_value(p[1], p[2], { scope = 'global' }) end
 end
 
+--- Pieces of the plan's text that a start is compared with: each string, and each of
+--- its words (split at white space, `,`, `=` and `;`).
+function H.tokens(plan_text)
+  local whole, dashed = {}, {}
+  for _, t in ipairs(plan_text) do
+    if type(t) == 'string' then
+      local pieces = { vim.trim(t) }
+      for w in t:gmatch('[^%s,;=]+') do
+        pieces[#pieces + 1] = w
+      end
+      -- `--flag=value` is one piece too: the `=` belongs to it.
+      for w in t:gmatch('%S+') do
+        pieces[#pieces + 1] = w
+      end
+      for _, p in ipairs(pieces) do
+        if p ~= '' then
+          whole[p] = true
+          -- "-" and "--" alone are what tools take as "stdin" and "end of options".
+          if p:find('^%-') and p ~= '-' and p ~= '--' then dashed[p] = true end
+        end
+      end
+    end
+  end
+  return { whole = whole, dashed = dashed }
+end
+
+function H.basename(p)
+  local b = vim.fs.basename((p:gsub('"', '')))
+  return (b:gsub('%.exe$', ''):lower())
+end
+
+--- Why `argv` may not start now (see the module header), or nil.
+function H.check_argv(s, argv)
+  if type(argv) ~= 'table' or type(argv[1]) ~= 'string' or argv[1] == '' then return nil end
+  local prog = argv[1]
+  if s.program and (prog == s.program or prog == s.shell_value) then return H.shell_line end
+  local i, base = 1, H.basename(prog)
+  -- Look through `env FOO=1 nice -n 5 sh -c …` to the program that runs.
+  while H.wrappers[base] and argv[i + 1] do
+    i = i + 1
+    while argv[i] and (argv[i]:find('^%-') or argv[i]:find('^[%w_]+=') or argv[i]:find('^%d[%d.]*%a?$')) do
+      i = i + 1
+    end
+    if not argv[i] then break end
+    prog, base = argv[i], H.basename(argv[i])
+  end
+  if H.shells[base] or (s.extra_shells and s.extra_shells[base]) then
+    return ('%s runs a command line in a shell'):format(base)
+  end
+  local t = s.tokens
+  if t.whole[prog] or t.whole[base] or t.whole[vim.fs.basename(prog)] then
+    return 'the plan chose the program'
+  end
+  for j = 2, #argv do
+    local a = argv[j]
+    if type(a) == 'string' and a:find('^%-') then
+      for d in pairs(t.dashed) do
+        if a:find(d, 1, true) then return ('argument “%s” holds plan text that begins with “-”'):format(a) end
+      end
+    end
+  end
+end
+
 --- What the guard saves for one step (nothing is changed yet).
-function H.new_state(program)
+function H.new_state(program, plan_text)
   local pid = vim.uv.os_getpid()
   return {
     attempts = {},
+    starts = {},
+    approved = {},
+    tokens = H.tokens(plan_text or {}),
     program = program,
     log = H.log_path(program),
     shell = vim.o.shell,
@@ -194,19 +378,35 @@ function H.new_state(program)
   }
 end
 
+--- The user's shells: 'shell' (its program) and the entries of /etc/shells.
+function H.user_shells(shell)
+  local out = {}
+  local first = vim.split(vim.trim(shell or ''), '%s+')[1]
+  if first and first ~= '' then out[H.basename(first)] = true end
+  local f = io.open('/etc/shells', 'r')
+  if f then
+    for line in f:lines() do
+      local base = line:find('^/') and H.basename(vim.trim(line))
+      -- Terminal multiplexers are listed as login shells; the clipboard provider runs
+      -- them with an argument list, and they run no command line unless told to.
+      if base and not H.not_shells[base] then out[base] = true end
+    end
+    f:close()
+  end
+  return out
+end
+
 --- Arm every layer; on an error the caller disarms what was armed.
 function H.arm(s)
   os.remove(s.log)
+  s.extra_shells = H.user_shells(s.shell)
   H.armed = s
   H.set_quiet('shell', s.shell_value)
   s.shell_set = true
   H.wrap_lua(s)
-  s.clipboard = vim.g.loaded_clipboard_provider
-  vim.g.loaded_clipboard_provider = H.clipboard_off
-  s.clipboard_set = true
 end
 
---- Undo every layer and collect what the step tried. Each part is undone even when
+--- Undo every layer and collect the refused starts. Each part is undone even when
 --- another fails.
 ---@return leash.GuardAttempt[]
 function H.disarm(s)
@@ -219,19 +419,18 @@ function H.disarm(s)
   if s.shell_set and vim.o.shell == s.shell_value and not pcall(H.set_quiet, 'shell', s.shell) then
     vim.o.shell = s.shell
   end
-  if s.clipboard_set and vim.g.loaded_clipboard_provider == H.clipboard_off then
-    vim.g.loaded_clipboard_provider = s.clipboard
-  end
-  local attempts = s.attempts
   local ok, logged = pcall(H.read_log, s.log)
   for _, a in ipairs(ok and logged or {}) do
-    attempts[#attempts + 1] = a
+    H.record(s, a.via, a.what, H.shell_line)
   end
-  local sok, stopped = pcall(H.stop_new_processes, s)
-  for _, a in ipairs(sok and stopped or {}) do
-    attempts[#attempts + 1] = a
-  end
-  return attempts
+  pcall(H.check_new_processes, s)
+  return s.attempts
+end
+
+--- Remember a start; a refused one (`why`) is also an attempt to report.
+function H.record(s, via, what, why)
+  s.starts[#s.starts + 1] = { via = via, what = what, refused = why }
+  if why then s.attempts[#s.attempts + 1] = { via = via, what = what, why = why } end
 end
 
 --- The records of the refusal program: the command line of each call (its last argument,
@@ -268,42 +467,60 @@ function H.children(pid)
   return out
 end
 
---- Stop every job and child process that appeared while the step ran; describe them.
-function H.stop_new_processes(s)
-  local out = {}
-  local stopped = {}
+--- A process's argument list from /proc (Linux), or nil.
+function H.proc_argv(pid)
+  local f = io.open(('/proc/%d/cmdline'):format(pid), 'rb')
+  if not f then return nil end
+  local data = f:read('*a')
+  f:close()
+  if not data or data == '' then return nil end
+  return vim.split(data, '\0', { plain = true, trimempty = true })
+end
+
+--- Check every job and child process that appeared while the step ran: stop the ones
+--- the rule refuses (and those whose argument list cannot be read), record all.
+function H.check_new_processes(s)
+  local seen = {}
   for id, c in pairs(H.job_channels()) do
     if not s.chans[id] then
       local argv = type(c.argv) == 'table' and c.argv or {}
       local pid = vim.F.npcall(vim.fn.jobpid, id)
-      if pid then stopped[pid] = true end
-      pcall(vim.fn.jobstop, id)
-      local what = table.concat(argv, ' ')
-      -- The refusal program started as a job ('shell' with a command string): show the command.
-      if argv[1] and vim.fs.basename(argv[1]:gsub('"', '')) == 'refuse-shell' then
-        what = argv[#argv]
-        out[#out + 1] = { via = "a job through 'shell', stopped", what = what }
-      else
-        out[#out + 1] = { via = 'a job, stopped', what = what ~= '' and what or ('job ' .. id) }
+      if pid then seen[pid] = true end
+      if argv[1] and H.basename(argv[1]) == 'refuse-shell' then
+        -- The refusal program: a shell line ('shell' with a command string) is shown as
+        -- the command; a stand-in for a refused start was recorded when it was made.
+        if argv[2] ~= H.stand_in_flag then H.record(s, "a job through 'shell'", argv[#argv] or '', H.shell_line) end
+      elseif not (pid and s.approved[pid]) then
+        local what = table.concat(argv, ' ')
+        local why = #argv == 0 and 'its program is not known' or H.check_argv(s, argv)
+        if why then pcall(vim.fn.jobstop, id) end
+        H.record(s, why and 'a job, stopped' or 'a job', what ~= '' and what or ('job ' .. id), why)
       end
     end
   end
   for pid in pairs(H.children(s.pid)) do
-    if not s.children[pid] and not stopped[pid] then
-      local info = vim.F.npcall(vim.api.nvim_get_proc, pid)
-      vim.uv.kill(pid, 'sigkill')
-      out[#out + 1] = { via = 'a process, killed', what = info and info.name or ('process ' .. pid) }
+    if not s.children[pid] and not seen[pid] and not s.approved[pid] then
+      local argv = H.proc_argv(pid)
+      if not (argv and argv[1] and H.basename(argv[1]) == 'refuse-shell') then
+        local why = argv and H.check_argv(s, argv) or (not argv and 'its argument list cannot be read') or nil
+        local info = not argv and vim.F.npcall(vim.api.nvim_get_proc, pid)
+        local what = argv and table.concat(argv, ' ') or (info and info.name) or ('process ' .. pid)
+        if why then vim.uv.kill(pid, 'sigkill') end
+        H.record(s, why and 'a process, killed' or 'a process', what, why)
+      end
     end
   end
-  return out
 end
 
---- Replace the Lua entry points that start programs with refusals for this step.
+--- The argument list that runs in place of a refused one: the refusal program, told not
+--- to record (the start was recorded here), so the caller sees a program that failed.
+function H.stand_in(s, via, what)
+  return { s.program, H.stand_in_flag, via, what }
+end
+
+--- Check the Lua entry points' starts for this step; a refused start runs the refusal
+--- program instead.
 function H.wrap_lua(s)
-  local function refuse(via, what)
-    s.attempts[#s.attempts + 1] = { via = via, what = what }
-    error(('leash: refused to start “%s”: this plan step is not marked [shell]'):format(what), 2)
-  end
   local function describe(cmd)
     if type(cmd) == 'table' then return table.concat(vim.tbl_map(tostring, cmd), ' ') end
     return tostring(cmd)
@@ -315,31 +532,68 @@ function H.wrap_lua(s)
     s.wrapped[#s.wrapped + 1] = { tbl = tbl, key = key, original = original, wrapper = wrapper }
     rawset(tbl, key, wrapper)
   end
+  --- `cmd` as it may run: unchanged, or the stand-in (recorded as refused).
+  local function checked(via, cmd)
+    if type(cmd) ~= 'table' then return cmd end -- a string is a shell line: 'shell' refuses it
+    if cmd[1] == s.program and cmd[2] == H.stand_in_flag then return cmd end
+    local what = describe(cmd)
+    local why = H.check_argv(s, cmd)
+    if not why then return cmd end
+    H.record(s, via, what, why)
+    return H.stand_in(s, via, what)
+  end
   -- vim.fn.system() and friends call vim.call() at call time, even when a plugin kept a
   -- reference to them.
   wrap(vim, 'call', function(original)
     return function(name, ...)
-      if H.starting_functions[name] then refuse(name .. '()', describe((...))) end
+      if H.starting_functions[name] then
+        local n, args = select('#', ...), { ... }
+        args[1] = checked(name .. '()', args[1])
+        return original(name, unpack(args, 1, n))
+      end
       return original(name, ...)
     end
   end)
   wrap(vim.api, 'nvim_call_function', function(original)
     return function(name, args)
-      if H.starting_functions[name] then refuse(name .. '()', describe(type(args) == 'table' and args[1] or args)) end
+      if H.starting_functions[name] and type(args) == 'table' then
+        args = vim.list_slice(args)
+        args[1] = checked(name .. '()', args[1])
+      end
       return original(name, args)
     end
   end)
-  wrap(vim, 'system', function()
-    return function(cmd) refuse('vim.system()', describe(cmd)) end
-  end)
-  wrap(vim.uv, 'spawn', function()
-    return function(path, opts) refuse('vim.uv.spawn()', describe({ path, unpack(opts and opts.args or {}) })) end
+  -- vim.system() starts through vim.uv.spawn(), looked up at call time.
+  wrap(vim.uv, 'spawn', function(original)
+    return function(path, opts, on_exit)
+      opts = opts or {}
+      local argv = { path, unpack(opts.args or {}) }
+      local run = checked('vim.uv.spawn()', argv)
+      if run ~= argv then
+        opts = vim.tbl_extend('force', opts, { args = vim.list_slice(run, 2) })
+        path = run[1]
+      end
+      local handle, pid = original(path, opts, on_exit)
+      if handle and run == argv then
+        s.approved[pid] = true
+        H.record(s, 'vim.uv.spawn()', describe(argv))
+      end
+      return handle, pid
+    end
   end)
   wrap(io, 'popen', function()
-    return function(cmd) refuse('io.popen()', describe(cmd)) end
+    return function(cmd)
+      H.record(s, 'io.popen()', describe(cmd), H.shell_line)
+      return nil, 'leash: refused to run a shell command line from a step that is not [shell]'
+    end
   end)
-  wrap(os, 'execute', function()
-    return function(cmd) refuse('os.execute()', describe(cmd)) end
+  wrap(os, 'execute', function(original)
+    return function(cmd)
+      -- os.execute() alone only asks whether a shell exists.
+      if cmd == nil then return original() end
+      H.record(s, 'os.execute()', describe(cmd), H.shell_line)
+      return 126 * 256 -- what a shell returns for a command it cannot run
+    end
   end)
 end
 

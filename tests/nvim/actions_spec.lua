@@ -551,7 +551,7 @@ describe('LSP and diagnostics actions', function()
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
     okk, err = run({ { type = 'item', id = 'lsp:definition' } })
     ok(okk, err)
-    vim.wait(2000, function() return vim.api.nvim_win_get_cursor(0)[1] == 2 end)
+    -- The jump happened inside the step (and so inside the process guard), not later.
     eq(2, vim.api.nvim_win_get_cursor(0)[1])
 
     vim.fn.setqflist({}, 'r')
@@ -575,7 +575,6 @@ describe('LSP and diagnostics actions', function()
       vim.api.nvim_win_set_cursor(0, { nav[2] == 1 and 2 or 1, 0 })
       okk, err = run({ { type = 'item', id = nav[1] } })
       ok(okk, err)
-      vim.wait(2000, function() return vim.api.nvim_win_get_cursor(0)[1] == nav[2] end)
       eq(nav[2], vim.api.nvim_win_get_cursor(0)[1], nav[1])
     end
 
@@ -592,6 +591,66 @@ describe('LSP and diagnostics actions', function()
     local okd, derr = require('leash.actions.lsp').handler({ id = 'lsp:hover' }, { args = {} })
     eq(false, okd, 'refused without a client that supports it')
     matches('supports', derr)
+  end)
+
+  it('jumps inside the process guard, to file targets only, with a deadline', function()
+    local dir = project({ ['a.lua'] = 'return 1', ['b.lua'] = 'return 2' })
+    vim.fn.chdir(dir)
+    edit(dir .. '/a.lua')
+    local marker = dir .. '/ran'
+    local target = { uri = vim.uri_from_fname(dir .. '/b.lua') }
+    local client = start_server(dir, {
+      ['textDocument/definition'] = function()
+        if target.silent then return nil end
+        return { uri = target.uri, range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } } }
+      end,
+    }, { definitionProvider = true })
+    ok(client, 'client')
+    local code_win = vim.api.nvim_get_current_win()
+    -- The user's setup reacts to the opened buffer: a shell line there is refused, as
+    -- part of the step that jumped; an argument-list start runs.
+    local group = vim.api.nvim_create_augroup('leash-spec-jump', { clear = true })
+    vim.api.nvim_create_autocmd('BufEnter', {
+      group = group,
+      pattern = '*/b.lua',
+      callback = function()
+        vim.system({ 'true' }):wait()
+        vim.fn.system('touch ' .. vim.fn.shellescape(marker))
+      end,
+    })
+    local okk, err = run({ { type = 'item', id = 'lsp:definition' } })
+    eq(false, okk)
+    matches('it tried to start a program: “touch ', err)
+    eq(false, vim.uv.fs_stat(marker) ~= nil, 'the shell line ran')
+    vim.api.nvim_del_augroup_by_id(group)
+
+    vim.api.nvim_set_current_win(code_win)
+    edit(dir .. '/a.lua')
+    for _, uri in ipairs({ 'term://sh', 'http://example.invalid/x.lua' }) do
+      target.uri = uri
+      okk, err = run({ { type = 'item', id = 'lsp:definition' } })
+      eq(false, okk, uri)
+      matches('which is not a file', err)
+      eq(dir .. '/a.lua', vim.api.nvim_buf_get_name(0))
+    end
+    target.uri = vim.uri_from_fname(dir .. '/x`id`.lua')
+    okk, err = run({ { type = 'item', id = 'lsp:definition' } })
+    eq(false, okk)
+    matches('jump target', err)
+
+    -- A server that never answers: the step fails at the deadline with a message.
+    local lsp = require('leash.actions.lsp')
+    local saved = lsp.jump_ms
+    lsp.jump_ms = 200
+    local real_sync = vim.lsp.buf_request_sync
+    vim.lsp.buf_request_sync = function(b, m, p) return real_sync(b, m, p, 1) and nil end
+    okk, err = lsp.handler({ id = 'lsp:definition' }, { args = {} })
+    vim.lsp.buf_request_sync = real_sync
+    lsp.jump_ms = saved
+    eq(false, okk)
+    matches('did not answer within', err)
+    vim.lsp.stop_client(client, true)
+    vim.wait(1000, function() return vim.lsp.get_client_by_id(client) == nil end)
   end)
 
   it('jumps between diagnostics, lists them and toggles them', function()

@@ -1,6 +1,7 @@
--- lua/leash/guard.lua: while a step that is not shell runs, no program starts. Each layer
--- is tried on its own (a marker file appears only if a program really ran), then the
--- executor's use of it: a step that tried is stopped with a message naming what it tried.
+-- lua/leash/guard.lua (design rule 7): while a step that is not shell runs, no shell command
+-- line runs and no argument-list start the rule refuses; the user's own argument-list starts
+-- run. Each layer is tried on its own (a marker file appears only if a program really ran),
+-- then the executor's use of it: a step that tried is stopped with a message naming it.
 
 local dir = vim.fn.tempname() .. '-guard'
 vim.fn.mkdir(dir, 'p')
@@ -9,9 +10,9 @@ local marker = dir .. '/ran'
 local function exists(path) return vim.uv.fs_stat(path) ~= nil end
 
 --- `fn` inside the guard; the marker must not appear (now or a little later).
-local function refused(fn, what)
+local function refused(fn, what, opts)
   vim.fn.delete(marker)
-  local okr, err = require('leash.guard').run(fn)
+  local okr, err = require('leash.guard').run(fn, opts)
   vim.wait(300, function() return exists(marker) end)
   eq(false, exists(marker), (what or '') .. ': the program ran')
   eq(false, okr, (what or '') .. ': the step was not stopped')
@@ -49,64 +50,148 @@ describe('guard', function()
     pcall(vim.cmd, 'silent! %argdelete')
   end)
 
-  it('refuses the Lua entry points, also through a reference kept from before', function()
+  it('refuses shell lines from Lua without raising: the caller sees a failed command', function()
     local kept_system = vim.fn.system
+    local seen = {}
     local cases = {
-      ['vim.fn.system'] = function() vim.fn.system({ 'touch', marker }) end,
-      ['kept vim.fn.system'] = function() kept_system({ 'touch', marker }) end,
-      ['vim.fn.systemlist'] = function() vim.fn.systemlist({ 'touch', marker }) end,
-      ['vim.fn.jobstart'] = function() vim.fn.jobstart({ 'touch', marker }) end,
-      ['nvim_call_function'] = function() vim.api.nvim_call_function('jobstart', { { 'touch', marker } }) end,
-      ['vim.system'] = function() vim.system({ 'touch', marker }) end,
-      ['vim.uv.spawn'] = function()
-        vim.uv.spawn('touch', { args = { marker } }, function() end)
+      ['vim.fn.system(string)'] = function()
+        seen.out = vim.fn.system(touch)
+        seen.code = vim.v.shell_error
       end,
-      ['io.popen'] = function() io.popen(touch) end,
-      ['os.execute'] = function() os.execute(touch) end,
+      ['kept vim.fn.system(string)'] = function() kept_system(touch) end,
+      ['vim.fn.jobstart(string)'] = function() vim.fn.jobwait({ vim.fn.jobstart(touch) }, 2000) end,
+      ['io.popen'] = function() seen.popen = { io.popen(touch) } end,
+      ['os.execute'] = function() seen.execute = os.execute(touch) end,
     }
     for name, fn in pairs(cases) do
       local err = refused(fn, name)
       matches('“touch .*' .. vim.pesc(vim.fs.basename(marker)), err, name)
+      ok(not err:find('stack traceback'), name .. ': ' .. err)
     end
-    -- Everything is back afterwards.
+    eq(126, seen.code)
+    eq(nil, seen.popen[1])
+    ok(seen.execute ~= 0)
     eq(kept_system, vim.fn.system)
-    eq('0', vim.trim(vim.fn.system({ 'sh', '-c', 'echo 0' })))
-    local obj = vim.system({ 'true' }):wait()
-    eq(0, obj.code)
   end)
 
-  it('stops a job that Vimscript started with an argv list, before it can act', function()
+  it('refuses a shell started with an argument list, through every entry point, without raising', function()
+    local res = {}
+    local sh = { 'sh', '-c', touch }
+    local cases = {
+      ['vim.system'] = function() res.system = vim.system(sh):wait() end,
+      ['vim.uv.spawn'] = function()
+        local done = false
+        local h = vim.uv.spawn('bash', { args = { '-c', touch } }, function(code) res.spawn, done = code, true end)
+        ok(h ~= nil, 'a handle, as for a program that ran')
+        vim.wait(2000, function() return done end)
+      end,
+      ['vim.fn.system(list)'] = function()
+        vim.fn.system({ 'env', 'FOO=1', 'nice', '-n', '5', 'sh', '-c', touch })
+        res.shell_error = vim.v.shell_error
+      end,
+      ['vim.fn.jobstart(list)'] = function() vim.fn.jobwait({ vim.fn.jobstart({ 'dash', '-c', touch }) }, 2000) end,
+      ['nvim_call_function'] = function()
+        vim.fn.jobwait({ vim.api.nvim_call_function('jobstart', { { 'sh', '-c', touch } }) }, 2000)
+      end,
+    }
+    for name, fn in pairs(cases) do
+      local err = refused(fn, name)
+      matches('runs a command line in a shell', err, name)
+    end
+    eq(126, res.system.code)
+    eq(126, res.spawn)
+    eq(126, res.shell_error)
+  end)
+
+  it('lets the user’s own argument-list starts run and records them', function()
+    local starts
+    local okr, err = require('leash.guard').run(function()
+      vim.system({ 'touch', marker }):wait()
+      vim.fn.system({ 'true' })
+    end, { plan_text = { 'notes.txt' }, on_starts = function(s) starts = s end })
+    eq(true, okr, err)
+    eq(true, exists(marker))
+    ok(#starts >= 1)
+    matches('^touch ', starts[1].what)
+    eq(nil, starts[1].refused)
+  end)
+
+  it('refuses a program the plan chose and plan text beginning with “-” in the arguments', function()
+    local g = require('leash.guard')
+    matches('the plan chose the program', g.check_argv({ 'touch', marker }, { 'touch' }))
+    matches('the plan chose the program', g.check_argv({ '/tmp/evil' }, { 'x /tmp/evil' }))
+    matches('begins with “%-”', g.check_argv({ 'git', 'log', '--output=' .. marker }, { '--output=' .. marker }))
+    eq(nil, g.check_argv({ 'git', 'log', '--', '--not-a-flag' }, { 'notes.txt' }))
+    eq(nil, g.check_argv({ 'git', 'log', '--' }, { '--' }))
+    local err = refused(
+      function() vim.system({ 'touch', '--no-create', marker }):wait() end,
+      'dash option from the plan',
+      { plan_text = { 'a --no-create' } }
+    )
+    ok(err:find('--no-create', 1, true), err)
+    -- As a user's hook would: the program from an option value the plan set.
+    local hook = vim.api.nvim_create_autocmd('OptionSet', {
+      pattern = 'keywordprg',
+      callback = function() vim.system({ vim.o.keywordprg, marker }):wait() end,
+    })
+    local okr, perr = g.run(function() vim.o.keywordprg = 'touch' end, { plan_text = { 'touch' } })
+    vim.api.nvim_del_autocmd(hook)
+    vim.o.keywordprg = ':Man'
+    eq(false, okr)
+    matches('the plan chose the program', perr)
+    eq(false, exists(marker))
+  end)
+
+  it('a refused start inside another plugin’s callback raises nothing there', function()
+    local finished, errors = false, nil
+    local id = vim.api.nvim_create_autocmd('BufEnter', {
+      callback = function()
+        local r = vim.system({ 'sh', '-c', touch }):wait()
+        local j = vim.fn.jobstart({ 'sh', '-c', touch })
+        finished = r.code ~= 0 and j > 0
+      end,
+    })
+    local okr, err = require('leash.guard').run(function() vim.cmd('enew') end)
+    vim.api.nvim_del_autocmd(id)
+    errors = vim.v.errmsg
+    eq(true, finished, 'the callback ran to its end')
+    eq(false, okr)
+    ok(not err:find('traceback'), err)
+    ok(not tostring(errors):find('refused'), errors)
+    vim.wait(300, function() return exists(marker) end)
+    eq(false, exists(marker))
+  end)
+
+  it('stops a shell that Vimscript started with an argv list, and leaves other programs running', function()
     local err = refused(
       function() vim.cmd(('call jobstart(["sh", "-c", "sleep 0.5; %s"])'):format(touch:gsub('"', '\\"'))) end,
       'jobstart([argv]) from Vimscript'
     )
-    matches('%(a job, stopped%)', err)
+    matches('%(a job, stopped', err)
     vim.wait(1000, function() return exists(marker) end)
     eq(false, exists(marker), 'the job ran on after the step')
+    local job
+    local okr = require('leash.guard').run(function() job = vim.fn.execute('echo jobstart(["sleep", "1"])') end)
+    eq(true, okr)
+    local id = tonumber(vim.trim(job))
+    eq(-1, vim.fn.jobwait({ id }, 0)[1], 'a program started with an argument list runs on')
+    vim.fn.jobstop(id)
   end)
 
-  it('switches the clipboard provider off for the step', function()
+  it('lets the clipboard provider run its tool', function()
     vim.g.clipboard = {
       name = 'leash-spec',
-      copy = {
-        ['+'] = { 'sh', '-c', 'cat >/dev/null; ' .. touch },
-        ['*'] = { 'sh', '-c', 'cat >/dev/null; ' .. touch },
-      },
-      paste = { ['+'] = { 'sh', '-c', touch }, ['*'] = { 'sh', '-c', touch } },
+      copy = { ['+'] = { 'tee', marker }, ['*'] = { 'tee', marker } },
+      paste = { ['+'] = { 'cat', marker }, ['*'] = { 'cat', marker } },
     }
     vim.g.loaded_clipboard_provider = nil
     vim.cmd('runtime autoload/provider/clipboard.vim')
     eq(1, vim.fn.has('clipboard'))
-    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'x' })
-    local okr = require('leash.guard').run(function()
-      vim.cmd('silent! yank +')
-      vim.cmd('silent! registers')
-      eq(0, vim.fn.has('clipboard'), 'provider off inside')
-    end)
-    eq(true, okr)
-    vim.wait(300, function() return exists(marker) end)
-    eq(false, exists(marker), 'the clipboard tool ran')
-    eq(2, vim.g.loaded_clipboard_provider, 'provider back')
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'copied text' })
+    local okr, err = require('leash.guard').run(function() vim.cmd('silent yank +') end)
+    eq(true, okr, err)
+    vim.wait(2000, function() return exists(marker) and #vim.fn.readfile(marker) > 0 end)
+    eq({ 'copied text' }, vim.fn.readfile(marker))
     vim.g.clipboard = nil
     vim.g.loaded_clipboard_provider = nil
   end)
@@ -125,16 +210,24 @@ describe('guard', function()
     vim.o.shell = user
   end)
 
-  it('writes the refusal program once, owner-only, and repairs it', function()
+  it('checks the refusal program at every arm and repairs it', function()
     local g = require('leash.guard')
     local path = assert(g.refusal_program())
     local st = assert(vim.uv.fs_stat(path))
     eq(tonumber('700', 8), bit.band(st.mode, tonumber('777', 8)))
+    -- Replaced between two steps (as an approved write step could), in this session.
     vim.fn.writefile({ '#!/bin/sh', 'exec sh "$@"' }, path)
-    fresh()
-    g = require('leash.guard')
-    eq(path, g.refusal_program())
+    refused(function() vim.fn.system(touch) end, 'after a replaced program')
     matches('It runs nothing', table.concat(vim.fn.readfile(path), '\n'))
+    -- Made writable by others.
+    vim.uv.fs_chmod(path, tonumber('777', 8))
+    refused(function() vim.fn.system(touch) end, 'after chmod')
+    eq(tonumber('700', 8), bit.band(assert(vim.uv.fs_stat(path)).mode, tonumber('777', 8)))
+    -- A symlink in its place.
+    os.remove(path)
+    vim.uv.fs_symlink('/bin/sh', path)
+    refused(function() vim.fn.system(touch) end, 'after a symlink')
+    eq('file', assert(vim.uv.fs_lstat(path)).type)
     eq('126', vim.trim(vim.fn.system({ path, '-c', touch }) and tostring(vim.v.shell_error)))
     eq(false, exists(marker))
   end)

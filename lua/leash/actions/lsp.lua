@@ -2,6 +2,14 @@
 --- current buffer. The only model text that reaches a server is the new name of
 --- `lsp:rename` and the query of `lsp:workspace_symbols`, each as a plain string
 --- parameter of the request.
+---
+--- The jumps (definition, declaration, type definition, implementation) wait for the
+--- server's answer here, with a deadline, instead of in a handler that runs after the
+--- step: opening the target starts what the user's setup does for a new buffer, and
+--- that must happen inside the process guard (design rule 7). The target is a name the
+--- model did not write but the step's effect depends on, so it is checked like one:
+--- `file:` URIs only, and the argument filter's name rules (no `+cmd`, `!`, `|`, backtick
+--- or URL-like name). What an autocommand does on opening it runs inside the guard.
 local M = {}
 local H = {}
 
@@ -34,7 +42,61 @@ function M.handler(entry, step)
   return true
 end
 
+--- How long a jump waits for the language server, in milliseconds.
+M.jump_ms = 5000
+
 -- Helper functionality =======================================================
+
+
+--- Ask the servers for `method` at the cursor and jump (one place) or fill the quickfix
+--- list (several), now. Returns an error message or nil.
+function H.jump(bufnr, method, what)
+  local win = vim.api.nvim_get_current_win()
+  local results = vim.lsp.buf_request_sync(
+    bufnr,
+    method,
+    function(client) return vim.lsp.util.make_position_params(win, client.offset_encoding) end,
+    M.jump_ms
+  )
+  if not results then
+    return ('leash: the language server did not answer within %d s (%s)'):format(M.jump_ms / 1000, what)
+  end
+  local places = {}
+  for client_id, r in pairs(results) do
+    local client = vim.lsp.get_client_by_id(client_id)
+    local res = r.result
+    if res and not vim.islist(res) then res = { res } end
+    for _, loc in ipairs(res or {}) do
+      places[#places + 1] = { loc = loc, encoding = client and client.offset_encoding or 'utf-16' }
+    end
+  end
+  if #places == 0 then return ('leash: the language server found no %s here'):format(what) end
+  for _, p in ipairs(places) do
+    local why = H.check_target(p.loc.uri or p.loc.targetUri)
+    if why then return why end
+  end
+  if #places == 1 then
+    vim.lsp.util.show_document(places[1].loc, places[1].encoding, { focus = true })
+    return nil
+  end
+  local items = {}
+  for _, p in ipairs(places) do
+    vim.list_extend(items, vim.lsp.util.locations_to_items({ p.loc }, p.encoding))
+  end
+  vim.fn.setqflist({}, ' ', { title = 'leash: ' .. what, items = items })
+  vim.cmd('botright copen')
+end
+
+--- Why a jump target may not be opened, or nil.
+function H.check_target(uri)
+  local text = require('leash.text')
+  if type(uri) ~= 'string' or not uri:find('^file:') then
+    return ('leash: the language server pointed at “%s”, which is not a file'):format(text.visible(tostring(uri)))
+  end
+  local name = vim.uri_to_fname(uri)
+  local why = require('leash.filter').check_arg(name, {})
+  if why then return ('leash: the jump target “%s”%s'):format(text.visible(name), why) end
+end
 
 H.actions = {
   format = function(_, bufnr) vim.lsp.buf.format({ bufnr = bufnr, async = false }) end,
@@ -47,10 +109,10 @@ H.actions = {
   end,
   code_action = function() vim.lsp.buf.code_action() end,
   hover = function() vim.lsp.buf.hover() end,
-  definition = function() vim.lsp.buf.definition() end,
-  declaration = function() vim.lsp.buf.declaration() end,
-  type_definition = function() vim.lsp.buf.type_definition() end,
-  implementation = function() vim.lsp.buf.implementation() end,
+  definition = function(_, bufnr) return H.jump(bufnr, 'textDocument/definition', 'definition') end,
+  declaration = function(_, bufnr) return H.jump(bufnr, 'textDocument/declaration', 'declaration') end,
+  type_definition = function(_, bufnr) return H.jump(bufnr, 'textDocument/typeDefinition', 'type definition') end,
+  implementation = function(_, bufnr) return H.jump(bufnr, 'textDocument/implementation', 'implementation') end,
   references = function() vim.lsp.buf.references() end,
   document_symbols = function() vim.lsp.buf.document_symbol() end,
   workspace_symbols = function(args)

@@ -125,13 +125,18 @@ function M.confirm_and_run(plan, opts)
   end
   H.annotate(plan, H.entry_map(entries))
   if confirm.needs_window(plan, opts.config) then
-    return confirm.open(plan, {
-      on_run = go,
-      on_cancel = function()
-        H.notify('leash: cancelled, nothing ran')
-        done(false)
-      end,
-    })
+    -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
+    local n = #plan.steps
+    require('leash.ui.arrival').arrive(function()
+      confirm.open(plan, {
+        on_run = go,
+        on_cancel = function()
+          H.notify('leash: cancelled, nothing ran')
+          done(false)
+        end,
+      })
+    end, ('%d step%s'):format(n, n == 1 and '' or 's'))
+    return
   end
   go()
 end
@@ -152,6 +157,9 @@ end
 
 ---@type leash.UndoRecord?
 H.last = nil
+
+-- Reaches whose steps were confirmed as running code or more.
+H.may_run_code = { code = true, plugin = true, shell = true }
 
 -- Sources whose items run by their own path, one action module each (lua/leash/actions/).
 -- Required on first use so loading this module stays cheap.
@@ -205,6 +213,8 @@ function H.run_step(step, entries, ctx)
     return nil, ('unknown step type %s'):format(vim.inspect(step.type))
   end
   local ok, err
+  local terminal = require('leash.ui.terminal')
+  local isprint, raw_before = vim.o.isprint, terminal.raw_controls()
   if step.reach == 'shell' then
     ok, err = H.pcall(run)
   else
@@ -212,6 +222,13 @@ function H.run_step(step, entries, ctx)
       plan_text = ctx.plan_text,
       on_starts = function(starts) H.log_starts(step, starts) end,
     })
+  end
+  -- Raw control bytes could move what the terminal shows (a later plan window among
+  -- it): only a step confirmed as code or more may let them through, a modeline neither.
+  if ok and not raw_before and not H.may_run_code[step.reach] and terminal.raw_controls() then
+    vim.o.isprint = isprint
+    ok, err =
+      false, "it let control characters be drawn raw ('isprint', perhaps from a modeline); leash put 'isprint' back"
   end
   if ok and step.type ~= 'setting' then ctx.record.not_undoable[#ctx.record.not_undoable + 1] = H.label(step) end
   return ok, err

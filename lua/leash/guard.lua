@@ -116,9 +116,9 @@ function M.describe(attempts)
     local why = (a.why and a.why ~= H.shell_line) and ('; ' .. a.why) or ''
     parts[#parts + 1] = ('“%s” (%s%s)'):format(what, a.via, why)
   end
-  return (
-    'it tried to start a program: %s. A step not marked [shell] may not run a shell command line or a program the plan chose, so leash refused it'
-  ):format(table.concat(parts, '; '))
+  return ('it tried to start a program: %s. A step not marked [shell] may not run a shell command line or a program the plan chose, so leash refused it'):format(
+    table.concat(parts, '; ')
+  )
 end
 
 --- The refusal program's path, written or repaired when it is missing or not exactly
@@ -346,9 +346,7 @@ function H.check_argv(s, argv)
     return ('%s runs a command line in a shell'):format(base)
   end
   local t = s.tokens
-  if t.whole[prog] or t.whole[base] or t.whole[vim.fs.basename(prog)] then
-    return 'the plan chose the program'
-  end
+  if t.whole[prog] or t.whole[base] or t.whole[vim.fs.basename(prog)] then return 'the plan chose the program' end
   for j = 2, #argv do
     local a = argv[j]
     if type(a) == 'string' and a:find('^%-') then
@@ -514,9 +512,7 @@ end
 
 --- The argument list that runs in place of a refused one: the refusal program, told not
 --- to record (the start was recorded here), so the caller sees a program that failed.
-function H.stand_in(s, via, what)
-  return { s.program, H.stand_in_flag, via, what }
-end
+function H.stand_in(s, via, what) return { s.program, H.stand_in_flag, via, what } end
 
 --- Check the Lua entry points' starts for this step; a refused start runs the refusal
 --- program instead.

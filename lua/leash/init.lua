@@ -56,6 +56,7 @@ function M.run(request, opts)
   -- The user's lines, taken now (the planner's context takes the same): the steps the
   -- core gave them run on them, in this buffer only.
   local range = require('leash.context').range(opts)
+  require('leash.ui.arrival').request_sent()
   M.plan(request, function(plan, perr, status, entries)
     if status == 'cancelled' then return end -- the planner said so already
     if not plan then return H.notify(perr or 'leash: no plan', vim.log.levels.ERROR) end
@@ -95,6 +96,10 @@ M.commands = {
   undo = {
     desc = 'undo the last plan',
     run = function() require('leash.execute').undo({ notify = true }) end,
+  },
+  show = {
+    desc = 'open the plan that arrived while you were typing',
+    run = function() require('leash.ui.arrival').show() end,
   },
   cancel = {
     desc = 'cancel the request in flight',

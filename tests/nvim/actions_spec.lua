@@ -602,7 +602,10 @@ describe('LSP and diagnostics actions', function()
     local client = start_server(dir, {
       ['textDocument/definition'] = function()
         if target.silent then return nil end
-        return { uri = target.uri, range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } } }
+        return {
+          uri = target.uri,
+          range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } },
+        }
       end,
     }, { definitionProvider = true })
     ok(client, 'client')

@@ -507,7 +507,7 @@ describe('the plan window shows every step that will run', function()
     ok(n > cfg.height, 'taller than the window')
     eq('unread', h.status())
     eq((' %d more lines: j/<C-d> scroll · q cancel '):format(n - cfg.height), footer(h))
-    matches('^ It does not fit: scroll to the end %(j, <C%-d>%) before <CR> can run it%.$', lines_of(h)[2])
+    matches('^ It does not fit: scroll to the end %(j, <C%-d>%) before y can run it%.$', lines_of(h)[2])
     for _, key in ipairs({ '<CR>', 'y' }) do
       press(key)
       eq({ run = 0, cancel = 0 }, calls, key .. ' before the end was shown')
@@ -522,8 +522,11 @@ describe('the plan window shows every step that will run', function()
     press('gg')
     read_to_end(h, '<C-d>')
     eq('ready', h.status())
-    eq(' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ', footer(h))
+    -- A marked plan ([shell] here) runs on y only.
+    eq(' y run (marked steps: not <CR>) · q cancel · <C-d>/<C-u> scroll ', footer(h))
     press('<CR>')
+    eq({ run = 0, cancel = 0 }, calls, '<CR> ran a marked plan')
+    press('y')
     eq({ run = 1, cancel = 0 }, calls)
   end)
 
@@ -552,7 +555,7 @@ describe('the plan window shows every step that will run', function()
     settle()
     eq('unread', h.status())
     read_to_end(h, '<C-d>')
-    press('<CR>')
+    press('y')
     eq({ run = 1, cancel = 0 }, calls)
   end)
 
@@ -605,7 +608,7 @@ describe('the plan window shows every step that will run', function()
     vim.o.winborder = 'none'
     local h = open(tall_plan(10))
     local l = lines_of(h)
-    eq(' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll', l[#l])
+    eq(' y run (not <CR>: marked steps) · q/<Esc> cancel · <C-d>/<C-u> scroll', l[#l])
     matches('scroll to the end', l[2])
     h.cancel()
     vim.o.winborder = ''
@@ -728,7 +731,7 @@ describe('the plan window shows every step that will run', function()
     eq(0, info.textoff, 'no column in front of the text')
     eq(' 2 steps: 1 runs a shell command; 1 changes nothing.', lines_of(h)[1])
     eq('ready', h.status(), 'drawn whole')
-    press('<CR>')
+    press('y')
     eq({ run = 1, cancel = 0 }, calls)
     for name, value in pairs(saved) do
       vim.o[name] = value
@@ -812,7 +815,7 @@ describe('the plan window shows every step that will run', function()
       col = cfg.col + 4,
       width = 20,
       height = 3,
-      zindex = 200,
+      zindex = 300,
     })
     read_to_end(h, '<C-d>')
     eq('unread', h.status(), 'the end was drawn under the other float')
@@ -830,7 +833,7 @@ describe('the plan window shows every step that will run', function()
       col = 0,
       width = vim.o.columns,
       height = vim.o.lines - 2,
-      zindex = 200,
+      zindex = 300,
     })
     h, calls = open(plan({ wrap_step }))
     settle()
@@ -841,6 +844,46 @@ describe('the plan window shows every step that will run', function()
     eq('ready', h.status(), 'redrawn once the other float closed')
     press('<CR>')
     eq({ run = 1, cancel = 0 }, calls)
+  end)
+
+  it('is drawn above a notifier’s message, which cannot cover it', function()
+    -- snacks, nvim-notify, fidget and noice draw their messages at zindex 50–200.
+    local note = vim.api.nvim_open_win(vim.api.nvim_create_buf(false, true), false, {
+      relative = 'editor',
+      row = 0,
+      col = 0,
+      width = vim.o.columns,
+      height = vim.o.lines - 2,
+      zindex = 200,
+    })
+    local h, calls = open(plan({ wrap_step }))
+    settle()
+    eq('ready', h.status(), 'a notification covered the plan')
+    press('<CR>')
+    eq({ run = 1, cancel = 0 }, calls)
+    vim.api.nvim_win_close(note, true)
+  end)
+
+  it('makes raw control output impossible while it is open, and arms only where the terminal can be reset', function()
+    vim.o.isprint = '1-255'
+    local term = require('leash.ui.terminal')
+    eq(true, term.raw_controls())
+    local h, calls = open(plan({ wrap_step }))
+    eq(false, term.raw_controls(), "'isprint' sane while the window is open")
+    settle()
+    if vim.api.nvim_ui_send then
+      eq('ready', h.status())
+      press('<CR>')
+      eq({ run = 1, cancel = 0 }, calls)
+    else
+      eq('terminal', h.status())
+      eq(' the terminal may hide this plan · q cancel ', footer(h))
+      press('y')
+      eq({ run = 0, cancel = 0 }, calls)
+      h.cancel()
+    end
+    eq('1-255', vim.o.isprint, "the user's 'isprint' back after the window")
+    vim.o.isprint = term.default_isprint
   end)
 
   it('keeps the start of every row on screen (no sideways scroll)', function()
@@ -1053,5 +1096,46 @@ describe('ui.rows', function()
     for _, r in ipairs(rows.wrap({ { ('🙂é日'):rep(30) } }, 17, {})) do
       ok(vim.fn.strdisplaywidth(r.text) <= 17, r.text)
     end
+  end)
+end)
+
+describe('a plan that arrives while the user is typing', function()
+  local arrival = require('leash.ui.arrival')
+  local ms = 1e6
+
+  it('is held in Insert, Command-line, Terminal and Visual mode, and right after a key', function()
+    for mode, word in pairs({ i = 'Insert', c = 'Command%-line', t = 'Terminal', v = 'Visual', no = 'no' }) do
+      matches(word, arrival.busy({ mode = mode }) or '', mode)
+    end
+    eq(nil, arrival.busy({ mode = 'n' }))
+    local now = 5000 * ms
+    matches(
+      'typing',
+      arrival.busy({ mode = 'n', sent_ns = now - 3000 * ms, last_key_ns = now - 200 * ms, now_ns = now })
+    )
+    eq(nil, arrival.busy({ mode = 'n', sent_ns = now - 3000 * ms, last_key_ns = now - 1500 * ms, now_ns = now }))
+    -- The Enter that sent `:Do` does not count.
+    eq(nil, arrival.busy({ mode = 'n', sent_ns = now - 100 * ms, last_key_ns = now - 101 * ms, now_ns = now }))
+  end)
+
+  it('waits for :Leash show instead of taking the keys', function()
+    fresh()
+    close_floats()
+    arrival = require('leash.ui.arrival')
+    arrival.request_sent()
+    local opened = 0
+    -- A key typed after the request left, just now ('t': as if the user typed it).
+    vim.api.nvim_feedkeys(vim.keycode('<Esc>'), 'xt', false)
+    local notes = {}
+    local saved = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
+    eq(false, arrival.arrive(function() opened = opened + 1 end, '2 steps'))
+    vim.notify = saved
+    eq(0, opened)
+    eq(true, arrival.holding())
+    matches('the plan is ready %(2 steps%); it waits because you are typing%. :Leash show opens it', notes[1])
+    require('leash').command({ 'show' })
+    eq(1, opened)
+    eq(false, arrival.holding())
   end)
 end)

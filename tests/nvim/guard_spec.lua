@@ -81,7 +81,9 @@ describe('guard', function()
       ['vim.system'] = function() res.system = vim.system(sh):wait() end,
       ['vim.uv.spawn'] = function()
         local done = false
-        local h = vim.uv.spawn('bash', { args = { '-c', touch } }, function(code) res.spawn, done = code, true end)
+        local h = vim.uv.spawn('bash', { args = { '-c', touch } }, function(code)
+          res.spawn, done = code, true
+        end)
         ok(h ~= nil, 'a handle, as for a program that ran')
         vim.wait(2000, function() return done end)
       end,
@@ -275,6 +277,22 @@ describe('guarded steps in a plan', function()
     eq(false, vim.o.wrap, 'the plan stopped')
     vim.cmd('silent! diffoff!')
     vim.cmd('silent! only!')
+  end)
+
+  it("undoes a step that lets control characters be drawn raw ('isprint' from a modeline)", function()
+    local file = dir .. '/raw.txt'
+    vim.fn.writefile({ 'text', 'vim: set isprint=1-255 :' }, file)
+    vim.o.modeline = true -- Neovim turns it off for root
+    local user = vim.o.isprint
+    local okr, err = require('leash.execute').run(plan({
+      { index = 0, type = 'item', id = 'cmd:edit', args = { file }, reach = 'safe', label = 'Run :edit' },
+      { index = 1, type = 'setting', key = 'wrap', value = true, reach = 'safe', label = 'Set wrap' },
+    }))
+    eq(false, okr)
+    matches("let control characters be drawn raw %('isprint'", err)
+    eq(user, vim.o.isprint)
+    eq(false, require('leash.ui.terminal').raw_controls())
+    vim.o.modeline = false
   end)
 
   it('records the user’s shell for undo when a confirmed step sets it', function()

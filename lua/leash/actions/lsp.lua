@@ -47,7 +47,6 @@ M.jump_ms = 5000
 
 -- Helper functionality =======================================================
 
-
 --- Ask the servers for `method` at the cursor and jump (one place) or fill the quickfix
 --- list (several), now. Returns an error message or nil.
 function H.jump(bufnr, method, what)

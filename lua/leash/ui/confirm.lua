@@ -6,14 +6,21 @@
 --- validator dropped. Nothing runs until the run key is pressed in that window; `q`,
 --- `<Esc>` and closing or leaving the window cancel.
 ---
---- The run key is a deliberate decision about what was seen, so it does nothing
+--- The run key is a deliberate decision about what was seen. For a plan with any marked
+--- step (`[write]`, `[code]`, `[plugin]`, `[shell]`, an unknown reach or a terminal step)
+--- it is `y` only: `<CR>` is the key most often typed for something else. It does nothing
 --- * until every line of the window has been drawn while the window was wholly visible
 ---   (inside what the terminal shows, under no other float): a plan taller than the
 ---   window must be scrolled through (see |H.seen_provider|),
 --- * when the editor is too small to show the window ('lines', 'columns' and 'cmdheight'
 ---   are safe settings an earlier plan may have changed),
 --- * for keys typed before the window was drawn: typeahead is discarded once the window
----   is on screen, and run keys are ignored for `arm_ms` after that (a monotonic clock).
+---   is on screen, and run keys are ignored for `arm_ms` after that (a monotonic clock),
+--- * when raw control output may have changed the terminal and it cannot be reset
+---   (|leash.ui.terminal|).
+--- A plan that arrives while the user is typing does not open here at all: it waits
+--- for `:Leash show` (|leash.ui.arrival|). The window is drawn above notifications
+--- ('zindex' 250), so a notifier's message cannot cover it.
 ---
 --- The text is laid out here, one buffer line per screen row, in a window with 'wrap'
 --- off and every window-local option that changes how text is drawn set to a known
@@ -43,7 +50,8 @@ local text_rows = require('leash.ui.rows')
 ---@field lines string[] the text shown (one entry per screen row)
 ---@field run fun() what the run key does
 ---@field cancel fun() what `q` does
----@field status fun(): 'ready'|'unread'|'arming'|'too_small'|'closed' what the run key would do now
+---@field status fun(): 'ready'|'unread'|'arming'|'too_small'|'terminal'|'closed' what the run key would do now
+---@field marked boolean the plan has a marked step, so only `y` runs it
 
 --- Whether `plan` must be shown before it runs. Decided only from the validated plan's
 --- `confirm` and `reach` fields (never from its text), checking both: a plan runs without
@@ -63,6 +71,17 @@ function M.needs_window(plan, config)
   return false
 end
 
+--- Whether `plan` has a marked step: any step that is not `safe` or `edit`, a terminal
+--- step, or one of unknown reach. Such a plan runs only on `y`.
+---@param plan table validated plan
+---@return boolean
+function M.marked(plan)
+  for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
+    if type(step) ~= 'table' or not H.unconfirmed_reach[step.reach] or H.is_terminal(step) then return true end
+  end
+  return false
+end
+
 --- Open the plan window for `plan` and give it focus.
 ---@param plan table validated plan
 ---@param opts? leash.ConfirmOpts
@@ -78,6 +97,8 @@ function M.open(plan, opts)
   end
   local rows = M.render(plan, now, globals)
   local border = H.border()
+  local marked = M.marked(plan)
+  local restore_terminal, trusted = require('leash.ui.terminal').prepare()
 
   local buf = vim.api.nvim_create_buf(false, true)
   for name, value in pairs(H.buf_options) do
@@ -85,7 +106,7 @@ function M.open(plan, opts)
   end
 
   local prev_win = vim.api.nvim_get_current_win()
-  local config = { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = 60 }
+  local config = { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = H.zindex }
   if border.border then config.border = border.border end
   if border.has_border then
     config.title = ' leash plan ' -- static text only: model text never goes here
@@ -103,6 +124,8 @@ function M.open(plan, opts)
     nseen = 0,
     lines = {},
     done = false,
+    marked = marked,
+    untrusted = not trusted,
     arm_ns = (opts.arm_ms or 150) * 1e6,
   }
   local group = vim.api.nvim_create_augroup('LeashConfirm' .. win, { clear = true })
@@ -115,6 +138,7 @@ function M.open(plan, opts)
     pcall(vim.api.nvim_del_augroup_by_id, group)
     if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
     if vim.api.nvim_win_is_valid(prev_win) then pcall(vim.api.nvim_set_current_win, prev_win) end
+    pcall(restore_terminal)
     local cb = run and opts.on_run or opts.on_cancel
     if cb then cb() end
   end
@@ -123,6 +147,7 @@ function M.open(plan, opts)
     buf = buf,
     win = win,
     lines = state.lines,
+    marked = marked,
     status = function() return H.status(state) end,
     run = function()
       if H.status(state) == 'ready' then finish(true) end
@@ -175,9 +200,12 @@ function M.open(plan, opts)
   end
   H.set_window_options(win, buf)
   local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
-  for _, lhs in ipairs(H.run_keys) do
+  for _, lhs in ipairs(marked and H.marked_run_keys or H.run_keys) do
     map(lhs, handle.run, 'leash: run this plan')
   end
+  -- <CR> does nothing in a marked plan's window (rather than move the cursor: the
+  -- footer says which key runs it).
+  if marked then map('<CR>', '<Nop>', 'leash: y runs this plan') end
   for _, lhs in ipairs(H.cancel_keys) do
     map(lhs, handle.cancel, 'leash: cancel')
   end
@@ -186,6 +214,15 @@ function M.open(plan, opts)
     map(lhs, '<Nop>', 'leash: rows fit the window')
   end
   state.update()
+  if state.untrusted then
+    vim.notify(
+      "leash: 'isprint' let control characters be drawn raw, so the terminal may hide part of the plan window and "
+        .. 'this Neovim cannot reset it (no nvim_ui_send()). Nothing runs from this window; '
+        .. "leash set 'isprint' to its default while it is open. Restart Neovim (or reset the terminal) and ask again.",
+      vim.log.levels.WARN,
+      { title = 'leash' }
+    )
+  end
   -- The window is on screen now; what was typed before it was drawn was meant for
   -- something else and must not accept it.
   vim.cmd.redraw()
@@ -370,13 +407,23 @@ H.watched = {}
 H.ascii_border = { '+', '-', '+', '|', '+', '-', '+', '|' }
 
 H.run_keys = { '<CR>', 'y' }
+H.marked_run_keys = { 'y' }
+
+-- Above notifiers' windows (snacks, nvim-notify, fidget, noice draw at 50–200).
+H.zindex = 250
 H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }
 H.sideways_keys =
   { 'zl', 'zh', 'zL', 'zH', 'zs', 'ze', 'z<Right>', 'z<Left>', '<ScrollWheelRight>', '<ScrollWheelLeft>' }
 H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
+H.marked_keys_text = 'y run (not <CR>: marked steps) · q/<Esc> cancel · <C-d>/<C-u> scroll'
 H.footers = {
   ready = ' <CR>/y run · q/<Esc> cancel ',
   scrolled = ' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ',
+  marked = {
+    ready = ' y run (marked steps: not <CR>) · q/<Esc> cancel ',
+    scrolled = ' y run (marked steps: not <CR>) · q cancel · <C-d>/<C-u> scroll ',
+  },
+  terminal = ' the terminal may hide this plan · q cancel ',
   unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
   too_small = ' too small to show the plan · q cancel ',
   covered = ' another window covers the plan · q cancel ',
@@ -682,6 +729,7 @@ end
 function H.status(state)
   if state.done then return 'closed' end
   if state.too_small then return 'too_small' end
+  if state.untrusted then return 'terminal' end
   if state.nseen < #state.lines then return 'unread' end
   if not state.armed_at or vim.uv.hrtime() - state.armed_at < state.arm_ns then return 'arming' end
   return 'ready'
@@ -690,7 +738,7 @@ end
 --- Lay the plan out for the editor's current size and show it: window size and place,
 --- buffer text, footer. Rows already drawn stay counted when the text did not change.
 function H.show(win, buf, state)
-  local layout = H.layout(state.plan_rows, state.border)
+  local layout = H.layout(state.plan_rows, state.border, state.marked)
   local lines, marks = {}, {}
   for i, r in ipairs(layout.rows) do
     lines[i] = r.text
@@ -733,17 +781,19 @@ end
 --- The footer for the window's state (static text and a number).
 function H.footer(state)
   if state.too_small then return H.footers.too_small end
+  if state.untrusted then return H.footers.terminal end
   if state.covered then return H.footers.covered end
   local left = #state.lines - state.nseen
   if left > 0 then return H.footers.unread:format(left, left == 1 and '' or 's') end
-  return state.layout.fits and H.footers.ready or H.footers.scrolled
+  local f = state.marked and H.footers.marked or H.footers
+  return state.layout.fits and f.ready or f.scrolled
 end
 
 --- Rows, size and place of the window for the editor's current size. The text area is
 --- `width` columns; every row fits in it, so what is drawn never depends on 'wrap',
 --- 'linebreak', 'showbreak', 'breakindent' or 'display'. Too small: fewer than
 --- `H.min_cols` columns, or a plan that does not fit in fewer than `H.min_rows` rows.
-function H.layout(plan_rows, border)
+function H.layout(plan_rows, border, marked)
   local extra = border.has_border and 2 or 0
   local screen = H.screen()
   local free_rows = screen.rows - extra
@@ -756,8 +806,8 @@ function H.layout(plan_rows, border)
 
   local function lay(rows)
     local width = math.min(40, max_cols)
-    for _, text in pairs(H.footers) do
-      width = math.max(width, vim.fn.strdisplaywidth(text) + 2)
+    for _, text in pairs(marked and H.footers.marked or H.footers) do
+      if type(text) == 'string' then width = math.max(width, vim.fn.strdisplaywidth(text) + 2) end
     end
     for _, chunks in ipairs(rows) do
       local w = 2
@@ -774,13 +824,17 @@ function H.layout(plan_rows, border)
     return all, width
   end
 
-  local keys = border.has_border and {} or { {}, { { H.keys_text, 'LeashConfirmKeys' } } }
+  local keys_text = marked and H.marked_keys_text or H.keys_text
+  local keys = border.has_border and {} or { {}, { { keys_text, 'LeashConfirmKeys' } } }
   local rows, width = lay(vim.list_extend(vim.list_slice(plan_rows), keys))
   if #rows > max_rows then
     -- Say so at the top (also where there is no footer to say it).
     local with_note = vim.list_slice(plan_rows)
     table.insert(with_note, 2, {
-      { 'It does not fit: scroll to the end (j, <C-d>) before <CR> can run it.', 'LeashConfirmKeys' },
+      {
+        ('It does not fit: scroll to the end (j, <C-d>) before %s can run it.'):format(marked and 'y' or '<CR>'),
+        'LeashConfirmKeys',
+      },
     })
     rows, width = lay(vim.list_extend(with_note, keys))
   end

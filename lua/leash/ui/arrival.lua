@@ -1,0 +1,105 @@
+--- When a plan arrives: open its window now, or hold it while the user is typing.
+---
+--- A model can take a minute; meanwhile the user works. A window that took the focus
+--- then would receive keys meant for something else (the `<CR>` that ends a line of
+--- text). So a plan opens at once only when Neovim is in Normal mode with nothing typed
+--- in the last `quiet_ms` since the request left; otherwise it is held, a notification
+--- says so, and `:Leash show` opens it. A newer plan replaces a held one.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- How long the keyboard must have been quiet before a plan takes the focus.
+M.quiet_ms = 1000
+
+--- Note that a request left now: keys typed before it (the `:Do` line itself) do not
+--- count against its plan.
+function M.request_sent()
+  H.watch_keys()
+  H.sent_ns = vim.uv.hrtime()
+end
+
+--- Open the window with `open` now, or hold it (see the module header).
+---@param open fun() opens the plan window
+---@param what string a few words for the notification ("3 steps")
+---@return boolean opened
+function M.arrive(open, what)
+  local why = M.busy()
+  if not why then
+    H.held = nil
+    open()
+    return true
+  end
+  H.held = open
+  vim.notify(
+    ('leash: the plan is ready (%s); it waits because %s. :Leash show opens it'):format(what, why),
+    vim.log.levels.WARN,
+    { title = 'leash' }
+  )
+  return false
+end
+
+--- Why a plan must not take the focus now, or nil.
+---@param state? { mode?: string, last_key_ns?: integer, sent_ns?: integer, now_ns?: integer } for specs
+---@return string? why
+function M.busy(state)
+  state = state or {}
+  local mode = state.mode or vim.api.nvim_get_mode().mode
+  if mode ~= 'n' then return ('you are in %s mode'):format(H.mode_names[mode:sub(1, 1)] or ('“' .. mode .. '”')) end
+  local last, sent = state.last_key_ns or H.last_key_ns, state.sent_ns or H.sent_ns
+  local now = state.now_ns or vim.uv.hrtime()
+  if last and (not sent or last > sent) and now - last < M.quiet_ms * 1e6 then return 'you are typing' end
+end
+
+--- `:Leash show`: open the held plan.
+---@return boolean opened
+function M.show()
+  local open = H.held
+  H.held = nil
+  if not open then
+    vim.notify('leash: no plan is waiting', vim.log.levels.INFO, { title = 'leash' })
+    return false
+  end
+  open()
+  return true
+end
+
+--- Whether a plan is held.
+---@return boolean
+function M.holding() return H.held ~= nil end
+
+-- Helper data ================================================================
+
+---@type fun()?
+H.held = nil
+
+H.mode_names = {
+  i = 'Insert',
+  R = 'Replace',
+  c = 'Command-line',
+  t = 'Terminal',
+  v = 'Visual',
+  V = 'Visual',
+  ['\22'] = 'Visual',
+  s = 'Select',
+  S = 'Select',
+  ['\19'] = 'Select',
+  r = 'a prompt',
+  ['!'] = 'a shell',
+}
+
+H.ns = vim.api.nvim_create_namespace('leash.arrival')
+
+-- Helper functionality =======================================================
+
+--- Record when the user last typed (`vim.on_key` sees typed keys, not mapped ones).
+function H.watch_keys()
+  if H.watching then return end
+  H.watching = true
+  vim.on_key(function(_, typed)
+    if typed and typed ~= '' then H.last_key_ns = vim.uv.hrtime() end
+  end, H.ns)
+end
+
+return M

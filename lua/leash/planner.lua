@@ -278,7 +278,7 @@ function H.progress_start(provider)
     H.progress_id = id
   else
     H.progress_id = nil
-    H.notify('leash: ' .. msg)
+    H.progress_note('leash: ' .. msg)
   end
 end
 
@@ -295,7 +295,7 @@ function H.progress_news(p)
       { id = H.progress_id, kind = 'progress', title = 'leash', status = 'running', percent = 50 }
     )
   else
-    H.notify('leash: ' .. msg)
+    H.progress_note('leash: ' .. msg)
   end
   H.fire('LeashPlanProgress', { request = p.request, provider = p.provider, message = line })
 end
@@ -314,8 +314,25 @@ function H.progress_end(provider, result, ms)
       { id = H.progress_id, kind = 'progress', title = 'leash', status = status, percent = 100 }
     )
     H.progress_id = nil
+  elseif H.progress_record ~= nil then
+    -- Replace the progress notification, so none stays up beside the plan window.
+    H.progress_note('leash: ' .. text, true)
+    return
   end
   if result.status == 'cancelled' then H.notify('leash: ' .. text) end
+end
+
+--- A progress notification that replaces the previous one where the notifier can:
+--- snacks and fidget take `id`, nvim-notify `replace` (the record it returned). The last
+--- one (`final`) goes away on its own after a moment.
+function H.progress_note(msg, final)
+  if vim.in_fast_event() then
+    return vim.schedule(function() H.progress_note(msg, final) end)
+  end
+  local opts = { title = 'leash', id = 'leash.progress', replace = H.progress_record }
+  if final then opts.timeout = 1500 end
+  local ok, record = pcall(vim.notify, msg, vim.log.levels.INFO, opts)
+  H.progress_record = (ok and not final) and (record or false) or nil
 end
 
 -- <C-c> cancels while planning. The user's own mapping, if any, is put back afterwards.

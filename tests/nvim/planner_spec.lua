@@ -154,6 +154,36 @@ describe('planner offline (no provider configured)', function()
   end)
 end)
 
+describe('planning progress through a notifier', function()
+  it('replaces one notification (id / replace) and ends it, so none stays up beside the plan', function()
+    fresh()
+    require('leash').setup({})
+    local notes = {}
+    local saved_notify, saved_echo = vim.notify, vim.api.nvim_echo
+    vim.notify = function(msg, _, opts)
+      notes[#notes + 1] = { msg = msg, opts = opts or {} }
+      return { record = #notes }
+    end
+    -- Where Neovim has no progress messages (0.11), progress goes through vim.notify.
+    vim.api.nvim_echo = function(chunks, history, opts)
+      if opts and opts.kind == 'progress' then error('no progress messages here') end
+      return saved_echo(chunks, history, opts)
+    end
+    local r = plan_and_wait('turn on word wrap')
+    vim.wait(200)
+    vim.notify, vim.api.nvim_echo = saved_notify, saved_echo
+    eq('done', r.status, r.err)
+    ok(#notes >= 2, vim.inspect(notes))
+    matches('planning with offline', notes[1].msg)
+    matches('planned with offline', notes[#notes].msg)
+    for i, n in ipairs(notes) do
+      eq('leash.progress', n.opts.id, 'notification ' .. i)
+      if i > 1 then eq({ record = i - 1 }, n.opts.replace, 'replaces the one before') end
+    end
+    ok(notes[#notes].opts.timeout, 'the last one goes away on its own')
+  end)
+end)
+
 describe('planner with a provider', function()
   local server
   before_each(function()

@@ -142,8 +142,8 @@ if [ $# -eq 0 ]; then
   }
   echo "guard: TUI cases in tmux"
   tui gz-cfile no '' 'it tried to start a program: .*lz4 -d'
-  tui mapping-swap yes Enter 'not the one the plan showed'
-  tui write-compressed-buffer yes Enter 'it would write .*notes\.gz'
+  tui mapping-swap yes y 'not the one the plan showed'
+  tui write-compressed-buffer yes y 'it would write .*notes\.gz'
   tui clipboard no '' 'leash: ran 2 steps'
 fi
 

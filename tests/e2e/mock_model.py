@@ -46,6 +46,10 @@ def plan_for(request_text, echo_file, cases=None, directory=""):
     if scripted is None:
         scripted = scripted_plan(request_text, os.path.dirname(os.path.abspath(echo_file)))
     if scripted is not None:
+        # A scripted plan may ask to be slow, as a local model is.
+        delay = scripted.pop("_delay_s", 0) if isinstance(scripted, dict) else 0
+        if delay:
+            time.sleep(delay)
         return scripted
     text = request_text.lower()
     if "leash-e2e" in text:

@@ -98,11 +98,15 @@ ex 'Do run the leash-e2e marker command'
 wait_for 'leash plan' 30 || fail ":Do did not open the plan window the second time"
 sleep 1
 [ -e "$echo_file" ] && fail "the command ran before the run key"
+wait_for 'y run (marked steps: not <CR>)' 2 || fail "the window of a [shell] plan does not say that y runs it"
 keys Enter
+sleep 1
+[ -e "$echo_file" ] && fail "<CR> ran a plan with a [shell] step"
+keys y
 for _ in $(seq 100); do [ -s "$echo_file" ] && break; sleep 0.1; done
 [ -s "$echo_file" ] || fail "the command did not run after the run key"
 [ "$(cat "$echo_file")" = "leash-e2e" ] || fail "the command wrote $(cat "$echo_file"), not leash-e2e"
-echo "e2e: ok: the terminal step ran only after the run key"
+echo "e2e: ok: the terminal step ran only after y (<CR> did nothing in a marked plan)"
 
 # --- 3.–8. the plan window (tests/e2e/window.sh) ---------------------------------------
 . tests/e2e/window.sh

@@ -53,6 +53,11 @@ def _typeahead(out_dir):
     return {"reply": "A terminal step.", "steps": [_marker(out_dir, "typeahead")]}
 
 
+def _slow(out_dir):
+    # Arrives 3 s after the request, while the user is typing in Insert mode.
+    return {"_delay_s": 3, "reply": "A terminal step, late.", "steps": [_marker(out_dir, "slow")]}
+
+
 def _long(out_dir):
     # 30 steps (the checker keeps the first 10): long reasons push the shell step, the
     # tenth, far below the first screen.
@@ -75,6 +80,7 @@ PLANS = {
     "hidden_shell": _hidden_shell,
     "typeahead": _typeahead,
     "long": _long,
+    "slow": _slow,
     "already": _already,
 }
 

@@ -14,6 +14,9 @@
 #      after a plan set 'columns' 300 and 'lines' 100 (larger than the terminal) the
 #      window is drawn inside the terminal.
 #   7. After a plan set 'rightleft', the window still reads left to right.
+#   9. A plan that arrives while the user types in Insert mode does not take the keys:
+#      the Enter typed then stays in the buffer, a notification says :Leash show opens
+#      it; there <CR> does nothing for its [shell] step and y runs it.
 #   8. A plan whose only step sets an option to its current value changes nothing and
 #      says so, without a window.
 
@@ -24,11 +27,12 @@ plan() {
   ex "Do e2e-plan:$1"
   wait_for 'leash plan' 30 || fail ":Do e2e-plan:$1 did not open the plan window"
 }
-# approve: press <CR> once the window is armed and wait for it to close.
+# approve: press y (the run key of every plan) once the window is armed and wait for it
+# to close.
 approve() {
   sleep 0.4
-  keys Enter
-  gone 5 || fail "the window did not close on <CR>"
+  keys y
+  gone 5 || fail "the window did not close on y"
 }
 # not_run NAME: the window is still open and NAME.txt did not appear.
 not_run() {
@@ -95,19 +99,19 @@ keys Enter
 keys y
 not_run long "the run key worked before the plan was scrolled to its end"
 for _ in $(seq 20); do
-  screen | grep -q '<CR>/y run' && break
+  screen | grep -q 'y run (marked' && break
   keys C-d
   sleep 0.2
 done
-wait_for '<CR>/y run' 2 || fail "scrolled to the end, the footer does not offer the run key"
+wait_for 'y run (marked' 2 || fail "scrolled to the end, the footer does not offer the run key"
 flat=$(screen | sed 's/^[│ ]*//; s/[│ ]*$//' | tr -d '\n')
 case "$flat" in
   *"echo long > $(marker long)"*) ;;
   *) fail "scrolled to the end, the whole shell command is not on screen" ;;
 esac
-keys Enter
-ran long "after scrolling to the end, <CR> did not run the plan"
-gone 5 || fail "the window did not close after <CR>"
+keys y
+ran long "after scrolling to the end, y did not run the plan"
+gone 5 || fail "the window did not close after y"
 echo "e2e: ok: a 30-step plan ran only after it was scrolled to its end"
 
 # --- 6. an earlier plan set 'lines' -------------------------------------------------------
@@ -154,3 +158,31 @@ ex 'Do e2e-plan:already'
 wait_for 'nothing to change: wrap is already true' 30 || fail "a plan that changes nothing does not say so"
 screen | grep -q 'leash plan' && fail "a plan that changes nothing opened the window"
 echo "e2e: ok: a plan that changes nothing says so and opens no window"
+
+# --- 9. a plan that arrives while the user is typing ------------------------------------
+ex 'enew!'
+ex 'Do e2e-plan:slow'
+keys i
+keys -l 'typing while the model thinks'
+# The plan arrives after 3 s; the user keeps typing lines through it.
+for i in 1 2 3 4 5 6; do
+  keys Enter
+  keys -l "line $i"
+  sleep 0.6
+done
+wait_for 'the plan is ready' 10 || fail "no notification that the plan waits"
+screen | grep -q 'leash plan' && fail "the plan window took the keys while the user was typing"
+[ -e "$(marker slow)" ] && fail "the slow plan ran from keys typed in Insert mode"
+screen | grep -q 'line 6' || fail "the keys typed in Insert mode did not reach the buffer"
+keys Escape
+sleep 1.2
+ex 'Leash show'
+wait_for 'leash plan' 5 || fail ":Leash show did not open the waiting plan"
+sleep 0.4
+keys Enter
+sleep 0.8
+[ -e "$(marker slow)" ] && fail "<CR> ran the [shell] step of the waiting plan"
+keys y
+ran slow "y did not run the waiting plan"
+gone 5 || fail "the window did not close after y"
+echo "e2e: ok: a plan that arrived while typing waited for :Leash show; <CR> did not run it, y did"

@@ -11,7 +11,7 @@ vim.api.nvim_create_user_command('Do', function(cmd)
 end, { nargs = '*', range = true, desc = 'leash: ask the model to do something in the editor' })
 
 vim.api.nvim_create_user_command('Leash', function(cmd) require('leash').command(cmd.fargs) end, {
-  nargs = '+',
-  desc = 'leash: catalog, rank, build, log, undo, cancel',
+  nargs = '*',
+  desc = 'leash: catalog, rank, build, log, show, undo, cancel (alone: list them)',
   complete = function(arglead, cmdline) return require('leash').complete(arglead, cmdline) end,
 })

@@ -111,7 +111,8 @@ M.commands = {
 ---@param fargs string[]
 function M.command(fargs)
   local name = fargs[1]
-  local sub = name and M.commands[name]
+  if not name then return H.notify(M.usage()) end
+  local sub = M.commands[name]
   if not sub then
     local names = vim.tbl_keys(M.commands)
     table.sort(names)
@@ -119,6 +120,18 @@ function M.command(fargs)
     return H.notify(('%s (expected one of: %s)'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
   end
   sub.run(vim.list_slice(fargs, 2))
+end
+
+--- What `:Leash` alone says: every subcommand with its one line.
+---@return string
+function M.usage()
+  local names = vim.tbl_keys(M.commands)
+  table.sort(names)
+  local lines = { 'leash: :Leash {subcommand}, one of:' }
+  for _, n in ipairs(names) do
+    lines[#lines + 1] = ('  %-8s %s'):format(n, M.commands[n].desc or '')
+  end
+  return table.concat(lines, '\n')
 end
 
 --- Completion for `:Leash`.

@@ -22,7 +22,7 @@ describe('plugin/leash.lua', function()
   end)
 
   it('completes :Leash subcommands', function()
-    eq({ 'build', 'cancel', 'catalog', 'log', 'rank', 'undo' }, vim.fn.getcompletion('Leash ', 'cmdline'))
+    eq({ 'build', 'cancel', 'catalog', 'log', 'rank', 'show', 'undo' }, vim.fn.getcompletion('Leash ', 'cmdline'))
     eq({ 'cancel', 'catalog' }, vim.fn.getcompletion('Leash ca', 'cmdline'))
     eq({ 'rank' }, vim.fn.getcompletion('Leash ra', 'cmdline'))
   end)
@@ -89,6 +89,20 @@ describe('plugin/leash.lua', function()
     require('leash').commands.log = { desc = 'x', run = function(args) called = args end }
     vim.cmd('Leash log today')
     eq({ 'today' }, called)
+  end)
+
+  it(':Leash alone lists the subcommands, with no error', function()
+    local notes = {}
+    local saved = vim.notify
+    vim.notify = function(msg, level) notes[#notes + 1] = { msg, level } end
+    local okc, err = pcall(vim.cmd, 'Leash')
+    vim.notify = saved
+    ok(okc, err)
+    matches('^leash: :Leash {subcommand}, one of:', notes[1][1])
+    for _, sub in ipairs({ 'build', 'cancel', 'catalog', 'log', 'rank', 'show', 'undo' }) do
+      matches('\n  ' .. sub .. ' +%S', notes[1][1])
+    end
+    ok(notes[1][2] == nil or notes[1][2] < vim.log.levels.WARN, 'not an error')
   end)
 
   it('rejects an unknown subcommand', function()

@@ -8,7 +8,12 @@ vim.api.nvim_create_user_command('Do', function(cmd)
   vim.ui.input({ prompt = 'leash: ' }, function(input)
     if input and vim.trim(input) ~= '' then require('leash').run(input, range) end
   end)
-end, { nargs = '*', range = true, desc = 'leash: ask the model to do something in the editor' })
+end, {
+  nargs = '*',
+  range = true,
+  desc = 'leash: ask the model to do something in the editor',
+  complete = function(arglead, cmdline) return require('leash').complete_request(arglead, cmdline) end,
+})
 
 vim.api.nvim_create_user_command('Leash', function(cmd) require('leash').command(cmd.fargs) end, {
   nargs = '*',

@@ -56,6 +56,7 @@ function M.run(request, opts)
   -- The user's lines, taken now (the planner's context takes the same): the steps the
   -- core gave them run on them, in this buffer only.
   local range = require('leash.context').range(opts)
+  H.remember(request)
   require('leash.ui.arrival').request_sent()
   M.plan(request, function(plan, perr, status, entries)
     if status == 'cancelled' then return end -- the planner said so already
@@ -134,6 +135,22 @@ function M.usage()
   return table.concat(lines, '\n')
 end
 
+--- Completion for `:Do`: earlier requests of this session that start with what was
+--- typed (newest first), each completing the word under the cursor to the end of
+--- the request.
+---@param arglead string
+---@param cmdline string
+---@return string[]
+function M.complete_request(arglead, cmdline)
+  local typed = cmdline:gsub('^%s*%S+%s?', '', 1)
+  local before = typed:sub(1, #typed - #arglead)
+  local out = {}
+  for _, r in ipairs(H.history) do
+    if vim.startswith(r, typed) and r ~= typed then out[#out + 1] = r:sub(#before + 1) end
+  end
+  return out
+end
+
 --- Completion for `:Leash`.
 ---@param arglead string
 ---@param cmdline string
@@ -151,7 +168,23 @@ function M.complete(arglead, cmdline)
   return {}
 end
 
+-- Helper data ================================================================
+
+--- This session's requests, newest first, each once.
+---@type string[]
+H.history = {}
+
+H.history_max = 100
+
 -- Helper functionality =======================================================
+
+function H.remember(request)
+  for i = #H.history, 1, -1 do
+    if H.history[i] == request then table.remove(H.history, i) end
+  end
+  table.insert(H.history, 1, request)
+  H.history[H.history_max + 1] = nil
+end
 
 --- Notify safely from any context (libuv callbacks included). An error waits until the
 --- command that raised it has returned: Neovim's own `vim.notify` shows an error as an

@@ -91,6 +91,21 @@ describe('plugin/leash.lua', function()
     eq({ 'today' }, called)
   end)
 
+  it(':Do <Tab> completes from this session’s requests, newest first', function()
+    local leash = require('leash')
+    local saved = leash.plan
+    leash.plan = function() end -- no planning here: only the history matters
+    vim.cmd('Do turn on word wrap')
+    vim.cmd('Do show line numbers')
+    vim.cmd('Do turn on spell checking')
+    leash.plan = saved
+    eq({ 'turn on spell checking', 'show line numbers', 'turn on word wrap' }, vim.fn.getcompletion('Do ', 'cmdline'))
+    -- The word under the cursor is completed to the end of the request.
+    eq({ 'on spell checking', 'on word wrap' }, vim.fn.getcompletion('Do turn on', 'cmdline'))
+    eq({ 'spell checking' }, vim.fn.getcompletion('Do turn on s', 'cmdline'))
+    eq({}, vim.fn.getcompletion('Do close', 'cmdline'))
+  end)
+
   it(':Leash alone lists the subcommands, with no error', function()
     local notes = {}
     local saved = vim.notify

@@ -98,7 +98,7 @@ ex 'Do run the leash-e2e marker command'
 wait_for 'leash plan' 30 || fail ":Do did not open the plan window the second time"
 sleep 1
 [ -e "$echo_file" ] && fail "the command ran before the run key"
-wait_for 'y run (marked steps: not <CR>)' 2 || fail "the window of a [shell] plan does not say that y runs it"
+wait_for 'y run \(marked steps: not <CR>\)' 2 || fail "the window of a [shell] plan does not say that y runs it"
 keys Enter
 sleep 1
 [ -e "$echo_file" ] && fail "<CR> ran a plan with a [shell] step"

@@ -32,11 +32,28 @@ function M.arrive(open, what)
     return true
   end
   H.held = open
-  vim.notify(
-    ('leash: the plan is ready (%s); it waits because %s. :Leash show opens it'):format(what, why),
-    vim.log.levels.WARN,
-    { title = 'leash' }
-  )
+  local msg = ('leash: the plan is ready (%s); it waits because %s. :Leash show opens it'):format(what, why)
+  vim.notify(msg, vim.log.levels.WARN, { title = 'leash' })
+  -- In Insert mode the mode message soon covers an echoed notice: say it again once the
+  -- user is back in Normal mode.
+  vim.api.nvim_create_autocmd('ModeChanged', {
+    group = vim.api.nvim_create_augroup('leash.arrival', { clear = true }),
+    pattern = '*:n',
+    once = true,
+    callback = function()
+      if H.held == open then
+        vim.schedule(
+          function()
+            vim.notify(
+              ('leash: a plan is waiting (%s): :Leash show opens it'):format(what),
+              vim.log.levels.WARN,
+              { title = 'leash' }
+            )
+          end
+        )
+      end
+    end,
+  })
   return false
 end
 

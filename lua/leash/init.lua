@@ -123,6 +123,15 @@ function M.command(fargs)
   sub.run(vim.list_slice(fargs, 2))
 end
 
+--- A short text for a statusline while a request is being planned, '' otherwise:
+--- `leash: planning with claude 12s`. For lualine: `lualine_x = { require('leash').status }`.
+---@return string
+function M.status()
+  local st = package.loaded['leash.planner'] and require('leash.planner').status()
+  if not st then return '' end
+  return ('leash: planning with %s %ds'):format(st.provider, st.seconds)
+end
+
 --- What `:Leash` alone says: every subcommand with its one line.
 ---@return string
 function M.usage()

@@ -98,6 +98,23 @@ end
 ---@return boolean
 function M.busy() return H.pending ~= nil end
 
+---@class leash.PlanningStatus
+---@field provider string the provider's name, or `offline`
+---@field seconds integer whole seconds since the request left
+---@field message? string the latest stage ("looking up laststatus"), control and invisible characters made visible
+
+--- What is being planned now, or nil (cheap: for a statusline).
+---@return leash.PlanningStatus?
+function M.status()
+  local p = H.pending
+  if not p then return nil end
+  return {
+    provider = p.provider,
+    seconds = math.floor((vim.uv.hrtime() - p.started) / 1e9),
+    message = p.message and require('leash.text').visible(p.message) or nil,
+  }
+end
+
 --- The provider table handed to the core for the configured provider, or nil (offline).
 ---@param cfg leash.Config
 ---@return table?
@@ -286,6 +303,7 @@ end
 function H.progress_news(p)
   local ok, line = pcall(function() return p.job:progress() end)
   if not ok or type(line) ~= 'string' then return end
+  p.message = line
   local msg = ('planning with %s: %s… (<C-c> or :Leash cancel to stop)'):format(p.provider, line)
   if H.progress_id then
     pcall(

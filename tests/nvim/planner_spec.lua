@@ -184,6 +184,19 @@ describe('planning progress through a notifier', function()
   end)
 end)
 
+describe('require(leash).status()', function()
+  it('says what is planned while a request is in flight, nothing otherwise', function()
+    fresh()
+    require('leash').setup({})
+    eq('', require('leash').status())
+    local result
+    require('leash').plan('turn on word wrap', function(plan) result = plan end)
+    matches('^leash: planning with offline %d+s$', require('leash').status())
+    vim.wait(5000, function() return result ~= nil end, 5)
+    eq('', require('leash').status())
+  end)
+end)
+
 describe('planner with a provider', function()
   local server
   before_each(function()

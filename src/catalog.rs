@@ -28,13 +28,17 @@ pub enum Reach {
     /// Evaluates Vimscript/Lua, defines mappings, loads code, or sets an option that names
     /// a program, an expression or a function.
     Code,
+    /// Runs code of the user's config or a plugin whose effect leash cannot see (a
+    /// mapping's callback, a plugin's user command): shown as `[plugin]` with the
+    /// plugin's name, confirmed and run like `shell`.
+    Plugin,
     /// Runs a program.
     Shell,
 }
 
 impl Reach {
     /// All reaches, weakest first.
-    pub const ALL: [Reach; 5] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Shell];
+    pub const ALL: [Reach; 6] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Plugin, Reach::Shell];
 
     /// The word used in JSON and in messages.
     pub fn as_str(self) -> &'static str {
@@ -43,6 +47,7 @@ impl Reach {
             Reach::Edit => "edit",
             Reach::Write => "write",
             Reach::Code => "code",
+            Reach::Plugin => "plugin",
             Reach::Shell => "shell",
         }
     }
@@ -139,6 +144,13 @@ pub struct Item {
     /// Longer searchable text (documentation), weighted below names and titles.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// The plugin the item's code belongs to (`gitsigns.nvim`, `your config`), where the
+    /// frontend could tell; shown in front of its label.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plugin: String,
+    /// Running it first loads its plugin (a lazy.nvim stand-in): the label says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub loads: bool,
 }
 
 /// Where an option's value lives, as the frontend says.
@@ -579,13 +591,13 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
     };
     let title = string("title")?.unwrap_or_default();
     let description = string("description")?.unwrap_or_default();
-    let reach = match string("reach")? {
-        None => None,
-        Some(r) => Some(
-            Reach::parse(&r)
-                .ok_or_else(|| err(format!("unknown reach “{r}” (expected safe, edit, write, code or shell)")))?,
-        ),
-    };
+    let reach =
+        match string("reach")? {
+            None => None,
+            Some(r) => Some(Reach::parse(&r).ok_or_else(|| {
+                err(format!("unknown reach “{r}” (expected safe, edit, write, code, plugin or shell)"))
+            })?),
+        };
     match (obj.get("id"), obj.get("key")) {
         (Some(_), Some(_)) => Err(err("has both “id” and “key”: an item has an id, a setting a key".into())),
         (None, None) => Err("has neither “id” (an item) nor “key” (a setting)".into()),
@@ -615,6 +627,12 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                 reach: reach.unwrap_or(Reach::Shell),
                 range,
                 description,
+                plugin: string("plugin")?.unwrap_or_default(),
+                loads: match obj.get("loads") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => return Err(err("“loads” must be true or false".into())),
+                },
             }))
         }
         (None, Some(_)) => {
@@ -760,6 +778,21 @@ mod tests {
         let c = cat(json!([{"id": "user:Thing", "title": "does a thing"}])).unwrap();
         assert_eq!(c.item("user:Thing").unwrap().reach, Reach::Shell);
         assert_eq!(c.item("user:Thing").unwrap().kind, "user");
+    }
+
+    #[test]
+    fn plugin_reach_sits_between_code_and_shell() {
+        assert!(Reach::Code < Reach::Plugin && Reach::Plugin < Reach::Shell);
+        assert_eq!(Reach::Plugin.max(Reach::Shell), Reach::Shell);
+        assert_eq!(Reach::Plugin.max(Reach::Code), Reach::Plugin);
+        assert!(Reach::Plugin.needs_confirmation());
+        assert_eq!(Reach::parse("plugin"), Some(Reach::Plugin));
+        assert_eq!(serde_json::to_value(Reach::Plugin).unwrap(), json!("plugin"));
+        let c = cat(json!([{"id": "map:n:x", "title": "t", "reach": "plugin", "plugin": "foo.nvim", "loads": true}]))
+            .unwrap();
+        let item = c.item("map:n:x").unwrap();
+        assert_eq!((item.reach, item.plugin.as_str(), item.loads), (Reach::Plugin, "foo.nvim", true));
+        assert!(cat(json!([{"id": "map:n:x", "title": "t", "loads": "yes"}])).is_err());
     }
 
     #[test]

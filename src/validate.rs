@@ -197,7 +197,7 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             let (reach, note) = with_note(reach, policy.claimed_name(item, args, catalog.name_handlers()));
             let (reach, foreign) = with_note(reach, policy.foreign_code(reach, args.iter().map(String::as_str)));
             let note = foreign.or(note);
-            let label = item_label(&item.id, &item.title, args);
+            let label = plugin_label(item, item_label(&item.id, &item.title, args));
             Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note))
         }
         ProposedStep::Setting { key, value, scope, .. } => {
@@ -273,6 +273,17 @@ fn short_json(v: &Value) -> String {
     display_text(&v.to_string())
 }
 
+/// An item's label with the plugin its code belongs to in front, and what running it
+/// loads after it (`telescope.nvim: Find files (loads telescope.nvim)`).
+fn plugin_label(item: &crate::catalog::Item, label: String) -> String {
+    let plugin = display_text(item.plugin.trim());
+    if plugin.is_empty() {
+        return label;
+    }
+    let loads = if item.loads { format!(" (loads {plugin})") } else { String::new() };
+    format!("{plugin}: {label}{loads}")
+}
+
 /// The plain-words label of an item step.
 fn item_label(id: &str, title: &str, args: &[String]) -> String {
     let args = args.join(" ");
@@ -307,6 +318,8 @@ mod tests {
             {"id": "cmd:colorscheme", "kind": "command", "title": "load colour scheme", "args": "required", "reach": "code"},
             {"id": "term:run", "kind": "terminal", "title": "run a shell command", "args": "required", "reach": "safe"},
             {"id": "user:Format", "kind": "user_command", "title": "format buffer", "args": "none"},
+            {"id": "map:n:<leader>tb", "kind": "keymap", "title": "Toggle line blame", "args": "none", "reach": "plugin", "plugin": "gitsigns.nvim"},
+            {"id": "user:Telescope", "kind": "user_command", "title": "Telescope command", "args": "optional", "reach": "plugin", "plugin": "telescope.nvim", "loads": true},
             {"key": "wrap", "title": "long lines wrap", "type": "boolean", "scope": "window"},
             {"key": "tabstop", "title": "tab width", "type": "number", "aliases": ["ts"]},
             {"key": "signcolumn", "title": "sign column", "type": "string", "values": ["yes", "no", "auto", "number"]},
@@ -326,6 +339,25 @@ mod tests {
 
     fn one(step: Value) -> ValidatedPlan {
         run(&json!({"reply": "r", "steps": [step]}).to_string())
+    }
+
+    #[test]
+    fn plugin_steps_say_whose_code_runs_and_are_confirmed() {
+        let p = one(json!({"type": "item", "id": "map:n:<leader>tb"}));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Plugin, Confirm::Required));
+        assert_eq!(p.steps[0].label, "gitsigns.nvim: Toggle line blame");
+        let p = one(json!({"type": "item", "id": "user:Telescope", "args": "find_files"}));
+        assert_eq!(p.steps[0].reach, Reach::Plugin);
+        assert_eq!(p.steps[0].label, "telescope.nvim: Run :Telescope find_files (loads telescope.nvim)");
+        // A user rule can raise a plugin's step to shell, never lower it.
+        let policy = Policy::new(Profile::Generic)
+            .with_raise_rules(vec![RaiseRule { pattern: "map:*".into(), reach: Reach::Shell }]);
+        let plan =
+            parse(&json!({"reply": "", "steps": [{"type": "item", "id": "map:n:<leader>tb"}]}).to_string()).unwrap();
+        assert_eq!(validate(&plan, &catalog(), &policy).steps[0].reach, Reach::Shell);
+        let policy = Policy::new(Profile::Generic)
+            .with_raise_rules(vec![RaiseRule { pattern: "map:*".into(), reach: Reach::Safe }]);
+        assert_eq!(validate(&plan, &catalog(), &policy).steps[0].reach, Reach::Plugin);
     }
 
     fn refusal(plan: &ValidatedPlan) -> &Refusal {

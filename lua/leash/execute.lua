@@ -4,7 +4,7 @@
 --- checked again (defence in depth): an item must name an entry of the catalog snapshot
 --- the plan was made and shown from, and each kind of item runs through its action module
 --- (`lua/leash/actions/`), which applies the argument filter again (|leash.filter|). Every
---- step whose reach is not `shell` runs inside the process guard (|leash.guard|): if it
+--- step whose reach is not `shell` or `plugin` runs inside the process guard (|leash.guard|): if it
 --- tries to start a program, it is stopped and the plan stops.
 ---
 --- Settings record their old values so |M.undo()| (`:Leash undo`) can restore them.
@@ -158,9 +158,6 @@ end
 ---@type leash.UndoRecord?
 H.last = nil
 
--- Reaches whose steps were confirmed as running code or more.
-H.may_run_code = { code = true, plugin = true, shell = true }
-
 -- Sources whose items run by their own path, one action module each (lua/leash/actions/).
 -- Required on first use so loading this module stays cheap.
 H.actions = {
@@ -197,7 +194,8 @@ function H.clean(err)
   return (err:gsub('^[^\n]-:%d+: ', ''))
 end
 
---- Run one step; every step whose reach is not `shell` runs inside the process guard.
+--- Run one step; every step whose reach is not `shell` or `plugin` (confirmed as running
+--- what leash cannot see) runs inside the process guard.
 function H.run_step(step, entries, ctx)
   local function run()
     if step.type == 'setting' then
@@ -215,7 +213,7 @@ function H.run_step(step, entries, ctx)
   local ok, err
   local terminal = require('leash.ui.terminal')
   local isprint, raw_before = vim.o.isprint, terminal.raw_controls()
-  if step.reach == 'shell' then
+  if require('leash.policy').unguarded(step.reach) then
     ok, err = H.pcall(run)
   else
     ok, err = require('leash.guard').run(run, {
@@ -225,7 +223,9 @@ function H.run_step(step, entries, ctx)
   end
   -- Raw control bytes could move what the terminal shows (a later plan window among
   -- it): only a step confirmed as code or more may let them through, a modeline neither.
-  if ok and not raw_before and not H.may_run_code[step.reach] and terminal.raw_controls() then
+  local policy = require('leash.policy')
+  local may_run_code = (policy.rank[step.reach] or policy.rank.shell) >= policy.rank.code
+  if ok and not raw_before and not may_run_code and terminal.raw_controls() then
     vim.o.isprint = isprint
     ok, err =
       false, "it let control characters be drawn raw ('isprint', perhaps from a modeline); leash put 'isprint' back"

@@ -25,7 +25,7 @@ function M.check_command_args(name, reach, args, handlers)
   local lists, err = require('leash.policy').lists()
   if not lists then return err or 'the policy lists are not available' end
   local row = lists.commands[name] or H.strictest
-  local full = not H.rank[reach] or H.rank[reach] <= H.rank.write or (H.rank[row.raw] or 5) > H.rank[reach]
+  local full = not H.rank[reach] or H.rank[reach] <= H.rank.write or (H.rank[row.raw] or H.rank.shell) > H.rank[reach]
   if vim.tbl_contains(lists.no_args, name) and #args > 0 then
     return (':%s is offered without arguments (its argument would be another command)'):format(name)
   end
@@ -126,7 +126,7 @@ end
 
 -- Helper data ================================================================
 
-H.rank = { safe = 1, edit = 2, write = 3, code = 4, shell = 5 }
+H.rank = require('leash.policy').rank
 
 -- A command the core's tables do not know gets the strictest filter.
 H.strictest = {

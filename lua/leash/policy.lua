@@ -36,6 +36,25 @@ function M.lists()
   return lists
 end
 
+--- Every reach, weakest first, by its rank (the core's order: `src/catalog.rs` `Reach`).
+--- The one Lua place that knows the order; an unknown reach has no rank and counts as
+--- `shell` wherever a rank is compared.
+---@type table<string, integer>
+M.rank = { safe = 1, edit = 2, write = 3, code = 4, plugin = 5, shell = 6 }
+
+--- Whether a step of `reach` runs without the process guard: it was confirmed as running
+--- a program (`shell`) or code leash cannot see (`plugin`). A reach this side does not
+--- know is confirmed like `shell` but still runs guarded.
+---@param reach any
+---@return boolean
+function M.unguarded(reach) return reach == 'shell' or reach == 'plugin' end
+
+--- Whether a step of `reach` is marked in the plan window and needs confirmation: all
+--- but `safe` and `edit` (unknown reaches too).
+---@param reach any
+---@return boolean
+function M.marked(reach) return not M.rank[reach] or M.rank[reach] > M.rank.edit end
+
 --- Why `:name` is never offered, or nil (nil too when the lists are unavailable).
 ---@param name string
 ---@return string?

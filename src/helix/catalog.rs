@@ -124,6 +124,8 @@ pub fn build(
             reach: Reach::Shell,
             range: false,
             description: "Runs one shell command line on the terminal, output shown until a key is pressed. Use a project script item instead when one fits.".into(),
+            plugin: String::new(),
+            loads: false,
         }));
     }
     for u in &cfg.entries {
@@ -137,6 +139,8 @@ pub fn build(
             reach: Reach::Shell,
             range: false,
             description: u.description.clone(),
+            plugin: String::new(),
+            loads: false,
         }));
     }
     Ok(HelixCatalog { catalog: Arc::new(Catalog::new("helix", entries)?), discovered, version })
@@ -166,6 +170,8 @@ fn command_entry(t: &Typable) -> Entry {
         reach: floor_reach(t),
         range: false,
         description: String::new(),
+        plugin: String::new(),
+        loads: false,
     })
 }
 
@@ -183,6 +189,8 @@ fn static_entry(s: &StaticCommand, waits: statics::Waits) -> Entry {
         reach: s.reach,
         range: false,
         description: description.into(),
+        plugin: String::new(),
+        loads: false,
     })
 }
 

@@ -78,6 +78,7 @@ fn mark(reach: Reach) -> Option<(String, Style)> {
     match reach {
         Reach::Write => Some(("[write] ".into(), Style::Write)),
         Reach::Code => Some(("[code] ".into(), Style::Code)),
+        Reach::Plugin => Some(("[plugin] ".into(), Style::Shell)),
         Reach::Shell => Some(("[shell] ".into(), Style::Shell)),
         _ => None,
     }

@@ -342,6 +342,8 @@ mod tests {
             reach: Reach::Safe,
             range: false,
             description: String::new(),
+            plugin: String::new(),
+            loads: false,
         };
         let p = Policy::new(Profile::Helix);
         assert_eq!(p.item(&item("static:yank_to_clipboard"), &[]), Ok(Reach::Shell), "runs the clipboard program");

@@ -73,6 +73,8 @@ impl SourceItem {
             // Scripts, Git and file actions never run on the user's lines.
             range: false,
             description: self.description.clone(),
+            plugin: String::new(),
+            loads: false,
         })
     }
 }

@@ -50,7 +50,7 @@ end
 
 -- Helper data ================================================================
 
-H.rank = { safe = 1, edit = 2, write = 3, code = 4, shell = 5 }
+H.rank = require('leash.policy').rank
 
 -- Autocommand events whose handlers replace reading a file (term://, netrw, zip, tar).
 H.read_handler_events = { 'BufReadCmd', 'FileReadCmd', 'SourceCmd' }

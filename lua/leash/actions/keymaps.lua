@@ -24,7 +24,7 @@ function M.handler(entry, _)
   local m = vim.fn.maparg(lhs, mode, false, true)
   if type(m) ~= 'table' or vim.tbl_isempty(m) then return nil, 'the mapping no longer exists' end
   local keymaps = require('leash.catalog.keymaps')
-  if keymaps.pin(m, vim.api.nvim_get_current_buf()) ~= entry.pin then
+  if not keymaps.same(entry.pin, keymaps.pin(m, vim.api.nvim_get_current_buf())) then
     return nil,
       'the mapping these keys would run now is not the one the plan showed (another buffer’s mapping, or it was redefined)'
   end

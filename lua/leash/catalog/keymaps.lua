@@ -1,11 +1,14 @@
 --- Catalog source: mappings that carry a `desc`, id `map:<mode>:<lhs>`.
 ---
 --- Only described mappings enter: a description is what a request can match, and a
---- mapping without one is rarely meant to be invoked by name. A mapping runs arbitrary
---- keys or a Lua callback, so its reach is declared `shell` (the plugin cannot see what
---- it does); users may later declare lower reaches for their own mappings in config.
+--- mapping without one is rarely meant to be invoked by name; which-key's own trigger
+--- mappings stay out (they open its popup). A mapping runs arbitrary keys or a Lua
+--- callback that leash cannot see into, so its reach is declared `plugin`, shown with the
+--- plugin it belongs to where that can be told (|leash.catalog.origin|) and confirmed like
+--- `shell`. A lazy.nvim stand-in is named after the plugin it loads and says so.
 local M = {}
 local H = {}
+local origin = require('leash.catalog.origin')
 
 -- Module definition ==========================================================
 
@@ -19,20 +22,23 @@ function M.entries(modes, bufnr)
   for _, mode in ipairs(modes) do
     for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr, mode), vim.api.nvim_get_keymap(mode) }) do
       for _, map in ipairs(maps) do
-        if map.desc and map.desc ~= '' then
+        if map.desc and map.desc ~= '' and not origin.is_which_key_trigger(map) then
           -- `map.mode` is the mode it was defined for ('v' covers x and s, so a `:vmap`
           -- seen from 'x' dedupes); `:map` (' ') is listed under each queried mode.
           local m = (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or mode
           local id = ('map:%s:%s'):format(m, map.lhs)
           if not seen[id] then
             seen[id] = true
+            local loads = origin.lazy_keys(map, m)
             out[#out + 1] = {
               id = id,
               kind = 'keymap',
               title = map.desc,
               aliases = {},
               args = 'none',
-              reach = 'shell', -- see the file header
+              reach = 'plugin', -- see the file header
+              plugin = loads and table.concat(loads, ', ') or H.owner(map),
+              loads = loads and #loads > 0 or nil,
               pin = M.pin(map, bufnr),
             }
           end
@@ -45,15 +51,49 @@ end
 
 --- What identifies a mapping: the buffer it belongs to (0 for a global one), its rhs or
 --- callback. The keymap action compares the pin of the mapping its keys would run with
---- the catalog entry's before it runs anything.
+--- the catalog entry's before it runs anything. A lazy.nvim stand-in is pinned by what
+--- it loads instead (`lazy:telescope.nvim`): running it, or another of that plugin's
+--- stand-ins, replaces it with the plugin's real mapping for the same keys, which is the
+--- same entry (|M.same()|).
 ---@param map table a mapping as |nvim_get_keymap()| or |maparg()| (dict) returns it
 ---@param bufnr integer the buffer it was looked up in; used when `map` is buffer-local
 ---@return string
 function M.pin(map, bufnr)
   -- maparg() says `buffer = 1` for a buffer-local mapping, nvim_buf_get_keymap() the number.
   local owner = (map.buffer == true or (type(map.buffer) == 'number' and map.buffer > 0)) and bufnr or 0
+  local loads = origin.lazy_keys(map, (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or 'n')
+  if loads then return table.concat({ tostring(owner), 'lazy:' .. table.concat(loads, ',') }, '\31') end
   local callback = map.callback and tostring(map.callback) or ''
   return table.concat({ tostring(owner), map.rhs or '', callback, tostring(map.expr or 0) }, '\31')
+end
+
+--- Whether the mapping `now` (its pin) is the one the catalog pinned: the same, or the
+--- real mapping a lazy.nvim stand-in was replaced with (same owner, no longer a
+--- stand-in, every plugin it loads now loaded).
+---@param pinned string the catalog entry's pin
+---@param now string the pin of the mapping the keys would run now
+---@return boolean
+function M.same(pinned, now)
+  if pinned == now then return true end
+  local owner, plugins = pinned:match('^([^\31]+)\31lazy:(.*)$')
+  if not owner then return false end
+  local now_owner, rest = now:match('^([^\31]+)\31(.*)$')
+  if now_owner ~= owner or vim.startswith(rest, 'lazy:') then return false end
+  local ok, config = pcall(require, 'lazy.core.config')
+  if not ok or type(config.plugins) ~= 'table' then return false end
+  for name in plugins:gmatch('[^,]+') do
+    local p = config.plugins[name]
+    if not (p and p._ and p._.loaded) then return false end
+  end
+  return true
+end
+
+-- Helper functionality =======================================================
+
+--- The plugin a mapping's callback belongs to, or nil (a mapping to keys tells nothing).
+function H.owner(map)
+  if map.callback then return origin.of_function(map.callback) end
+  if tonumber(map.sid) and map.sid > 0 then return origin.of_command({ script_id = map.sid }) end
 end
 
 return M

@@ -1,10 +1,14 @@
 --- Catalog source: user commands (global and buffer-local), id `user:<name>`.
 ---
---- A user command can run any Vimscript or Lua, so its reach is declared `shell`: the
---- plugin cannot know what a callback does. A later config option may let users
---- declare a lower reach for commands they trust; the core never lowers it by itself.
+--- A user command can run any Vimscript or Lua that leash cannot see into, so its reach
+--- is declared `plugin`: shown with the plugin it belongs to where that can be told
+--- (|leash.catalog.origin|) and confirmed like `shell`; the core never lowers it. A
+--- lazy.nvim stand-in (`:Telescope` before telescope.nvim is loaded) is named after the
+--- plugin it loads and says so. Each command is pinned (|M.pin()|): a buffer-local
+--- command that shadows the one the catalog described does not run in its place.
 local M = {}
 local H = {}
+local origin = require('leash.catalog.origin')
 
 -- Module definition ==========================================================
 
@@ -19,22 +23,27 @@ function M.entries(bufnr, help)
     vim.api.nvim_buf_get_commands(bufnr or 0, { builtin = false }), -- buffer-local win over global
     vim.api.nvim_get_commands({ builtin = false }),
   }
-  for _, cmds in ipairs(sets) do
+  for set, cmds in ipairs(sets) do
     local names = vim.tbl_keys(cmds)
     table.sort(names)
     for _, name in ipairs(names) do
       if not seen[name] then
         seen[name] = true
         local def = cmds[name]
+        local loads = origin.lazy_command(name)
+        local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
         out[#out + 1] = {
           id = 'user:' .. name,
           kind = 'user_command',
-          title = H.title(def),
+          title = loads and H.stand_in_title(name, plugin) or H.title(def),
           aliases = {},
           args = H.nargs[def.nargs] or 'optional',
           -- Defined with -range (and lines for addresses): runs on the user's range.
           range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
-          reach = 'shell', -- a callback can do anything; see the file header
+          reach = 'plugin', -- a callback can do anything; see the file header
+          plugin = plugin,
+          loads = loads and #loads > 0 or nil,
+          pin = M.pin(def, set == 1, loads),
           description = help and help[name] or nil,
         }
       end
@@ -43,7 +52,51 @@ function M.entries(bufnr, help)
   return out
 end
 
+--- What identifies a user command: whether it is buffer-local, and its definition
+--- (|nvim_get_commands()| gives no callback: its description, arguments, range, bang…);
+--- a lazy.nvim stand-in is pinned by what it loads.
+---@param def table a command as |nvim_get_commands()| returns it
+---@param buffer_local boolean
+---@param loads? string[] the plugins a lazy.nvim stand-in loads
+---@return string
+function M.pin(def, buffer_local, loads)
+  local owner = buffer_local and 'buffer' or 'global'
+  if loads then return owner .. '\31lazy:' .. table.concat(loads, ',') end
+  local parts = { owner }
+  for _, k in ipairs(H.pinned_fields) do
+    parts[#parts + 1] = tostring(def[k])
+  end
+  return table.concat(parts, '\31')
+end
+
+--- The pin of the command `name` would run now in the current buffer, or nil.
+---@param name string
+---@return string?
+function M.current_pin(name)
+  local local_def = vim.api.nvim_buf_get_commands(0, { builtin = false })[name]
+  local def = local_def or vim.api.nvim_get_commands({ builtin = false })[name]
+  if not def then return nil end
+  return M.pin(def, local_def ~= nil, origin.lazy_command(name))
+end
+
+--- Whether the command now (`now`, its pin) is the one the catalog pinned: the same, or
+--- the plugin's real command that a lazy.nvim stand-in was replaced with.
+---@param pinned string
+---@param now string
+---@return boolean
+function M.same(pinned, now) return require('leash.catalog.keymaps').same(pinned, now) end
+
+-- Helper data ================================================================
+
+H.pinned_fields =
+  { 'definition', 'nargs', 'range', 'count', 'addr', 'bang', 'bar', 'register', 'complete', 'script_id' }
+
 -- Helper functionality =======================================================
+
+--- A lazy.nvim stand-in has no description of its own: the plugin's name stands in.
+function H.stand_in_title(name, plugin)
+  return (':%s command of %s (loads it)'):format(name, plugin ~= '' and plugin or 'a lazy-loaded plugin')
+end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }
 

@@ -329,11 +329,11 @@ end
 function M.summary(plan, before)
   local steps = type(plan.steps) == 'table' and plan.steps or {}
   before = before or {}
-  local n = { shell = 0, code = 0, write = 0, unknown = 0, same = 0 }
+  local n = { shell = 0, plugin = 0, code = 0, write = 0, unknown = 0, same = 0 }
   for pos, step in ipairs(steps) do
     if H.is_terminal(step) or step.reach == 'shell' then
       n.shell = n.shell + 1
-    elseif step.reach == 'code' or step.reach == 'write' then
+    elseif step.reach == 'plugin' or step.reach == 'code' or step.reach == 'write' then
       n[step.reach] = n[step.reach] + 1
     elseif not H.known_reach[step.reach] then
       n.unknown = n.unknown + 1
@@ -343,6 +343,7 @@ function M.summary(plan, before)
   local function verb(count, one, many) return ('%d %s'):format(count, count == 1 and one or many) end
   local parts = {}
   if n.shell > 0 then parts[#parts + 1] = verb(n.shell, 'runs a shell command', 'run shell commands') end
+  if n.plugin > 0 then parts[#parts + 1] = verb(n.plugin, 'runs plugin code', 'run plugin code') end
   if n.code > 0 then parts[#parts + 1] = verb(n.code, 'runs code', 'run code') end
   if n.write > 0 then parts[#parts + 1] = verb(n.write, 'writes files', 'write files') end
   if n.unknown > 0 then parts[#parts + 1] = verb(n.unknown, 'has an unknown reach', 'have an unknown reach') end
@@ -432,9 +433,9 @@ H.footers = {
 -- The smallest text area the plan is shown in: columns, and rows when it must scroll.
 H.min_rows, H.min_cols = 5, 30
 
-H.known_reach = { safe = true, edit = true, write = true, code = true, shell = true }
+H.known_reach = require('leash.policy').rank
 H.unconfirmed_reach = { safe = true, edit = true }
-H.marked = { write = true, code = true, shell = true }
+H.marked = { write = true, code = true, plugin = true, shell = true }
 
 --- Every window-local option that changes how the window's text is drawn or scrolled, set
 --- to a known value. A float starts with the local options of the window it was opened
@@ -556,6 +557,7 @@ H.window_groups = {
   'LeashConfirmCommand',
   'LeashConfirmWrite',
   'LeashConfirmCode',
+  'LeashConfirmPlugin',
   'LeashConfirmShell',
   'LeashConfirmKeys',
 }
@@ -586,6 +588,7 @@ function H.create_default_hl()
     LeashConfirmCommand = 'Normal',
     LeashConfirmWrite = 'DiagnosticWarn',
     LeashConfirmCode = 'DiagnosticWarn',
+    LeashConfirmPlugin = 'DiagnosticError',
     LeashConfirmShell = 'DiagnosticError',
     LeashConfirmKeys = 'Special',
   }
@@ -681,8 +684,15 @@ function H.item_text(step)
     args[#args + 1] = H.visible(a)
   end
   local tail = #args > 0 and (' ' .. table.concat(args, ' ')) or ''
-  local cmd = id:match('^cmd:(.+)$') or id:match('^user:(.+)$')
+  local cmd = id:match('^cmd:(.+)$')
   if cmd then return 'Run :' .. H.visible(cmd) .. tail .. H.range_text(step.range) end
+  -- A user command's label is the core's: its plugin, `Run :Name args`, the lines it
+  -- runs on, what it loads.
+  local user = id:match('^user:(.+)$')
+  if user then
+    local label = H.visible(step.label)
+    return label ~= '' and label or ('Run :' .. H.visible(user) .. tail .. H.range_text(step.range))
+  end
   local label = H.visible(step.label)
   return label ~= '' and label or (H.visible(id) .. tail)
 end

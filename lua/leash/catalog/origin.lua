@@ -1,0 +1,119 @@
+--- Where a mapping's or a user command's code comes from: the plugin it belongs to (for
+--- the window's `[plugin] gitsigns.nvim: …`), and whether it is a lazy.nvim stand-in that
+--- loads a plugin when it first runs.
+---
+--- A Lua callback's source file names its plugin: the folder above `lua/` (or `plugin/`,
+--- `autoload/`, `ftplugin/`) of a file under a plugin manager's or 'packpath' tree
+--- (`…/lazy/gitsigns.nvim/lua/gitsigns/actions.lua`). A Vimscript command's script
+--- (|getscriptinfo()|) is read the same way. Files of the user's config are "your config",
+--- files of $VIMRUNTIME "Neovim". lazy.nvim's stand-ins are recognised by the handler
+--- that defined them and named after the plugins they load.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- The owner of a function, or nil when nothing tells.
+---@param fn function
+---@return string? name
+function M.of_function(fn)
+  local ok, info = pcall(debug.getinfo, fn, 'S')
+  if not ok or type(info) ~= 'table' or type(info.source) ~= 'string' then return nil end
+  if info.source:sub(1, 1) ~= '@' then return nil end
+  return M.of_path(info.source:sub(2))
+end
+
+--- The owner of a file.
+---@param path string
+---@return string? name
+function M.of_path(path)
+  path = vim.fs.normalize(path)
+  local function under(dir)
+    dir = dir and vim.fs.normalize(dir)
+    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
+  end
+  if under(vim.fn.stdpath('config')) then return 'your config' end
+  if under(vim.env.VIMRUNTIME) then return 'Neovim' end
+  for _, part in ipairs(H.code_dirs) do
+    local name = path:match('/([^/]+)/' .. part .. '/')
+    if name then return name end
+  end
+  return nil
+end
+
+--- The owner of a user command (`nvim_get_commands()` entry), or nil.
+---@param def table
+---@return string? name
+function M.of_command(def)
+  local sid = tonumber(def.script_id)
+  if not sid or sid <= 0 or vim.fn.exists('*getscriptinfo') == 0 then return nil end
+  local ok, info = pcall(vim.fn.getscriptinfo, { sid = sid })
+  if not ok or type(info) ~= 'table' or not info[1] then return nil end
+  return M.of_path(info[1].name)
+end
+
+--- The plugins a lazy.nvim stand-in mapping loads, or nil when `map` is not one.
+---@param map table a mapping as |nvim_get_keymap()| returns it
+---@param mode string
+---@return string[]? plugins
+function M.lazy_keys(map, mode)
+  if not (map.callback and H.defined_in(map.callback, H.lazy_keys_file)) then return nil end
+  local handler = H.lazy_handler('keys')
+  if not handler then return nil end
+  -- lazy.nvim's id for a key spec: the keys as typed, and the mode unless it is Normal
+  -- (lazy/core/handler/keys.lua, M.parse).
+  local id = vim.api.nvim_replace_termcodes(map.lhs or '', true, true, true)
+  if mode ~= 'n' then id = id .. ' (' .. mode .. ')' end
+  return H.names(handler.active and handler.active[id])
+end
+
+--- The plugins a lazy.nvim stand-in user command loads, or nil when `name` is not one.
+---@param name string
+---@return string[]? plugins
+function M.lazy_command(name)
+  local handler = H.lazy_handler('cmd')
+  local active = handler and handler.active and handler.active[name]
+  if not active then return nil end
+  return H.names(active)
+end
+
+-- Helper data ================================================================
+
+-- A plugin's code lives in these folders of its root.
+H.code_dirs = { 'lua', 'plugin', 'autoload', 'ftplugin', 'after' }
+
+H.lazy_keys_file = 'lazy/core/handler/keys.lua'
+
+--- which-key.nvim's own trigger mappings: they show its popup, not an action.
+H.which_key_file = 'which-key/triggers.lua'
+
+-- Helper functionality =======================================================
+
+function H.defined_in(fn, tail)
+  local ok, info = pcall(debug.getinfo, fn, 'S')
+  return ok and type(info) == 'table' and type(info.source) == 'string' and vim.endswith(info.source, tail)
+end
+
+--- Whether a mapping is one of which-key's triggers (left out of the catalog).
+---@param map table
+---@return boolean
+function M.is_which_key_trigger(map)
+  if type(map.desc) == 'string' and vim.startswith(map.desc, 'which-key-trigger') then return true end
+  return map.callback ~= nil and H.defined_in(map.callback, H.which_key_file)
+end
+
+function H.lazy_handler(kind)
+  local h = package.loaded['lazy.core.handler']
+  return type(h) == 'table' and type(h.handlers) == 'table' and h.handlers[kind] or nil
+end
+
+function H.names(set)
+  local out = {}
+  for k, v in pairs(type(set) == 'table' and set or {}) do
+    out[#out + 1] = type(v) == 'string' and v or tostring(k)
+  end
+  table.sort(out)
+  return out
+end
+
+return M

@@ -1,0 +1,175 @@
+-- Mappings and user commands as plugin code (design rule 3): shown as `[plugin] NAME: …`
+-- with the plugin found from the code's file, counted apart in the window's first line,
+-- pinned (a shadowing buffer-local command does not run), lazy.nvim stand-ins named after
+-- the plugin they load and still the same entry once it is loaded, which-key's triggers
+-- left out.
+
+local root = vim.fn.getcwd()
+local tmp = vim.fn.tempname() .. '-plugins'
+vim.fn.mkdir(tmp, 'p')
+
+local function write(path, lines)
+  vim.fn.mkdir(vim.fs.dirname(path), 'p')
+  vim.fn.writefile(lines, path)
+end
+
+local function index(entries)
+  local by = {}
+  for _, e in ipairs(entries) do
+    by[e.id or e.key] = e
+  end
+  return by
+end
+
+--- Validate `steps` against the catalog as it is now; run them from that snapshot.
+local function plan_and_run(steps, before_run)
+  require('leash.catalog').invalidate()
+  local state = assert(require('leash.catalog').get())
+  local native = assert(require('leash.native').load())
+  local plan = native.validate(state.handle, vim.json.encode({ reply = '', steps = steps }))
+  eq(0, #plan.dropped, vim.inspect(plan.dropped))
+  if before_run then before_run() end
+  local okr, err = require('leash.execute').run(plan, { entries = state.entries })
+  return okr, err, plan
+end
+
+--- Where the shared tools are (../shared/tools from the repository root), or nil.
+local function tools() return vim.uv.fs_stat(root .. '/../shared/tools') and (root .. '/../shared/tools') or nil end
+
+local function unpack(tarball, into)
+  vim.fn.mkdir(into, 'p')
+  local r = vim.system({ 'tar', '-xJf', tarball, '-C', into }):wait()
+  eq(0, r.code, r.stderr)
+end
+
+describe('where plugin code comes from', function()
+  before_each(function() fresh() end)
+
+  it('names the plugin of a file, your config and Neovim', function()
+    local origin = require('leash.catalog.origin')
+    eq('gitsigns.nvim', origin.of_path('/home/u/.local/share/nvim/lazy/gitsigns.nvim/lua/gitsigns/actions.lua'))
+    eq('vim-fugitive', origin.of_path('/p/pack/x/start/vim-fugitive/plugin/fugitive.vim'))
+    eq('your config', origin.of_path(vim.fn.stdpath('config') .. '/lua/keys.lua'))
+    eq('Neovim', origin.of_path(vim.env.VIMRUNTIME .. '/lua/vim/lsp.lua'))
+    eq(nil, origin.of_path('/tmp/loose.lua'))
+  end)
+
+  it('shows a mapping as [plugin] NAME: its description, counted apart', function()
+    local file = tmp .. '/lazy/foo.nvim/lua/foo/init.lua'
+    write(file, {
+      'vim.keymap.set("n", "<leader>fq", function() vim.g.foo_ran = true end, { desc = "Foo quick thing" })',
+    })
+    dofile(file)
+    local e = index((require('leash.catalog').entries()))
+    local id
+    for k, v in pairs(e) do
+      if v.title == 'Foo quick thing' then id = k end
+    end
+    ok(id, 'the mapping is in the catalog')
+    eq('plugin', e[id].reach)
+    eq('foo.nvim', e[id].plugin)
+    local okr, err, plan = plan_and_run({ { type = 'item', id = id } })
+    eq(true, okr, err)
+    eq(true, vim.g.foo_ran)
+    eq('plugin', plan.steps[1].reach)
+    eq('required', plan.confirm)
+    local c = require('leash.ui.confirm')
+    local rows = c.render(plan)
+    local text = {}
+    for _, r in ipairs(rows) do
+      local line = {}
+      for _, chunk in ipairs(r) do
+        line[#line + 1] = chunk[1]
+      end
+      text[#text + 1] = table.concat(line)
+    end
+    text = table.concat(text, '\n')
+    matches('1 step: 1 runs plugin code%.', text)
+    matches('1%. %[plugin%] foo%.nvim: Foo quick thing', text)
+    eq(true, c.marked(plan))
+  end)
+
+  it('leaves which-key’s trigger mappings out', function()
+    local file = tmp .. '/lazy/which-key.nvim/lua/which-key/triggers.lua'
+    write(file, { 'vim.keymap.set("n", "<leader>", function() end, { desc = "which-key-trigger" })' })
+    dofile(file)
+    vim.keymap.set('n', 'gX', function() end, { desc = 'which-key-trigger' })
+    for _, e in ipairs((require('leash.catalog').entries())) do
+      ok(not (e.kind == 'keymap' and e.title:find('which%-key%-trigger')), e.id)
+    end
+  end)
+end)
+
+describe('user commands are pinned', function()
+  before_each(function() fresh() end)
+
+  it('a buffer-local command that shadows the one the plan showed does not run', function()
+    vim.api.nvim_create_user_command('LeashNote', function() vim.g.note = 'global' end, { desc = 'take a note' })
+    local okr, err = plan_and_run({ { type = 'item', id = 'user:LeashNote' } }, function()
+      vim.api.nvim_buf_create_user_command(0, 'LeashNote', function() vim.g.note = 'shadow' end, { desc = 'other' })
+    end)
+    eq(false, okr)
+    matches('is not the command the plan showed', err)
+    eq(nil, vim.g.note)
+    vim.api.nvim_buf_del_user_command(0, 'LeashNote')
+    okr, err = plan_and_run({ { type = 'item', id = 'user:LeashNote' } })
+    eq(true, okr, err)
+    eq('global', vim.g.note)
+  end)
+end)
+
+describe('lazy.nvim stand-ins', function()
+  it('two mappings of one lazy-loaded plugin both run; the window says it loads the plugin', function()
+    local t = tools()
+    if not t then return skip('../shared/tools (lazy.nvim) is not there') end
+    unpack(t .. '/lazy.nvim-11.17.5.tar.xz', tmp .. '/managers')
+    local lazy_dir = vim.fn.glob(tmp .. '/managers/lazy.nvim*', false, true)[1]
+    ok(lazy_dir, 'lazy.nvim unpacked')
+    local plug = tmp .. '/plugs/foo.nvim'
+    write(plug .. '/lua/foo/init.lua', {
+      'local M = {}',
+      'function M.a() vim.g.foo_a = (vim.g.foo_a or 0) + 1 end',
+      'function M.b() vim.g.foo_b = (vim.g.foo_b or 0) + 1 end',
+      'return M',
+    })
+    vim.opt.rtp:prepend(lazy_dir)
+    require('lazy').setup({
+      {
+        dir = plug,
+        name = 'foo.nvim',
+        keys = {
+          { '<leader>fa', function() require('foo').a() end, desc = 'Foo first action' },
+          { '<leader>fb', function() require('foo').b() end, desc = 'Foo second action' },
+        },
+        cmd = { 'FooCmd' },
+        config = function()
+          vim.api.nvim_create_user_command('FooCmd', function() vim.g.foo_cmd = true end, {})
+        end,
+      },
+    }, {
+      root = tmp .. '/lazy-root',
+      lockfile = tmp .. '/lazy-lock.json',
+      install = { missing = false },
+      checker = { enabled = false },
+      change_detection = { enabled = false },
+      rocks = { enabled = false },
+      performance = { rtp = { reset = false }, reset_packpath = false },
+    })
+    local by = index((require('leash.catalog').entries()))
+    local a, b
+    for id, e in pairs(by) do
+      if e.title == 'Foo first action' then a = id end
+      if e.title == 'Foo second action' then b = id end
+    end
+    ok(a and b, 'both stand-ins in the catalog')
+    eq('foo.nvim', by[a].plugin)
+    eq(true, by[a].loads)
+    eq(true, by['user:FooCmd'].loads)
+    matches('FooCmd command of foo%.nvim', by['user:FooCmd'].title)
+    local okr, err, plan = plan_and_run({ { type = 'item', id = a }, { type = 'item', id = b } })
+    eq('foo.nvim: Foo first action (loads foo.nvim)', plan.steps[1].label)
+    eq(true, okr, err)
+    eq(1, vim.g.foo_a)
+    eq(1, vim.g.foo_b)
+  end)
+end)

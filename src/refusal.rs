@@ -60,7 +60,9 @@ pub enum Refusal {
     /// `control_character`: a control character, which could hide part of the text or end a line.
     #[error("{what} contains the control character {c:?}, which could hide part of it")]
     ControlCharacter { what: String, c: char },
-    /// `invisible_character`: a zero-width or bidirectional formatting character.
+    /// `invisible_character`: a character that draws nothing or looks like another one
+    /// (format, bidi and tag characters, non-ASCII spaces, unassigned code points;
+    /// [`crate::text::is_invisible`]).
     #[error("{what} contains the invisible character U+{:04X}, which could hide part of it", u32::from(*.c))]
     InvisibleCharacter { what: String, c: char },
     /// `empty_command`: a terminal step with nothing to run.

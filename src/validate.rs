@@ -567,6 +567,24 @@ mod tests {
     }
 
     #[test]
+    fn invisible_characters_in_what_runs_are_dropped_whatever_the_step() {
+        // U+061C drew zero-width in the plan window: `cd junk; rm -f precious.txt` hid the
+        // step's real shape. Format, tag and variation characters, non-ASCII spaces too.
+        let c = code(json!({"type": "terminal", "command": "cd junk;\u{061C} rm -f precious.txt"}));
+        assert_eq!(c, "invisible_character");
+        let r = reason(json!({"type": "terminal", "command": "cd junk;\u{061C} rm -f precious.txt"}));
+        assert!(r.contains("U+061C"), "{r}");
+        for ch in ['\u{E0041}', '\u{180F}', '\u{1D173}', '\u{13430}', '\u{202E}', '\u{00A0}', '\u{FE0F}'] {
+            let arg = format!("notes{ch}.md");
+            assert_eq!(code(json!({"type": "item", "id": "term:run", "args": arg})), "invisible_character", "{ch:?}");
+            assert_eq!(code(json!({"type": "item", "id": "cmd:vsplit", "args": arg})), "invisible_character", "{ch:?}");
+            assert_eq!(code(json!({"type": "terminal", "command": format!("ls {arg}")})), "invisible_character");
+        }
+        // A tab in a terminal command stays allowed; letters from any script too.
+        assert_eq!(one(json!({"type": "terminal", "command": "printf 'a\tb' café 中文"})).steps.len(), 1);
+    }
+
+    #[test]
     fn terminal_commands_with_control_characters_are_dropped() {
         assert_eq!(code(json!({"type": "terminal", "command": "ls\r\u{1b}[2Krm -rf ~"})), "control_character");
         assert_eq!(code(json!({"type": "terminal", "command": "  "})), "empty_command");

@@ -77,8 +77,12 @@ pub enum Refusal {
     /// `tables_broken`: the editor profile's tables failed to load, so nothing is accepted.
     #[error("the {profile} profile tables failed to load, so nothing is accepted")]
     TablesBroken { profile: &'static str },
-    /// `plan_sleep`: with this step the plan's `:sleep` steps would pause the editor too long.
-    #[error("the plan's :sleep steps would pause the editor for more than {} seconds in all", .max_ms / 1000)]
+    /// `plan_sleep`: with this step the plan's waits (`:sleep`, `'messagesopt'` `wait:N`)
+    /// would pause the editor too long.
+    #[error(
+        "the plan's waits (:sleep, 'messagesopt' wait:) would pause the editor for more than {} seconds in all",
+        .max_ms / 1000
+    )]
     PlanSleep { max_ms: u64 },
     /// `helix_rule`: a rule of Helix's command-line tables (a flag the command does not
     /// have, too many arguments, a theme name that is a path, a number outside Helix's bounds).

@@ -131,7 +131,8 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
         }
         let checked = validate_step(step, catalog, policy).and_then(|checked| match &checked.0 {
             Action::Item { id, args } => budget.spend(policy.profile(), id, args).map(|()| checked),
-            _ => Ok(checked),
+            Action::Setting { key, value, .. } => budget.spend_setting(policy.profile(), key, value).map(|()| checked),
+            Action::Terminal { .. } => Ok(checked),
         });
         match checked {
             Ok((action, reach, label, note)) => steps.push(ValidStep {
@@ -619,7 +620,10 @@ mod tests {
             {"id": "cmd:help", "kind": "command", "title": "help", "args": "optional", "reach": "safe"},
             {"key": "foldexpr", "title": "fold expression", "type": "string"},
             {"key": "diffopt", "title": "diff options", "type": "string"},
-            {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"}
+            {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"},
+            {"key": "isprint", "title": "printable characters", "type": "string"},
+            {"key": "messagesopt", "title": "message options", "type": "string"},
+            {"key": "writedelay", "title": "delay per character drawn", "type": "number"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
         .unwrap()
     }
@@ -681,6 +685,40 @@ mod tests {
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Code, None));
         let p = neovim(json!([{"type": "item", "id": "cmd:help", "args": "libcall()"}]));
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Safe, None));
+    }
+
+    #[test]
+    fn isprint_with_control_characters_is_code_and_says_why() {
+        let p = neovim(json!([{"type": "setting", "key": "isprint", "value": "1-255"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Code, Confirm::Required));
+        let note = p.steps[0].note.as_deref().unwrap_or_default();
+        assert!(note.contains("control characters printable") && note.contains("terminal"), "{note}");
+        let p = neovim(json!([{"type": "setting", "key": "isprint", "value": "@,161-255"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Safe, Confirm::Default));
+    }
+
+    #[test]
+    fn waits_set_by_options_spend_the_sleep_budget() {
+        // 'messagesopt' wait:9999 froze the editor 13 s from an unconfirmed plan.
+        let p = neovim(json!([{"type": "setting", "key": "messagesopt", "value": "wait:9999,history:500"}]));
+        assert!(p.steps.is_empty());
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        assert!(p.dropped[0].refusal.to_string().contains("'messagesopt' wait:"), "{}", p.dropped[0].refusal);
+        // A short wait is kept, and counts with the plan's :sleep steps.
+        let p = neovim(json!([
+            {"type": "setting", "key": "messagesopt", "value": "wait:2000,history:500"},
+            {"type": "item", "id": "cmd:sleep", "args": "2"},
+            {"type": "item", "id": "cmd:sleep", "args": "500m"}
+        ]));
+        assert_eq!(p.steps.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        let p = neovim(json!([{"type": "setting", "key": "messagesopt", "value": "hit-enter,history:500"}]));
+        assert_eq!(p.steps.len(), 1);
+        // 'writedelay' delays every character drawn: any value above 0 is refused.
+        let p = neovim(json!([{"type": "setting", "key": "writedelay", "value": 1}]));
+        assert!(p.steps.is_empty(), "{:?}", p.steps);
+        assert_eq!(p.dropped[0].code(), "above_limit");
+        assert_eq!(neovim(json!([{"type": "setting", "key": "writedelay", "value": 0}])).steps.len(), 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod foreign_code;
 pub mod helix;
+mod isprint;
 pub mod names;
 pub mod neovim;
 pub mod neovim_values;

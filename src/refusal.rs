@@ -77,10 +77,10 @@ pub enum Refusal {
     /// `tables_broken`: the editor profile's tables failed to load, so nothing is accepted.
     #[error("the {profile} profile tables failed to load, so nothing is accepted")]
     TablesBroken { profile: &'static str },
-    /// `plan_sleep`: with this step the plan's waits (`:sleep`, `'messagesopt'` `wait:N`)
-    /// would pause the editor too long.
+    /// `plan_sleep`: with this step the plan's waits (`:sleep`, `'messagesopt'` `wait:N`,
+    /// `'matchtime'`) would pause the editor too long.
     #[error(
-        "the plan's waits (:sleep, 'messagesopt' wait:) would pause the editor for more than {} seconds in all",
+        "the plan's waits (:sleep, 'messagesopt' wait:, 'matchtime') would pause the editor for more than {} seconds in all",
         .max_ms / 1000
     )]
     PlanSleep { max_ms: u64 },

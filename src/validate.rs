@@ -623,7 +623,8 @@ mod tests {
             {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"},
             {"key": "isprint", "title": "printable characters", "type": "string"},
             {"key": "messagesopt", "title": "message options", "type": "string"},
-            {"key": "writedelay", "title": "delay per character drawn", "type": "number"}
+            {"key": "writedelay", "title": "delay per character drawn", "type": "number"},
+            {"key": "matchtime", "title": "time to show the matching bracket", "type": "number"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
         .unwrap()
     }
@@ -719,6 +720,10 @@ mod tests {
         assert!(p.steps.is_empty(), "{:?}", p.steps);
         assert_eq!(p.dropped[0].code(), "above_limit");
         assert_eq!(neovim(json!([{"type": "setting", "key": "writedelay", "value": 0}])).steps.len(), 1);
+        // 'matchtime' (tenths of a second per typed bracket with 'showmatch').
+        let p = neovim(json!([{"type": "setting", "key": "matchtime", "value": 600}]));
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        assert_eq!(neovim(json!([{"type": "setting", "key": "matchtime", "value": 5}])).steps.len(), 1);
     }
 
     #[test]

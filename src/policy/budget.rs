@@ -7,8 +7,9 @@
 //! (a `wait:9999` froze the editor 13 s from an unconfirmed plan). Its N counts once; the
 //! same pause follows every such message later, so no single one can exceed the budget.
 //! `'writedelay'` (ms per character drawn) is capped at 0 in the option table, so any
-//! delay is refused there. `'matchtime'` (with `'showmatch'`) pauses only when the user
-//! types a bracket, and a typed key ends the pause: not a wait a plan runs into.
+//! delay is refused there. `'matchtime'` (tenths of a second) is how long `'showmatch'`
+//! pauses on every typed bracket; a typed key ends that pause unless `'cpoptions'` has
+//! `m` (both safe options), so it counts too, whether or not `'showmatch'` is on now.
 
 use super::{neovim, Profile};
 use crate::catalog::SettingValue;
@@ -56,6 +57,10 @@ impl PlanBudget {
 /// How long one wait that the setting makes Neovim do lasts, in milliseconds, or `None`
 /// when the value makes it wait for nothing.
 pub fn setting_wait_ms(key: &str, value: &SettingValue) -> Option<u64> {
+    if key == "matchtime" {
+        let SettingValue::Number(tenths) = value else { return None };
+        return Some(u64::try_from(*tenths).unwrap_or(0).saturating_mul(100));
+    }
     let SettingValue::String(value) = value else { return None };
     match key {
         "messagesopt" => value.split(',').map(str::trim).find_map(|item| {
@@ -107,6 +112,9 @@ mod tests {
         assert_eq!(setting_wait_ms("messagesopt", &text("wait:99999999999999999999999")), Some(u64::MAX));
         assert_eq!(setting_wait_ms("statusline", &text("wait:9999")), None);
         assert_eq!(setting_wait_ms("messagesopt", &SettingValue::Number(9999)), None);
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(5)), Some(500));
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(600)), Some(60_000));
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(-1)), Some(0));
 
         let mut b = PlanBudget::default();
         let why = b.spend_setting(Profile::Neovim, "messagesopt", &text("wait:9999,history:500")).unwrap_err();
@@ -117,6 +125,8 @@ mod tests {
         assert!(b.spend(Profile::Neovim, "cmd:sleep", &args(&["2000m"])).is_ok());
         assert!(b.spend_setting(Profile::Neovim, "messagesopt", &text("wait:1,history:500")).is_err());
         assert!(b.spend_setting(Profile::Neovim, "messagesopt", &text("hit-enter,history:500")).is_ok());
+        assert!(PlanBudget::default().spend_setting(Profile::Neovim, "matchtime", &SettingValue::Number(31)).is_err());
+        assert!(PlanBudget::default().spend_setting(Profile::Neovim, "matchtime", &SettingValue::Number(5)).is_ok());
         // Other profiles have no 'messagesopt'.
         assert!(PlanBudget::default().spend_setting(Profile::Helix, "messagesopt", &text("wait:9999")).is_ok());
     }

@@ -581,6 +581,8 @@ mod tests {
             assert_eq!(code(json!({"type": "item", "id": "cmd:vsplit", "args": arg})), "invisible_character", "{ch:?}");
             assert_eq!(code(json!({"type": "terminal", "command": format!("ls {arg}")})), "invisible_character");
         }
+        // Option strings of every profile (check_text).
+        assert_eq!(code(json!({"type": "setting", "key": "guifont", "value": "Mono\u{061C}"})), "invisible_character");
         // A tab in a terminal command stays allowed; letters from any script too.
         assert_eq!(one(json!({"type": "terminal", "command": "printf 'a\tb' café 中文"})).steps.len(), 1);
     }

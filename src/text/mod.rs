@@ -76,6 +76,15 @@ mod tests {
         assert_eq!(visible("a\u{1b}[31mb\nc\u{7f}"), "a^[[31mb^Jc^?");
         assert_eq!(visible("cd junk;\u{061C} rm -f x"), "cd junk;<U+061C> rm -f x");
         assert_eq!(visible("x\u{202e}y\u{200b}\u{E0041}"), "x<U+202E>y<U+200B><U+E0041>");
+        // What the docs promise about emoji: joiners and selectors written out; a code
+        // point assigned after the table's Unicode version counts as unassigned.
+        assert_eq!(
+            visible("\u{2764}\u{FE0F} \u{1F469}\u{200D}\u{1F4BB}"),
+            "\u{2764}<U+FE0F> \u{1F469}<U+200D>\u{1F4BB}"
+        );
+        // doc/leash.txt and README name this version: regenerating the table updates them.
+        assert_eq!(UNICODE_VERSION, "14.0.0");
+        assert_eq!(visible("\u{1FAE8}"), "<U+1FAE8>", "U+1FAE8 is assigned in Unicode 15");
     }
 
     #[test]

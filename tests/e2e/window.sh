@@ -16,6 +16,8 @@
 #   7. After a plan set 'rightleft', the window still reads left to right.
 #   8. A plan whose only step sets an option to its current value changes nothing and
 #      says so, without a window.
+#   9. Characters nobody sees (U+061C, U+202E, a tag character) in the model's text are
+#      on the screen as <U+061C>…, not drawn raw.
 
 out_dir=$(dirname "$echo_file")
 marker() { echo "$out_dir/$1.txt"; }
@@ -154,3 +156,12 @@ ex 'Do e2e-plan:already'
 wait_for 'nothing to change: wrap is already true' 30 || fail "a plan that changes nothing does not say so"
 screen | grep -q 'leash plan' && fail "a plan that changes nothing opened the window"
 echo "e2e: ok: a plan that changes nothing says so and opens no window"
+
+# --- 9. characters nobody sees -------------------------------------------------------------
+plan invisible
+wait_for 'cd junk;<U\+061C> rm -f precious\.txt' 2 || fail "U+061C in the reply is not written out on screen"
+wait_for 'tidy<U\+202E> up<U\+E0041>' 2 || fail "U+202E or a tag character in a reason is not written out on screen"
+screen | grep -q 'cd junk; rm' && fail "the reply is drawn as if U+061C were not there"
+keys q
+gone 5 || fail "q did not close the window"
+echo "e2e: ok: invisible characters in the model's text are written out on screen"

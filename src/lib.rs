@@ -7,7 +7,8 @@
 //! command takes a range; [`planner`] runs the whole way, model included ([`llm`]).
 //! Neovim loads this crate as a Lua module (`lua`, behind the cdylib); other editors use
 //! the `leash` program, Helix through its own frontend ([`helix`]). The project's
-//! scripts, Git and file actions are discovered here for every editor ([`sources`]).
+//! scripts, Git and file actions are discovered here for every editor ([`sources`]); model
+//! text is made safe to show by [`text`].
 pub mod catalog;
 #[cfg(unix)]
 pub mod helix;
@@ -23,5 +24,6 @@ pub mod rank;
 pub mod refusal;
 pub mod runtime;
 pub mod sources;
+pub mod text;
 pub mod toml_json;
 pub mod validate;

@@ -163,6 +163,17 @@ fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Po
     Ok(Policy::new(profile).with_raise_rules(rules))
 }
 
+/// `crate::text::visible` over bytes from Lua: valid UTF-8 runs rewritten, invalid bytes
+/// kept (Neovim shows those as `<xx>` itself).
+fn visible_bytes(bytes: &[u8]) -> mlua::Result<mlua::BString> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.extend_from_slice(crate::text::visible(chunk.valid()).as_bytes());
+        out.extend_from_slice(chunk.invalid());
+    }
+    Ok(out.into())
+}
+
 /// The Neovim profile's lists the Lua side needs (its argument filter and text checks
 /// use these, so the two sides cannot drift apart).
 fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
@@ -178,11 +189,6 @@ fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
         caps.set(*name, *cap)?;
     }
     out.set("number_arg_caps", caps)?;
-    let ranges = lua.create_table()?;
-    for (i, (lo, hi)) in neovim::INVISIBLE_RANGES.iter().enumerate() {
-        ranges.raw_set(i + 1, lua.create_sequence_from([*lo, *hi])?)?;
-    }
-    out.set("invisible", ranges)?;
     out.set("max_text_bytes", MAX_TEXT_BYTES)?;
     out.set("max_plan_sleep_ms", MAX_PLAN_SLEEP_MS)?;
     let commands = lua.create_table()?;
@@ -321,6 +327,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     )?;
 
     m.set("policy_lists", lua.create_function(|lua, ()| guard(|| policy_lists(lua)))?)?;
+
+    // Model text with every invisible character written out (`^[`, `<U+202E>`): the one
+    // definition the plan window, progress, notifications and the policy share. Bytes that
+    // are not UTF-8 are kept as they are (Neovim draws them as `<xx>`); only the valid
+    // runs between them are rewritten.
+    m.set("visible", lua.create_function(|_, s: mlua::String| guard(|| Ok(visible_bytes(&s.as_bytes()))))?)?;
+    // Whether one code point is invisible (false for a number that is no code point).
+    m.set(
+        "is_invisible",
+        lua.create_function(|_, u: u32| Ok(char::from_u32(u).is_some_and(crate::text::is_invisible)))?,
+    )?;
 
     // The argument filter of the Neovim profile for one command, as the validator applies
     // it, for the Lua filter's cross-check: nil when a step of this reach may run it, else

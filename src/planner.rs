@@ -183,7 +183,8 @@ impl Run<'_> {
 
         if !parsed.lookup.is_empty() {
             if let Some(progress) = &req.progress {
-                progress(&format!("looking up {}", parsed.lookup.join(", ")));
+                // The names are the model's: written out so none hides the rest.
+                progress(&crate::text::visible(&format!("looking up {}", parsed.lookup.join(", "))));
             }
             let t = std::time::Instant::now();
             let (found, widened) = look_up(catalog, &parsed.lookup, &entries);

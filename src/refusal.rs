@@ -60,7 +60,9 @@ pub enum Refusal {
     /// `control_character`: a control character, which could hide part of the text or end a line.
     #[error("{what} contains the control character {c:?}, which could hide part of it")]
     ControlCharacter { what: String, c: char },
-    /// `invisible_character`: a zero-width or bidirectional formatting character.
+    /// `invisible_character`: a character that draws nothing or looks like another one
+    /// (format, bidi and tag characters, non-ASCII spaces, unassigned code points;
+    /// [`crate::text::is_invisible`]).
     #[error("{what} contains the invisible character U+{:04X}, which could hide part of it", u32::from(*.c))]
     InvisibleCharacter { what: String, c: char },
     /// `empty_command`: a terminal step with nothing to run.
@@ -75,8 +77,12 @@ pub enum Refusal {
     /// `tables_broken`: the editor profile's tables failed to load, so nothing is accepted.
     #[error("the {profile} profile tables failed to load, so nothing is accepted")]
     TablesBroken { profile: &'static str },
-    /// `plan_sleep`: with this step the plan's `:sleep` steps would pause the editor too long.
-    #[error("the plan's :sleep steps would pause the editor for more than {} seconds in all", .max_ms / 1000)]
+    /// `plan_sleep`: with this step the plan's waits (`:sleep`, `'messagesopt'` `wait:N`,
+    /// `'matchtime'`) would pause the editor too long.
+    #[error(
+        "the plan's waits (:sleep, 'messagesopt' wait:, 'matchtime') would pause the editor for more than {} seconds in all",
+        .max_ms / 1000
+    )]
     PlanSleep { max_ms: u64 },
     /// `helix_rule`: a rule of Helix's command-line tables (a flag the command does not
     /// have, too many arguments, a theme name that is a path, a number outside Helix's bounds).

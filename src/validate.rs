@@ -131,7 +131,8 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
         }
         let checked = validate_step(step, catalog, policy).and_then(|checked| match &checked.0 {
             Action::Item { id, args } => budget.spend(policy.profile(), id, args).map(|()| checked),
-            _ => Ok(checked),
+            Action::Setting { key, value, .. } => budget.spend_setting(policy.profile(), key, value).map(|()| checked),
+            Action::Terminal { .. } => Ok(checked),
         });
         match checked {
             Ok((action, reach, label, note)) => steps.push(ValidStep {
@@ -599,6 +600,26 @@ mod tests {
     }
 
     #[test]
+    fn invisible_characters_in_what_runs_are_dropped_whatever_the_step() {
+        // U+061C drew zero-width in the plan window: `cd junk; rm -f precious.txt` hid the
+        // step's real shape. Format, tag and variation characters, non-ASCII spaces too.
+        let c = code(json!({"type": "terminal", "command": "cd junk;\u{061C} rm -f precious.txt"}));
+        assert_eq!(c, "invisible_character");
+        let r = reason(json!({"type": "terminal", "command": "cd junk;\u{061C} rm -f precious.txt"}));
+        assert!(r.contains("U+061C"), "{r}");
+        for ch in ['\u{E0041}', '\u{180F}', '\u{1D173}', '\u{13430}', '\u{202E}', '\u{00A0}', '\u{FE0F}'] {
+            let arg = format!("notes{ch}.md");
+            assert_eq!(code(json!({"type": "item", "id": "term:run", "args": arg})), "invisible_character", "{ch:?}");
+            assert_eq!(code(json!({"type": "item", "id": "cmd:vsplit", "args": arg})), "invisible_character", "{ch:?}");
+            assert_eq!(code(json!({"type": "terminal", "command": format!("ls {arg}")})), "invisible_character");
+        }
+        // Option strings of every profile (check_text).
+        assert_eq!(code(json!({"type": "setting", "key": "guifont", "value": "Mono\u{061C}"})), "invisible_character");
+        // A tab in a terminal command stays allowed; letters from any script too.
+        assert_eq!(one(json!({"type": "terminal", "command": "printf 'a\tb' café 中文"})).steps.len(), 1);
+    }
+
+    #[test]
     fn terminal_commands_with_control_characters_are_dropped() {
         assert_eq!(code(json!({"type": "terminal", "command": "ls\r\u{1b}[2Krm -rf ~"})), "control_character");
         assert_eq!(code(json!({"type": "terminal", "command": "  "})), "empty_command");
@@ -633,7 +654,11 @@ mod tests {
             {"id": "cmd:help", "kind": "command", "title": "help", "args": "optional", "reach": "safe"},
             {"key": "foldexpr", "title": "fold expression", "type": "string"},
             {"key": "diffopt", "title": "diff options", "type": "string"},
-            {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"}
+            {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"},
+            {"key": "isprint", "title": "printable characters", "type": "string"},
+            {"key": "messagesopt", "title": "message options", "type": "string"},
+            {"key": "writedelay", "title": "delay per character drawn", "type": "number"},
+            {"key": "matchtime", "title": "time to show the matching bracket", "type": "number"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
         .unwrap()
     }
@@ -695,6 +720,44 @@ mod tests {
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Code, None));
         let p = neovim(json!([{"type": "item", "id": "cmd:help", "args": "libcall()"}]));
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Safe, None));
+    }
+
+    #[test]
+    fn isprint_with_control_characters_is_code_and_says_why() {
+        let p = neovim(json!([{"type": "setting", "key": "isprint", "value": "1-255"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Code, Confirm::Required));
+        let note = p.steps[0].note.as_deref().unwrap_or_default();
+        assert!(note.contains("control characters printable") && note.contains("terminal"), "{note}");
+        let p = neovim(json!([{"type": "setting", "key": "isprint", "value": "@,161-255"}]));
+        assert_eq!((p.steps[0].reach, p.confirm), (Reach::Safe, Confirm::Default));
+    }
+
+    #[test]
+    fn waits_set_by_options_spend_the_sleep_budget() {
+        // 'messagesopt' wait:9999 froze the editor 13 s from an unconfirmed plan.
+        let p = neovim(json!([{"type": "setting", "key": "messagesopt", "value": "wait:9999,history:500"}]));
+        assert!(p.steps.is_empty());
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        assert!(p.dropped[0].refusal.to_string().contains("'messagesopt' wait:"), "{}", p.dropped[0].refusal);
+        // A short wait is kept, and counts with the plan's :sleep steps.
+        let p = neovim(json!([
+            {"type": "setting", "key": "messagesopt", "value": "wait:2000,history:500"},
+            {"type": "item", "id": "cmd:sleep", "args": "2"},
+            {"type": "item", "id": "cmd:sleep", "args": "500m"}
+        ]));
+        assert_eq!(p.steps.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        let p = neovim(json!([{"type": "setting", "key": "messagesopt", "value": "hit-enter,history:500"}]));
+        assert_eq!(p.steps.len(), 1);
+        // 'writedelay' delays every character drawn: any value above 0 is refused.
+        let p = neovim(json!([{"type": "setting", "key": "writedelay", "value": 1}]));
+        assert!(p.steps.is_empty(), "{:?}", p.steps);
+        assert_eq!(p.dropped[0].code(), "above_limit");
+        assert_eq!(neovim(json!([{"type": "setting", "key": "writedelay", "value": 0}])).steps.len(), 1);
+        // 'matchtime' (tenths of a second per typed bracket with 'showmatch').
+        let p = neovim(json!([{"type": "setting", "key": "matchtime", "value": 600}]));
+        assert_eq!(p.dropped[0].code(), "plan_sleep");
+        assert_eq!(neovim(json!([{"type": "setting", "key": "matchtime", "value": 5}])).steps.len(), 1);
     }
 
     #[test]

@@ -176,6 +176,8 @@ H.actions = {
 -- Helper functionality =======================================================
 
 function H.notify(msg, level)
+  -- Messages can carry model text (a step's argument, a refusal, a provider's error).
+  msg = require('leash.text').visible_lines(msg)
   if vim.in_fast_event() then
     return vim.schedule(function() H.notify(msg, level) end)
   end

@@ -303,6 +303,8 @@ end
 function H.progress_news(p)
   local ok, line = pcall(function() return p.job:progress() end)
   if not ok or type(line) ~= 'string' then return end
+  -- The line names what the model asked for: shown (and handed to autocmds) escaped.
+  line = require('leash.text').visible(line)
   p.message = line
   local msg = ('planning with %s: %s… (<C-c> or :Leash cancel to stop)'):format(p.provider, line)
   if H.progress_id then
@@ -369,6 +371,8 @@ function H.unmap_cancel_key()
 end
 
 function H.notify(msg, level)
+  -- Messages can carry model text (a step's argument, a refusal, a provider's error).
+  msg = require('leash.text').visible_lines(msg)
   if vim.in_fast_event() then
     return vim.schedule(function() H.notify(msg, level) end)
   end

@@ -1,6 +1,6 @@
 --- Model text made safe to show, and the checks that keep what is shown equal to what
---- runs: control characters, invisible formatting characters (the native core's ranges,
---- |leash.policy|) and length.
+--- runs: control characters, invisible characters (the native core's one definition)
+--- and length.
 ---
 --- Used by the executor before a step runs and by the plan window to draw it; neither
 --- needs the other for it.
@@ -9,31 +9,38 @@ local H = {}
 
 -- Module definition ==========================================================
 
---- Text with every control and invisible formatting character made visible: `^[` for
---- ESC, `^J` for a newline, `<U+202E>` for a bidi override. What remains can be shown as
---- is and reads the same as what runs. Without the native module's ranges, every
---- character outside ASCII is shown as `<U+XXXX>` (the strictest reading).
+--- Text with every invisible character written out: `^[` for ESC, `^J` for a newline,
+--- `<U+202E>` for a bidi override, `<U+061C>`, `<U+E0041>`, `<U+00A0>`… for the other
+--- characters the core counts as invisible (format and bidi characters, tag characters,
+--- default-ignorable code points, non-ASCII spaces, unassigned code points; the native
+--- module's `visible`, one definition for the plan window, progress, notifications and
+--- the policy). What remains can be shown as is and reads the same as what runs.
+--- Without the native module every character outside ASCII is shown as `<U+XXXX>`
+--- (fail closed: the strictest reading).
 ---@param s any
 ---@return string
 function M.visible(s)
   if s == nil or s == vim.NIL then return '' end
   s = tostring(s)
-  -- C0 controls and DEL as ^X.
-  s = s:gsub('[%z\1-\31\127]', function(c)
-    local b = c:byte()
-    return b == 127 and '^?' or ('^' .. string.char(b + 64))
-  end)
-  -- C1 controls (U+0080..U+009F) and invisible formatting characters as <U+XXXX>.
-  -- Invalid UTF-8 bytes are left alone: Neovim draws them as <xx>.
-  s = s:gsub('[\192-\247][\128-\191]+', function(run)
-    -- One lead byte and the continuation bytes after it: the sequence, then any extra
-    -- (stray) continuation bytes, which are shown as they are.
-    local seq, rest = H.split(run)
-    local cp = seq and H.codepoint(seq)
-    if cp and (cp <= 0x9F or H.invisible(cp)) then return ('<U+%04X>'):format(cp) .. rest end
-    return run
-  end)
-  return s
+  local native = require('leash.native').load()
+  if native and type(native.visible) == 'function' then
+    local ok, out = pcall(native.visible, s)
+    if ok and type(out) == 'string' then return out end
+  end
+  return H.visible_ascii(s)
+end
+
+--- A message for |vim.notify()| that may carry model text: each line made |M.visible()|,
+--- the line breaks between them kept.
+---@param s any
+---@return string
+function M.visible_lines(s)
+  if s == nil or s == vim.NIL then return '' end
+  local lines = vim.split(tostring(s), '\n', { plain = true })
+  for i, line in ipairs(lines) do
+    lines[i] = M.visible(line)
+  end
+  return table.concat(lines, '\n')
 end
 
 --- Why `s` cannot be shown exactly as it runs (" contains …", " is longer than …"), or nil.
@@ -44,7 +51,7 @@ function M.check(s)
   local max = lists and lists.max_text_bytes or 4096
   if #s > max then return (' is longer than %d bytes'):format(max) end
   if s:find('[%z\1-\31\127]') or s:find('\194[\128-\159]') then return ' contains a control character' end
-  if M.visible(s) ~= s then return ' contains an invisible formatting character' end
+  if M.visible(s) ~= s then return ' contains an invisible character' end
 end
 
 -- Helper functionality =======================================================
@@ -68,15 +75,23 @@ function H.codepoint(seq)
   return cp
 end
 
---- Whether `cp` is in one of the core's invisible ranges (any non-ASCII character when
---- the ranges are unavailable).
-function H.invisible(cp)
-  local lists = require('leash.policy').lists()
-  if not lists then return true end
-  for _, r in ipairs(lists.invisible) do
-    if cp >= r[1] and cp <= r[2] then return true end
-  end
-  return false
+--- The fallback without the native module: C0 controls and DEL as `^X`, every
+--- character outside ASCII as `<U+XXXX>`. Invalid UTF-8 bytes are left alone: Neovim
+--- draws them as `<xx>`.
+function H.visible_ascii(s)
+  s = s:gsub('[%z\1-\31\127]', function(c)
+    local b = c:byte()
+    return b == 127 and '^?' or ('^' .. string.char(b + 64))
+  end)
+  return (
+    s:gsub('[\192-\247][\128-\191]+', function(run)
+      -- One lead byte and the continuation bytes after it: the sequence, then any extra
+      -- (stray) continuation bytes, which are shown as they are.
+      local seq, rest = H.split(run)
+      if not seq then return run end
+      return ('<U+%04X>'):format(H.codepoint(seq)) .. rest
+    end)
+  )
 end
 
 return M

@@ -4,7 +4,8 @@
 //! their reasons), the `y`/`n` question, and the terminal for programs a plan runs.
 //!
 //! Everything the model wrote is shown as plain text: control characters appear as
-//! `^[`, invisible and bidirectional formatting characters as `<U+202E>`.
+//! `^[`, every other invisible character ([`crate::text`]: format and bidi characters,
+//! tag characters, non-ASCII spaces, unassigned code points…) as `<U+202E>`.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -46,25 +47,8 @@ impl Style {
 /// One row of the plan: pieces of text with their style.
 pub type Row = Vec<(String, Style)>;
 
-/// Text with every control and invisible formatting character made visible.
-pub fn visible(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let u = c as u32;
-        match u {
-            0x7f => out.push_str("^?"),
-            0..=0x1f => {
-                out.push('^');
-                out.push(char::from_u32(u + 64).unwrap_or('?'));
-            }
-            0x80..=0x9f | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xfeff => {
-                out.push_str(&format!("<U+{u:04X}>"));
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Text with every invisible character written out: the core's one definition.
+pub use crate::text::visible;
 
 fn value_text(v: &serde_json::Value) -> String {
     match v {
@@ -398,7 +382,8 @@ mod tests {
     fn model_text_is_made_visible() {
         assert_eq!(visible("a\u{1b}[31mb\nc"), "a^[[31mb^Jc");
         assert_eq!(visible("x\u{202e}y\u{200b}"), "x<U+202E>y<U+200B>");
-        assert_eq!(visible("ok é"), "ok é");
+        assert_eq!(visible("ok é 中 😀"), "ok é 中 😀");
+        assert_eq!(visible("cd junk;\u{061C} rm\u{E0041}"), "cd junk;<U+061C> rm<U+E0041>");
     }
 
     #[test]

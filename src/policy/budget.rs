@@ -1,8 +1,18 @@
 //! Limits that add up over a whole plan: one `:sleep 10` is a pause, ten of them freeze the
 //! editor for a minute and a half from a plan that may run without the window. No plan
 //! has a reason to wait long, so the whole plan gets a few seconds.
+//!
+//! Options whose value makes Neovim wait spend the same budget: `'messagesopt'` with
+//! `wait:N` pauses N ms, input ignored, after a message that would have asked for Enter
+//! (a `wait:9999` froze the editor 13 s from an unconfirmed plan). Its N counts once; the
+//! same pause follows every such message later, so no single one can exceed the budget.
+//! `'writedelay'` (ms per character drawn) is capped at 0 in the option table, so any
+//! delay is refused there. `'matchtime'` (tenths of a second) is how long `'showmatch'`
+//! pauses on every typed bracket; a typed key ends that pause unless `'cpoptions'` has
+//! `m` (both safe options), so it counts too, whether or not `'showmatch'` is on now.
 
 use super::{neovim, Profile};
+use crate::catalog::SettingValue;
 use crate::refusal::Refusal;
 
 /// The longest a whole plan may sleep, in milliseconds.
@@ -26,6 +36,40 @@ impl PlanBudget {
         }
         self.sleep_ms = total;
         Ok(())
+    }
+
+    /// Counts a setting step against the plan's wait budget; refuses the step that would
+    /// go over.
+    pub fn spend_setting(&mut self, profile: Profile, key: &str, value: &SettingValue) -> Result<(), Refusal> {
+        if profile != Profile::Neovim {
+            return Ok(());
+        }
+        let Some(ms) = setting_wait_ms(key, value) else { return Ok(()) };
+        let total = self.sleep_ms.saturating_add(ms);
+        if total > MAX_PLAN_SLEEP_MS {
+            return Err(Refusal::PlanSleep { max_ms: MAX_PLAN_SLEEP_MS });
+        }
+        self.sleep_ms = total;
+        Ok(())
+    }
+}
+
+/// How long one wait that the setting makes Neovim do lasts, in milliseconds, or `None`
+/// when the value makes it wait for nothing.
+pub fn setting_wait_ms(key: &str, value: &SettingValue) -> Option<u64> {
+    if key == "matchtime" {
+        let SettingValue::Number(tenths) = value else { return None };
+        return Some(u64::try_from(*tenths).unwrap_or(0).saturating_mul(100));
+    }
+    let SettingValue::String(value) = value else { return None };
+    match key {
+        "messagesopt" => value.split(',').map(str::trim).find_map(|item| {
+            let n = item.strip_prefix("wait:")?;
+            // Digits only reach here (the value rules check `wait:{number}`); anything
+            // else counts as the longest wait, so it cannot slip under the budget.
+            Some(n.parse::<u64>().unwrap_or(u64::MAX))
+        }),
+        _ => None,
     }
 }
 
@@ -54,5 +98,36 @@ mod tests {
         assert!(b.spend(Profile::Neovim, "cmd:sleep", &[]).is_ok());
         assert!(b.spend(Profile::Neovim, "cmd:sleep", &args(&["1m"])).is_err());
         assert!(PlanBudget::default().spend(Profile::Generic, "cmd:sleep", &args(&["99"])).is_ok());
+    }
+
+    fn text(s: &str) -> SettingValue {
+        SettingValue::String(s.into())
+    }
+
+    #[test]
+    fn messagesopt_wait_spends_the_sleep_budget() {
+        assert_eq!(setting_wait_ms("messagesopt", &text("wait:9999,history:500")), Some(9999));
+        assert_eq!(setting_wait_ms("messagesopt", &text("history:500, wait:20")), Some(20));
+        assert_eq!(setting_wait_ms("messagesopt", &text("hit-enter,history:500")), None);
+        assert_eq!(setting_wait_ms("messagesopt", &text("wait:99999999999999999999999")), Some(u64::MAX));
+        assert_eq!(setting_wait_ms("statusline", &text("wait:9999")), None);
+        assert_eq!(setting_wait_ms("messagesopt", &SettingValue::Number(9999)), None);
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(5)), Some(500));
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(600)), Some(60_000));
+        assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(-1)), Some(0));
+
+        let mut b = PlanBudget::default();
+        let why = b.spend_setting(Profile::Neovim, "messagesopt", &text("wait:9999,history:500")).unwrap_err();
+        assert_eq!(why.code(), "plan_sleep");
+        // A short wait passes, and then counts: with it, a 2.5 s :sleep goes over.
+        assert!(b.spend_setting(Profile::Neovim, "messagesopt", &text("wait:1000,history:500")).is_ok());
+        assert!(b.spend(Profile::Neovim, "cmd:sleep", &args(&["2500m"])).is_err());
+        assert!(b.spend(Profile::Neovim, "cmd:sleep", &args(&["2000m"])).is_ok());
+        assert!(b.spend_setting(Profile::Neovim, "messagesopt", &text("wait:1,history:500")).is_err());
+        assert!(b.spend_setting(Profile::Neovim, "messagesopt", &text("hit-enter,history:500")).is_ok());
+        assert!(PlanBudget::default().spend_setting(Profile::Neovim, "matchtime", &SettingValue::Number(31)).is_err());
+        assert!(PlanBudget::default().spend_setting(Profile::Neovim, "matchtime", &SettingValue::Number(5)).is_ok());
+        // Other profiles have no 'messagesopt'.
+        assert!(PlanBudget::default().spend_setting(Profile::Helix, "messagesopt", &text("wait:9999")).is_ok());
     }
 }

@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod foreign_code;
 pub mod helix;
+mod isprint;
 pub mod names;
 pub mod neovim;
 pub mod neovim_values;
@@ -107,10 +108,9 @@ impl Policy {
                 return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
             }
             // Whatever the item, a control character could hide part of the argument in
-            // the plan window (or end a line where the program expects one).
-            if let Some(c) = arg.chars().find(|c| c.is_control()) {
-                return Err(Refusal::ControlCharacter { what: what(), c });
-            }
+            // the plan window (or end a line where the program expects one), and so could
+            // any other invisible character (U+061C, a tag character, a no-break space).
+            hidden_character(&what(), arg, false)?;
         }
         let mut reach = item.reach;
         if item.id == "term:run" {
@@ -211,21 +211,31 @@ impl Policy {
         if command.len() > MAX_TEXT_BYTES {
             return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
         }
-        if let Some(c) = command.chars().find(|&c| c.is_control() && c != '\t') {
-            return Err(Refusal::ControlCharacter { what: what(), c });
-        }
+        hidden_character(&what(), command, true)?;
         Ok(Reach::Shell)
     }
 }
 
-/// Strings that reach an option: bounded, no control characters, no backticks.
+/// The first character of `s` that would hide part of it where it is shown: a control
+/// character (a tab allowed when `tab`), then any other invisible one
+/// ([`crate::text::is_invisible`]).
+fn hidden_character(what: &str, s: &str, tab: bool) -> Result<(), Refusal> {
+    if let Some(c) = s.chars().find(|&c| c.is_control() && !(tab && c == '\t')) {
+        return Err(Refusal::ControlCharacter { what: what.to_string(), c });
+    }
+    if let Some(c) = s.chars().find(|&c| !c.is_control() && crate::text::is_invisible(c)) {
+        return Err(Refusal::InvisibleCharacter { what: what.to_string(), c });
+    }
+    Ok(())
+}
+
+/// Strings that reach an option: bounded, no control or other invisible characters, no
+/// backticks.
 pub fn check_text(what: &str, s: &str) -> Result<(), Refusal> {
     if s.len() > MAX_TEXT_BYTES {
         return Err(Refusal::TooLong { what: what.to_string(), max: MAX_TEXT_BYTES });
     }
-    if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(Refusal::ControlCharacter { what: what.to_string(), c });
-    }
+    hidden_character(what, s, false)?;
     if s.contains('`') {
         return Err(Refusal::UnsafeValue { what: what.to_string(), hazard: Hazard::Backtick });
     }

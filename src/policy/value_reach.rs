@@ -6,6 +6,8 @@
 //! the clipboard tool; `'suffixesadd'` with a suffix that a name handler claims (`.gz`)
 //! makes `gf` and `:find` open names that run one. The options that *name* a program or
 //! an expression (`'diffexpr'`, `'makeprg'`, `'shell'`…) are `code` in the tables already.
+//! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
+//! (see `isprint`).
 
 use super::names::{handler_for, NameHandler};
 use crate::catalog::{Reach, SettingValue};
@@ -34,6 +36,23 @@ pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) ->
                 ),
             ))
         }),
+        "isprint" => match super::isprint::printable_controls(value) {
+            Ok(None) => None,
+            Ok(Some((lo, hi))) => Some((
+                Reach::Code,
+                format!(
+                    "this 'isprint' makes control characters printable ({}): Neovim then sends a file's \
+                     control bytes to the terminal as they are, so the file can drive the terminal",
+                    if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") }
+                ),
+            )),
+            Err(()) => Some((
+                Reach::Code,
+                "leash cannot tell which characters this 'isprint' makes printable; control characters \
+                 would let a file's bytes drive the terminal"
+                    .into(),
+            )),
+        },
         _ => None,
     }
 }
@@ -72,6 +91,17 @@ mod tests {
         assert!(why.contains("“.gz”") && why.contains("gzip"), "{why}");
         assert_eq!(value_reach("suffixesadd", &text(".md,.lua"), &gzip()), None);
         assert_eq!(value_reach("suffixesadd", &text(".gz"), &[]), None);
+    }
+
+    #[test]
+    fn isprint_that_prints_control_bytes_is_code() {
+        let (reach, why) = value_reach("isprint", &text("1-255"), &[]).expect("raised");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("(1–159)") && why.contains("terminal"), "{why}");
+        assert!(value_reach("isprint", &text("@,27"), &[]).expect("raised").1.contains("(27)"));
+        assert_eq!(value_reach("isprint", &text("9999"), &[]).map(|r| r.0), Some(Reach::Code));
+        assert_eq!(value_reach("isprint", &text("@,161-255"), &[]), None);
+        assert_eq!(value_reach("isprint", &text("@,161-255,^200"), &[]), None);
     }
 
     #[test]

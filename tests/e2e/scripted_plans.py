@@ -72,6 +72,14 @@ def _already(out_dir):
     return {"reply": "Word wrap on.", "steps": [_setting("wrap", True, "wrap long lines")]}
 
 
+def _invisible(out_dir):
+    # U+061C drew zero-width: the window read `cd junk; rm -f precious.txt`. The
+    # terminal command itself would be dropped, so the model's prose carries them here.
+    step = _marker(out_dir, "invisible")
+    step["why"] = "tidy\u202e up\U000e0041"
+    return {"reply": "cd junk;\u061c rm -f precious.txt", "steps": [step]}
+
+
 PLANS = {
     "cmdheight": _set_cmdheight,
     "lines": _set_lines,
@@ -82,6 +90,7 @@ PLANS = {
     "long": _long,
     "slow": _slow,
     "already": _already,
+    "invisible": _invisible,
 }
 
 

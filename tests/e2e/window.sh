@@ -19,6 +19,8 @@
 #      it; there <CR> does nothing for its [shell] step and y runs it.
 #   8. A plan whose only step sets an option to its current value changes nothing and
 #      says so, without a window.
+#  10. Characters nobody sees (U+061C, U+202E, a tag character) in the model's text are
+#      on the screen as <U+061C>…, not drawn raw.
 
 out_dir=$(dirname "$echo_file")
 marker() { echo "$out_dir/$1.txt"; }
@@ -188,3 +190,12 @@ keys y
 ran slow "y did not run the waiting plan"
 gone 5 || fail "the window did not close after y"
 echo "e2e: ok: a plan that arrived while typing waited for :Leash show; <CR> did not run it, y did"
+
+# --- 10. characters nobody sees ------------------------------------------------------------
+plan invisible
+wait_for 'cd junk;<U\+061C> rm -f precious\.txt' 2 || fail "U+061C in the reply is not written out on screen"
+wait_for 'tidy<U\+202E> up<U\+E0041>' 2 || fail "U+202E or a tag character in a reason is not written out on screen"
+screen | grep -q 'cd junk; rm' && fail "the reply is drawn as if U+061C were not there"
+keys q
+gone 5 || fail "q did not close the window"
+echo "e2e: ok: invisible characters in the model's text are written out on screen"

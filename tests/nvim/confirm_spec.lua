@@ -274,6 +274,37 @@ describe('confirm.open()', function()
     h.cancel()
   end)
 
+  it('writes out every invisible character in the rows it renders (M.render)', function()
+    -- U+061C drew zero-width: the window read `cd junk; rm -f x`. Tag characters, the
+    -- Mongolian vowel separator, musical and hieroglyph format controls too.
+    local hidden = { '\u{061C}', '\u{E0041}', '\u{180F}', '\u{1D173}', '\u{13430}', '\u{00A0}', '\u{202E}' }
+    local cmd = 'cd junk;\u{061C} rm -f x'
+    local p = plan({
+      {
+        index = 0,
+        type = 'terminal',
+        command = cmd,
+        why = 'tidy' .. table.concat(hidden, ''),
+        reach = 'shell',
+        label = 'Run in a terminal: ' .. cmd,
+      },
+    }, { reply = 'Sure\u{E0001}.' })
+    local rows = require('leash.ui.confirm').render(p)
+    local shown = {}
+    for _, r in ipairs(rows) do
+      for _, c in ipairs(r) do
+        shown[#shown + 1] = c[1]
+      end
+    end
+    local t = table.concat(shown, '\n')
+    ok(t:find('cd junk;<U+061C> rm -f x', 1, true), t)
+    ok(t:find('Sure<U+E0001>.', 1, true), t)
+    ok(t:find('tidy<U+061C><U+E0041><U+180F><U+1D173><U+13430><U+00A0><U+202E>', 1, true), t)
+    for _, c in ipairs(hidden) do
+      ok(not t:find(c, 1, true), ('U+%04X drawn raw'):format(vim.fn.char2nr(c)))
+    end
+  end)
+
   it('marks write, code and shell steps with highlight groups', function()
     local p = plan({
       {

@@ -451,6 +451,45 @@ describe('execute.confirm_and_run()', function()
     eq(false, vim.o.list)
   end)
 
+  it('writes out invisible characters in the notifications it gives', function()
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
+    -- Nothing to run: the reply and a dropped step's reason are what is shown.
+    require('leash.execute').confirm_and_run({
+      reply = 'cd junk;\u{061C} rm',
+      confirm = 'default',
+      steps = {},
+      dropped = { { index = 0, code = 'x', reason = 'a\u{E0041}b' } },
+    }, { config = { confirm_before_run = false } })
+    -- A step that fails on text the executor refuses: its message quotes the label.
+    vim.o.wrap = false
+    require('leash.execute').confirm_and_run({
+      reply = '',
+      confirm = 'default',
+      steps = {
+        {
+          index = 0,
+          type = 'setting',
+          key = 'titlestring',
+          value = 'x\u{180F}y',
+          reach = 'safe',
+          label = 'Set \u{202E}title',
+        },
+      },
+      dropped = {},
+    }, { config = { confirm_before_run = false } })
+    vim.wait(100, function() return #notes >= 2 end)
+    vim.notify = notify
+    local t = table.concat(notes, '\n')
+    ok(t:find('cd junk;<U+061C> rm', 1, true), t)
+    ok(t:find('a<U+E0041>b', 1, true), t)
+    for _, c in ipairs({ '\u{061C}', '\u{E0041}', '\u{180F}', '\u{202E}' }) do
+      ok(not t:find(c, 1, true), ('U+%04X raw in: %s'):format(vim.fn.char2nr(c), t))
+    end
+    ok(vim.o.titlestring ~= 'x\u{180F}y', 'the value was not set')
+  end)
+
   it('runs an all-safe plan directly when confirm_before_run = false', function()
     vim.o.wrap = false
     local p = validate({ reply = 'ok', steps = { { type = 'setting', key = 'wrap', value = true } } })

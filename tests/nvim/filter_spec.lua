@@ -98,7 +98,6 @@ describe('policy lists', function()
     eq(10, lists.number_arg_caps.sleep)
     eq(4096, lists.max_text_bytes)
     eq(3000, lists.max_plan_sleep_ms)
-    ok(#lists.invisible >= 5)
     eq(
       { raw = 'shell', reach = 'safe', xfile = true, cmdarg = true, argopt = true, loads_files = true },
       lists.commands.edit
@@ -169,7 +168,8 @@ describe('the Lua argument filter', function()
 
   it('refuses what the corpus says is dangerous, and accepts plain names', function()
     eq(nil, filter.check_command_args('edit', 'safe', { 'notes.md' }, handlers))
-    matches('URL%-like', filter.check_command_args('edit', 'safe', { 'a.txt\u{3000}term://sh' }, handlers))
+    -- An ideographic space looks like a plain one: refused before the names are split.
+    matches('invisible character', filter.check_command_args('edit', 'safe', { 'a.txt\u{3000}term://sh' }, handlers))
     matches('autocommand of “gzip”', filter.check_command_args('edit', 'safe', { 'DATA.LZ4' }, handlers))
     eq(nil, filter.check_command_args('edit', 'shell', { 'DATA.LZ4' }, handlers))
     matches('above the limit', filter.check_command_args('sleep', 'safe', { '20000m' }))
@@ -196,7 +196,20 @@ describe('text.visible()', function()
     eq('<U+202E>\128', text.visible('\u{202E}\128'))
     eq('<U+FEFF>', text.visible('\u{FEFF}'))
     eq('café ✓', text.visible('café ✓'))
-    eq(' contains an invisible formatting character', text.check('a\u{2066}b'))
+    eq(' contains an invisible character', text.check('a\u{2066}b'))
+    eq(' contains an invisible character', text.check('cd junk;\u{061C} rm'))
+    eq('cd junk;<U+061C> rm', text.visible('cd junk;\u{061C} rm'))
+    eq('one<U+202E>\ntwo', text.visible_lines('one\u{202E}\ntwo'))
+  end)
+
+  it('without the native module shows every character outside ASCII as a code point (fail closed)', function()
+    local native = require('leash.native')
+    local load = native.load
+    native.load = function() return nil, 'leash: no native module (spec)' end
+    local ok_, out = pcall(text.visible, 'café\u{061C} 中\27')
+    native.load = load
+    eq(true, ok_, out)
+    eq('caf<U+00E9><U+061C> <U+4E2D>^[', out)
     eq(nil, text.check('plain'))
   end)
 end)

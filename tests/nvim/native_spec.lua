@@ -114,12 +114,27 @@ function H.checks.notify_fd(mod)
   pipe:read_stop()
 end
 
+function H.checks.visible(mod)
+  eq('cd junk;<U+061C> rm', mod.visible('cd junk;\u{061C} rm'))
+  -- Controls as Neovim draws them; bytes that are not UTF-8 kept for Neovim's <xx>.
+  eq('a^[b\255<U+E0041>', mod.visible('a\27b\255\u{E0041}'))
+  eq('中文 😀 café', mod.visible('中文 😀 café'))
+  eq(require('leash.text').visible('x\u{180F}'), mod.visible('x\u{180F}'))
+end
+
+function H.checks.is_invisible(mod)
+  eq(true, mod.is_invisible(0xE0041))
+  eq(true, mod.is_invisible(0x061C))
+  eq(false, mod.is_invisible(0x4E2D))
+  eq(false, mod.is_invisible(0x110000), 'not a code point')
+end
+
 function H.checks.policy_lists(mod)
   local lists = mod.policy_lists()
   ok(lists.withheld.normal, ':normal is withheld')
   eq({ 'hide' }, lists.no_args)
   eq(10, lists.number_arg_caps.sleep)
-  eq({ 0x202A, 0x202E }, lists.invisible[2])
+  eq(nil, lists.invisible, 'the ranges stay in the core: text goes through visible()')
   eq(4096, lists.max_text_bytes)
   eq(3000, lists.max_plan_sleep_ms)
   eq('safe', lists.commands.edit.reach)

@@ -319,6 +319,35 @@ describe('planner with a provider', function()
     end)
   end
 
+  it('writes out invisible characters in the progress line (the model names what it looks up)', function()
+    server = anthropic_server({
+      { reply = 'Let me look.', steps = {}, lookup = { 'last\u{202E}status\u{061C}' } },
+      { reply = 'Nothing.', steps = {} },
+    }, 0)
+    use_server(server.port, 'anthropic', { shortlist_limit = 1 })
+    local progress, shown = {}, {}
+    vim.api.nvim_create_autocmd('User', {
+      pattern = 'LeashPlanProgress',
+      callback = function(ev) progress[#progress + 1] = ev.data.message end,
+    })
+    -- Whatever way this Neovim shows progress (a progress message or a notification).
+    local echo, notify = vim.api.nvim_echo, vim.notify
+    vim.api.nvim_echo = function(chunks, ...)
+      for _, c in ipairs(chunks) do
+        shown[#shown + 1] = c[1]
+      end
+      return echo(chunks, ...)
+    end
+    vim.notify = function(msg) shown[#shown + 1] = msg end
+    local r = plan_and_wait('please tidy up the screen', 8000)
+    vim.api.nvim_echo, vim.notify = echo, notify
+    eq('done', r.status, r.err)
+    eq({ 'looking up last<U+202E>status<U+061C>' }, progress)
+    local t = table.concat(shown, '\n')
+    ok(t:find('looking up last<U+202E>status<U+061C>', 1, true), t)
+    ok(not t:find('\u{202E}', 1, true) and not t:find('\u{061C}', 1, true), 'drawn raw: ' .. t)
+  end)
+
   it('sends the current value of the shortlisted settings without waiting on the network', function()
     server = anthropic_server(WRAP_PLAN, 0)
     use_server(server.port)

@@ -6,6 +6,7 @@
 use super::tables::Flags;
 use super::MAX_TEXT_BYTES;
 use crate::refusal::{Hazard, Refusal};
+use crate::text::is_invisible;
 
 pub(super) fn unsafe_arg(what: String, hazard: Hazard) -> Refusal {
     Refusal::UnsafeArgument { what, hazard }
@@ -85,7 +86,10 @@ pub(super) fn check_word(word: &str) -> Result<(), Hazard> {
     Ok(())
 }
 
-/// Shared by arguments and option strings: bounded, and nothing that hides part of the text.
+/// Shared by arguments and option strings: bounded, and nothing that hides part of the
+/// text (a control character, then any other character of [`crate::text::is_invisible`]:
+/// format characters such as U+061C or tag characters, non-ASCII spaces, unassigned code
+/// points…).
 pub(super) fn check_plain_text(what: &str, s: &str) -> Result<(), Refusal> {
     if s.len() > MAX_TEXT_BYTES {
         return Err(Refusal::TooLong { what: what.to_string(), max: MAX_TEXT_BYTES });
@@ -97,17 +101,6 @@ pub(super) fn check_plain_text(what: &str, s: &str) -> Result<(), Refusal> {
         return Err(Refusal::InvisibleCharacter { what: what.to_string(), c });
     }
     Ok(())
-}
-
-/// Zero-width and bidirectional formatting characters (inclusive code point ranges): they
-/// make the text shown in the confirmation differ from what runs. The Lua side reads this
-/// table through the native module (`policy_lists`).
-pub const INVISIBLE_RANGES: &[(u32, u32)] =
-    &[(0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x2069), (0xFEFF, 0xFEFF)];
-
-pub(super) fn is_invisible(c: char) -> bool {
-    let c = u32::from(c);
-    INVISIBLE_RANGES.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
 }
 
 /// A runtime-file name (`desert`, `gcc`, `c.doxygen`): a path could source any file.
@@ -154,20 +147,13 @@ pub(super) fn angle_word(s: &str) -> Option<&str> {
     None
 }
 
-/// An argument as quoted in a message: control characters made visible, long ones cut.
+/// An argument as quoted in a message: invisible characters written out as the plan
+/// window writes them (`^J`, `<U+202E>`, [`crate::text::visible`]), long ones cut.
 pub(super) fn shown(s: &str) -> String {
-    pub(super) const MAX_CHARS: usize = 60;
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == MAX_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() || is_invisible(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
+    const MAX_CHARS: usize = 60;
+    let mut cut: String = s.chars().take(MAX_CHARS).collect();
+    if cut.len() < s.len() {
+        cut.push('…');
     }
-    out
+    crate::text::visible(&cut)
 }

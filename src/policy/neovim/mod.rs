@@ -19,7 +19,6 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use self::filter::INVISIBLE_RANGES;
 use self::filter::{check_arg, check_name, check_plain_text, shown, unsafe_arg};
 use self::tables::{tables, Flags};
 use super::MAX_TEXT_BYTES;

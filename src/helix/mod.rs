@@ -93,7 +93,7 @@ fn load_config(args: &Args) -> Result<ProgramConfig, String> {
 pub fn helix_config_path(args: &Args) -> Option<PathBuf> {
     args.helix_config
         .clone()
-        .or_else(|| process::helix_pid().and_then(process::helix_config_arg))
+        .or_else(|| process::helix_pid().filter(|&p| process::is_helix(p)).and_then(process::helix_config_arg))
         .or_else(config::default_path)
 }
 
@@ -374,7 +374,7 @@ fn current_values(
 fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> HandOff {
     let cancelled = || HandOff { status: CANCELLED.into(), ..HandOff::default() };
     let failed = |screen: &mut Screen, what: &str, detail: &str| {
-        screen.confirm(&error_rows(what, detail), false);
+        screen.confirm(&error_rows(what, detail), None);
         HandOff { status: FAILED.into(), ..HandOff::default() }
     };
     let cfg = match load_config(args) {
@@ -414,14 +414,14 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
     let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
     let rows = dialog::rows(&plan, &current, &notes);
     if config_broken {
-        screen.confirm(&rows, false);
+        screen.confirm(&rows, None);
         return HandOff { status: FAILED.into(), ..HandOff::default() };
     }
     if plan.steps.is_empty() {
-        screen.confirm(&rows, false);
+        screen.confirm(&rows, None);
         return HandOff { status: NOTHING.into(), ..HandOff::default() };
     }
-    if !plan.may_skip_confirmation && !screen.confirm(&rows, true) {
+    if !plan.may_skip_confirmation && !screen.confirm(&rows, Some(&dialog::question(&plan))) {
         return cancelled();
     }
     apply_plan(screen, &plan, args)

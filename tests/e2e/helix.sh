@@ -111,7 +111,7 @@ ask 'relative line numbers and a vertical split'
 wait_for 'Run :vsplit' 30 || fail "the dialog did not show the plan"
 wait_for 'Set line-number: "absolute" \(Helix.s default\) → "relative"' 2 || fail "the plan does not show the setting's current and new value"
 wait_for 'count lines from the cursor' 2 || fail "the plan does not show the step's reason"
-wait_for 'y run · n/Esc cancel' 2 || fail "the dialog does not show its keys"
+wait_for 'y/Enter run · n/Esc cancel' 2 || fail "the dialog does not show its keys (Enter runs an all-safe plan)"
 capture plan-settings
 sleep 0.3
 keys y

@@ -223,6 +223,9 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
                 out.push(row);
             }
         }
+        if let Some(note) = &s.step.note {
+            out.push(vec![(indent.clone(), Style::Plain), (visible(note), Style::Note)]);
+        }
         let why = visible(&s.step.why);
         if !why.is_empty() {
             out.push(vec![(indent, Style::Plain), (format!("({why})"), Style::Why)]);

@@ -223,12 +223,18 @@ fn user_keys(args: &Args, workspace: &config::Workspace) -> statics::UserKeys {
     let mut keys = statics::UserKeys::default();
     if let Some(path) = helix_config_path(args) {
         match config::ConfigFile::read(&path) {
-            Ok(f) => keys.add(&path.display().to_string(), f.keys_normal()),
+            Ok(f) => {
+                keys.add(&path.display().to_string(), f.keys_normal());
+                keys.yank_register(&path.display().to_string(), f.get("default-yank-register"));
+            }
             Err(e) => keys.unreadable(e.to_string()),
         }
     }
     match workspace {
-        config::Workspace::File(f) => keys.add(&f.path().display().to_string(), f.keys_normal()),
+        config::Workspace::File(f) => {
+            keys.add(&f.path().display().to_string(), f.keys_normal());
+            keys.yank_register(&f.path().display().to_string(), f.get("default-yank-register"));
+        }
         config::Workspace::Broken(e) => keys.unreadable(e.to_string()),
         config::Workspace::None => {}
     }

@@ -94,7 +94,17 @@ impl HelixPlan {
         let mut dropped = plan.dropped.clone();
         for s in &plan.steps {
             match action_for(s, env) {
-                Ok(action) => steps.push(HelixStep { step: s.clone(), action, after_helix: false }),
+                Ok(action) => {
+                    let mut step = s.clone();
+                    // The user's configuration decides what a yank or a paste reaches.
+                    if let HelixAction::Keys { name, .. } = &action {
+                        if let Some(note) = env.keys.clipboard_note(name) {
+                            step.reach = step.reach.max(crate::catalog::Reach::Shell);
+                            step.note = Some(note);
+                        }
+                    }
+                    steps.push(HelixStep { step, action, after_helix: false })
+                }
                 Err(reason) => dropped.push(Dropped { index: s.index, refusal: Refusal::CannotRunHere(reason) }),
             }
         }
@@ -325,6 +335,7 @@ fn checked_path(arg: &str, base: &Path, root: &Path) -> Result<PathBuf, String> 
     if arg.contains("://") {
         return Err(format!("{arg:?} is a URL, not a path"));
     }
+    crate::policy::helix::check_file_name(arg)?;
     if arg.contains(':') && !cfg!(windows) {
         // `:open a.txt:10` means line 10 of a.txt.
         return Err(format!("{arg:?} holds “:”, which Helix reads as a line number"));
@@ -434,6 +445,7 @@ mod tests {
         assert!(checked_path("a.txt:10", root, root).is_err());
         assert!(checked_path("-rf", root, root).is_err());
         assert!(checked_path("http://x/y", root, root).is_err());
+        assert!(checked_path("%sh{touch M}", root, root).unwrap_err().contains("expands"));
     }
 
     #[test]

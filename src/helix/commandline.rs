@@ -17,7 +17,11 @@ pub fn typable_line(name: &str, args: &[String]) -> Result<String, String> {
         return Ok(line);
     }
     if t.raw_after.is_some() {
-        // A shell command line: Helix hands the text to the shell as it is.
+        // A shell command line: Helix hands the text to the shell as it is, after
+        // expanding `%…` in it.
+        if args.iter().any(|a| crate::policy::helix::has_expansion(a)) {
+            return Err(crate::policy::helix::SHELL_TAIL_PERCENT.to_string());
+        }
         line.push(' ');
         line.push_str(&args.join(" "));
         return Ok(line);
@@ -87,6 +91,7 @@ mod tests {
         assert!(typable_line("write", &s(&["-x.txt"])).is_err(), "reads as a flag");
         assert_eq!(typable_line("sh", &s(&["echo 'a  b'"])).unwrap(), "run-shell-command echo 'a  b'");
         assert_eq!(typable_line("theme", &s(&["gruvbox"])).unwrap(), "theme gruvbox");
+        assert!(typable_line("sh", &s(&["echo %sh{id}"])).unwrap_err().contains("expands %"));
     }
 
     #[test]

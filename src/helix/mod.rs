@@ -93,7 +93,7 @@ fn load_config(args: &Args) -> Result<ProgramConfig, String> {
 pub fn helix_config_path(args: &Args) -> Option<PathBuf> {
     args.helix_config
         .clone()
-        .or_else(|| process::helix_pid().and_then(process::helix_config_arg))
+        .or_else(|| process::helix_pid().filter(|&p| process::is_helix(p)).and_then(process::helix_config_arg))
         .or_else(config::default_path)
 }
 
@@ -223,12 +223,18 @@ fn user_keys(args: &Args, workspace: &config::Workspace) -> statics::UserKeys {
     let mut keys = statics::UserKeys::default();
     if let Some(path) = helix_config_path(args) {
         match config::ConfigFile::read(&path) {
-            Ok(f) => keys.add(&path.display().to_string(), f.keys_normal()),
+            Ok(f) => {
+                keys.add(&path.display().to_string(), f.keys_normal());
+                keys.yank_register(&path.display().to_string(), f.get("default-yank-register"));
+            }
             Err(e) => keys.unreadable(e.to_string()),
         }
     }
     match workspace {
-        config::Workspace::File(f) => keys.add(&f.path().display().to_string(), f.keys_normal()),
+        config::Workspace::File(f) => {
+            keys.add(&f.path().display().to_string(), f.keys_normal());
+            keys.yank_register(&f.path().display().to_string(), f.get("default-yank-register"));
+        }
         config::Workspace::Broken(e) => keys.unreadable(e.to_string()),
         config::Workspace::None => {}
     }
@@ -374,7 +380,7 @@ fn current_values(
 fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> HandOff {
     let cancelled = || HandOff { status: CANCELLED.into(), ..HandOff::default() };
     let failed = |screen: &mut Screen, what: &str, detail: &str| {
-        screen.confirm(&error_rows(what, detail), false);
+        screen.confirm(&error_rows(what, detail), None);
         HandOff { status: FAILED.into(), ..HandOff::default() }
     };
     let cfg = match load_config(args) {
@@ -414,14 +420,14 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
     let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
     let rows = dialog::rows(&plan, &current, &notes);
     if config_broken {
-        screen.confirm(&rows, false);
+        screen.confirm(&rows, None);
         return HandOff { status: FAILED.into(), ..HandOff::default() };
     }
     if plan.steps.is_empty() {
-        screen.confirm(&rows, false);
+        screen.confirm(&rows, None);
         return HandOff { status: NOTHING.into(), ..HandOff::default() };
     }
-    if !plan.may_skip_confirmation && !screen.confirm(&rows, true) {
+    if !plan.may_skip_confirmation && !screen.confirm(&rows, Some(&dialog::question(&plan))) {
         return cancelled();
     }
     apply_plan(screen, &plan, args)

@@ -65,6 +65,15 @@ pub fn helix_config_arg(pid: u32) -> Option<PathBuf> {
     Some(cwd.join(path))
 }
 
+/// Whether the process is Helix: its `comm` or its executable is named `hx` or `helix`.
+/// Only then do its `-c` and its terminal belong to Helix (a `python3 -c CODE` or a
+/// `tmux -c DIR` ancestor says nothing about Helix's config).
+pub fn is_helix(pid: u32) -> bool {
+    let named = |n: &str| matches!(n, "hx" | "helix");
+    stat(pid).is_some_and(|(comm, _)| named(&comm))
+        || helix_exe(pid).is_some_and(|e| e.file_name().and_then(|n| n.to_str()).is_some_and(named))
+}
+
 /// The executable of the Helix process.
 pub fn helix_exe(pid: u32) -> Option<PathBuf> {
     std::fs::read_link(format!("/proc/{pid}/exe")).ok()

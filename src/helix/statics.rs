@@ -276,7 +276,14 @@ pub struct UserKeys {
     tables: Vec<(String, Value)>,
     /// Why a file could not be read: then no key is known to be left alone.
     unknown: Option<String>,
+    /// `default-yank-register` when a file sets it to a clipboard register (`+`, `*`),
+    /// with the file's name: yanks and pastes then run the clipboard program.
+    clipboard_register: Option<(String, String)>,
 }
+
+/// Static commands that read or write the default yank register.
+const USE_THE_YANK_REGISTER: &[&str] =
+    &["yank", "paste_after", "paste_before", "replace_with_yanked", "delete_selection", "change_selection"];
 
 impl UserKeys {
     /// Adds one file's `[keys.normal]` (in Helix's merge order).
@@ -284,6 +291,26 @@ impl UserKeys {
         if let Some(t) = normal {
             self.tables.push((file.to_string(), t));
         }
+    }
+
+    /// Notes the file's `default-yank-register` (the later file wins, as in Helix).
+    pub fn yank_register(&mut self, file: &str, register: Option<serde_json::Value>) {
+        match register.as_ref().and_then(Value::as_str) {
+            Some(r @ ("+" | "*")) => self.clipboard_register = Some((file.to_string(), r.to_string())),
+            Some(_) => self.clipboard_register = None,
+            None => {}
+        }
+    }
+
+    /// Why the static command `name` runs the user's clipboard program, if it does
+    /// under the user's configuration.
+    pub fn clipboard_note(&self, name: &str) -> Option<String> {
+        let (file, register) = self.clipboard_register.as_ref()?;
+        USE_THE_YANK_REGISTER.contains(&name).then(|| {
+            format!(
+                "{file} sets default-yank-register = \"{register}\": {name} uses the system clipboard, which runs your clipboard program"
+            )
+        })
     }
 
     /// A file that could not be read: no static command runs.
@@ -369,6 +396,17 @@ mod tests {
         let doc = crate::toml_json::parse(toml).unwrap();
         u.add("config.toml", doc.pointer("/keys/normal").cloned());
         u
+    }
+
+    #[test]
+    fn a_clipboard_yank_register_makes_yanks_and_pastes_shell() {
+        let mut u = UserKeys::default();
+        assert!(u.clipboard_note("yank").is_none());
+        u.yank_register("config.toml", Some(serde_json::json!("+")));
+        assert!(u.clipboard_note("paste_after").unwrap().contains("default-yank-register = \"+\""));
+        assert!(u.clipboard_note("toggle_comments").is_none());
+        u.yank_register(".helix/config.toml", Some(serde_json::json!("a")));
+        assert!(u.clipboard_note("yank").is_none(), "the project's file wins");
     }
 
     #[test]

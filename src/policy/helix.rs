@@ -149,9 +149,29 @@ pub fn has_expansion(arg: &str) -> bool {
     arg.contains('%')
 }
 
+/// Why a `%` in a shell command's tail is refused: Helix expands it before the shell
+/// sees the line, and Helix's quoting does not apply in that tail.
+pub const SHELL_TAIL_PERCENT: &str =
+    "Helix expands %… (%sh{…}, %{…}) in a shell command's tail before the shell sees it, and no quoting stops it there; ask for a terminal step instead";
+
+/// A file name the model gave for Helix to open or move to: one starting with `%` or
+/// holding one reads as an expansion on Helix's command line (`%sh{…}` runs a program).
+pub fn check_file_name(name: &str) -> Result<(), String> {
+    if has_expansion(name) {
+        return Err(format!(
+            "the file name {:?} holds “%”, which Helix's command line expands (%sh{{…}} runs a program)",
+            name.chars().take(60).collect::<String>()
+        ));
+    }
+    Ok(())
+}
+
 /// The reach of running `:name args` in Helix, or why it must not run.
 pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
     let Some(t) = data().typable(name) else { return Ok(Reach::Shell) };
+    if t.raw_after.is_some() && args.iter().any(|a| has_expansion(a)) {
+        return Err(format!(":{}: {SHELL_TAIL_PERCENT}", t.name));
+    }
     if args.iter().any(|a| has_expansion(a)) {
         // Expanded before the command runs: `%sh{…}` starts a program whatever it is.
         return Ok(Reach::Shell);
@@ -169,6 +189,9 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
     let reach = match t.name.as_str() {
         // Only the view is split; with paths, opening them starts language servers.
         "vsplit" | "hsplit" if positionals.is_empty() => Reach::Safe,
+        // The configuration reload after the plan then loads the new folder's
+        // `.helix/config.toml`, whose key bindings can run programs on the next key.
+        "change-current-directory" => t.reach.max(Reach::Code),
         "set-option" | "toggle-option" => match positionals.first().and_then(|k| data().option(k)) {
             Some(o) => o.reach,
             None => Reach::Shell,
@@ -245,12 +268,31 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
             }
         }
         SettingValue::String(s) if key == "theme" => check_theme_name(s)?,
-        SettingValue::String(s) if key == "default-yank-register" && s.chars().count() != 1 => {
-            return Err(format!("“{key}” takes one register name, not {s:?}"));
+        SettingValue::String(s) if one_char(key) && s.chars().count() != 1 => {
+            return Err(format!("“{key}” takes exactly one character (Helix reads it as a char), not {s:?}"));
+        }
+        SettingValue::String(s) if key == "jump-label-alphabet" => {
+            let mut seen = std::collections::HashSet::new();
+            if s.chars().count() < 2 {
+                return Err(format!("“{key}” needs at least two characters, not {s:?}"));
+            }
+            if let Some(c) = s.chars().find(|c| c.is_whitespace() || c.is_control()) {
+                return Err(format!("“{key}” takes letters to type, not {c:?}"));
+            }
+            if let Some(c) = s.chars().find(|c| !seen.insert(*c)) {
+                return Err(format!("“{key}”: Helix refuses an alphabet with {c:?} twice"));
+            }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Options Helix reads as one `char`: a longer string makes the whole config.toml fail
+/// to load (and the next start loses leash's own key bindings with it).
+fn one_char(key: &str) -> bool {
+    key.starts_with("whitespace.characters.")
+        || matches!(key, "indent-guides.character" | "default-yank-register" | "mouse-yank-register")
 }
 
 /// The reach of a static command; `None` when Helix has none of that name.
@@ -366,5 +408,37 @@ mod tests {
         assert!(check_option_value("scrolloff", &SettingValue::Number(8)).is_ok());
         assert!(check_option_value("theme", &SettingValue::String("a/../b".into())).is_err());
         assert!(check_option_value("default-yank-register", &SettingValue::String("ab".into())).is_err());
+    }
+
+    #[test]
+    fn values_helix_would_reject_are_refused() {
+        let text = |s: &str| SettingValue::String(s.into());
+        for key in ["whitespace.characters.space", "whitespace.characters.tab", "indent-guides.character"] {
+            let e = check_option_value(key, &text("..")).unwrap_err();
+            assert!(e.contains("exactly one character"), "{e}");
+            assert!(check_option_value(key, &text("")).is_err());
+            assert!(check_option_value(key, &text("·")).is_ok(), "{key}: one char, two bytes");
+        }
+        assert!(check_option_value("jump-label-alphabet", &text("hjklh")).unwrap_err().contains("twice"));
+        assert!(check_option_value("jump-label-alphabet", &text("a")).is_err());
+        assert!(check_option_value("jump-label-alphabet", &text("ab c")).is_err());
+        assert!(check_option_value("jump-label-alphabet", &text("hjklasdf")).is_ok());
+        assert!(check_option_value("statusline.separator", &text("||")).is_ok(), "a string, not a char");
+    }
+
+    #[test]
+    fn percent_in_a_shell_tail_or_a_file_name_is_refused() {
+        let e = command_reach("sh", &args(&["echo 100%"])).unwrap_err();
+        assert!(e.contains("expands %"), "{e}");
+        assert!(command_reach("insert-output", &args(&["echo", "%sh{id}"])).is_err());
+        assert!(check_file_name("%sh{touch x}").is_err());
+        assert!(check_file_name("notes/a%b.md").is_err());
+        assert!(check_file_name("notes/ab.md").is_ok());
+    }
+
+    #[test]
+    fn a_directory_change_is_code() {
+        assert_eq!(command_reach("change-current-directory", &args(&["sub"])), Ok(Reach::Code));
+        assert_eq!(command_reach("cd", &args(&["sub"])), Ok(Reach::Code));
     }
 }

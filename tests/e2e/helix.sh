@@ -11,6 +11,10 @@
 #      terminal and its output stays until a key is pressed.
 #   3b. Static commands by their keys (the user rebound `C-c`, so `toggle_comments` is
 #      typed as `space c`), `:write`, then a program that runs after Helix saved.
+#   3c. On 80x24: a [shell] step padded with 3,500 spaces shows the padding as ␠×3500,
+#      its mark, its start and a pinned summary; a double Enter runs nothing. A 10-step
+#      plan with its [shell] step below the fold: y does nothing until every row was on
+#      screen.
 #   4. `space ,`: the plan in Helix's popup; nothing is applied.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
@@ -111,7 +115,7 @@ ask 'relative line numbers and a vertical split'
 wait_for 'Run :vsplit' 30 || fail "the dialog did not show the plan"
 wait_for 'Set line-number: "absolute" \(Helix.s default\) → "relative"' 2 || fail "the plan does not show the setting's current and new value"
 wait_for 'count lines from the cursor' 2 || fail "the plan does not show the step's reason"
-wait_for 'y run · n/Esc cancel' 2 || fail "the dialog does not show its keys"
+wait_for 'y/Enter run · n/Esc cancel' 2 || fail "the dialog does not show its keys (Enter runs an all-safe plan)"
 capture plan-settings
 sleep 0.3
 keys y
@@ -210,6 +214,46 @@ wait_for 'NOR' 10 || fail "a key did not return to Helix after the resumed progr
 sleep 0.3
 screen | grep -q 'Press any key' && fail "the resume screen stayed on"
 echo "helix e2e: ok: static commands ran by their free keys, then :write, then the program on the saved file"
+
+# --- 3c. a [shell] step padded with spaces on 80x24, and a double Enter ---------------
+tmux -L "$sock" resize-window -t "$e2e_session" -x 80 -y 24
+sleep 0.5
+ask 'padded marker'
+wait_for '␠×3500' 30 || fail "the padding is not labelled"
+wait_for '\[shell\] Run in a terminal:' 2 || fail "the padded step's mark is not on screen"
+wait_for 'touch .*\.padded;␠×3500cargo' 2 || fail "the start of the padded command is not next to its end"
+wait_for 'marked: 1 \[shell\]' 2 || fail "no summary of the marked steps"
+wait_for 'y run · n/Esc cancel' 2 || fail "a marked plan offers Enter"
+capture plan-padded
+screen | awk '{ if (length($0) > 80) bad = 1 } END { exit bad }' || fail "a screen line is wider than 80 columns"
+sleep 0.3
+keys Enter; keys Enter
+wait_for 'Enter does not run a plan with marked steps' 3 || fail "Enter on a marked plan says nothing"
+sleep 0.5
+[ -e "$echo_file.padded" ] && fail "a double Enter ran the [shell] step"
+keys Escape
+wait_for 'leash: cancelled' 10 || fail "Esc did not cancel the padded plan"
+[ -e "$echo_file.padded" ] && fail "the padded step ran although cancelled"
+echo "helix e2e: ok: 80x24: the padding is labelled, mark and summary on screen, a double Enter ran nothing"
+
+ask 'ten steps'
+wait_for 'marked: 10 \[shell\]' 30 || fail "the summary does not name the [shell] step below the fold"
+wait_for 'y after the last row' 2 || fail "the keys do not say that y needs the end"
+screen | grep -q 'touch ' && fail "the test needs the [shell] step below the fold"
+sleep 0.3
+keys y
+wait_for 'y runs once every row was on screen' 3 || fail "y before the end was seen did not say why it did nothing"
+sleep 0.5
+[ -e "$echo_file.fold" ] && fail "y ran a plan whose [shell] step was never on screen"
+keys PageDown; keys PageDown; keys PageDown; keys PageDown
+wait_for 'below the fold' 3 || fail "PageDown did not reach the [shell] step"
+wait_for 'marked: 10 \[shell\]' 1 || fail "the summary is not pinned at the end"
+keys n
+wait_for 'leash: cancelled' 10 || fail "n did not cancel the ten steps"
+[ -e "$echo_file.fold" ] && fail "the [shell] step ran although cancelled"
+tmux -L "$sock" resize-window -t "$e2e_session" -x 120 -y 40
+sleep 0.5
+echo "helix e2e: ok: y waits until every row of a 10-step plan was on screen; the summary names the [shell] step"
 
 # --- 4. space , shows the plan only ---------------------------------------------------
 cp "$hxconf" "$tmp/before.toml"

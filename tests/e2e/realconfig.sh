@@ -31,9 +31,14 @@ tools=$root/../shared/tools
 for f in "$tools/lazy.nvim-11.17.5.tar.xz" "$tools/plugins/SHA256SUMS"; do
   [ -f "$f" ] || skip "$label" "no $f (lazy.nvim and the plugin trees)"
 done
-for tool in git ruff pyright-langserver typescript-language-server; do
-  command -v "$tool" >/dev/null 2>&1 || skip "$label" "$tool is not on PATH (pip install ruff; npm install -g pyright typescript-language-server typescript)"
+install_hint="pip install ruff; npm install -g pyright typescript-language-server typescript@5"
+for tool in git ruff pyright-langserver typescript-language-server tsc; do
+  command -v "$tool" >/dev/null 2>&1 || skip "$label" "$tool is not on PATH ($install_hint)"
 done
+# typescript-language-server runs the project's TypeScript (tsserver.js, which TypeScript 7
+# no longer has): the project links the installed one as its node_modules/typescript.
+typescript=$(cd "$(dirname "$(readlink -f "$(command -v tsc)")")/.." && pwd)
+[ -f "$typescript/lib/tsserver.js" ] || skip "$label" "no tsserver.js in $typescript (TypeScript 5 or 6: $install_hint)"
 [ -f lua/leash_native.so ] || { echo "$label: FAIL: build the native library first (nvim -l build.lua)" >&2; exit 1; }
 
 . tests/e2e/lib.sh
@@ -50,39 +55,58 @@ e2e_model_server tests/e2e/scripted_model.py --plans "$here/plans.json" --echo-f
 # The project: committed, then app.py changed (a hunk for gitsigns).
 fixture() {
   local dir=$1
-  rm -rf "$dir" && mkdir -p "$dir" && cp -R "$here/project/." "$dir/"
+  mkdir -p "$dir" && cp -R "$here/project/." "$dir/"
   (
     cd "$dir"
+    printf 'node_modules/\n' >.gitignore
     git init -q -b main . && git add -A
     git -c user.name=test -c user.email=test@example.invalid commit -qm fixture
     sed -i 's/^def main():$/def main():\n    # work in progress/' app.py
+    mkdir node_modules && ln -s "$typescript" node_modules/typescript
   )
 }
 fixture "$tmp/expect" && ruff format - <"$tmp/expect/app.py" >"$tmp/expected-app.py"
 
-# rpc EXPR: evaluate EXPR in the case's Neovim.
-rpc() { timeout 10 "$nvim" --clean --server "$tmp/nvim.sock" --remote-expr "$1" 2>&1; }
+# rpc EXPR: evaluate EXPR in the case's Neovim (a hit-enter prompt blocks it: 5 s at most).
+rpc() { timeout 5 "$nvim" --clean --server "$dir/nvim.sock" --remote-expr "$1" 2>&1; }
 lua_str() { printf "'%s'" "${1//\'/\'\'}"; }
 
-# start CASE SERVERS [FILES...]: a fresh project and Neovim; waits until the language
-# servers SERVERS (comma-separated, or "-") are attached to the current buffer.
+# stop: ends the case's Neovim (the one this script started, by its pid) and waits, so
+# nothing writes into the folder after the script removed it.
+nvim_pid=
+stop() {
+  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+  [ -n "$nvim_pid" ] || return 0
+  local i
+  for i in $(seq 50); do kill -0 "$nvim_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$nvim_pid" 2>/dev/null || true
+  nvim_pid=
+}
+trap 'stop; e2e_cleanup' EXIT
+
+# start CASE SERVERS [FILES...]: a fresh project, XDG dirs and Neovim of the case's own
+# ($dir); waits (30 s at most) until the language servers SERVERS (comma-separated, or
+# "-") are attached to the current buffer.
 start() {
   local name=$1 servers=$2 i
   shift 2
-  tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-  rm -rf "$tmp/xdg" "$tmp/nvim.sock" && mkdir -p "$tmp/xdg"/{config,data,state,cache}
-  fixture "$tmp/project"
+  stop
+  dir=$tmp/cases/$name
+  mkdir -p "$dir"/xdg/{config,data,state,cache}
+  fixture "$dir/project"
   local files=""
   [ $# -eq 0 ] || files=$(printf ' %q' "$@")
-  e2e_tmux -c "$tmp/project" \
-    "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/xdg/config XDG_DATA_HOME=$tmp/xdg/data XDG_STATE_HOME=$tmp/xdg/state XDG_CACHE_HOME=$tmp/xdg/cache LEASH_E2E_KEY=e2e-not-a-secret REALCFG_LAZY=$tmp/lazy.nvim REALCFG_PLUGINS=$tmp/plugins REALCFG_LAZY_ROOT=$tmp/lazy-root REALCFG_LEASH=$root REALCFG_PORT=$port REALCFG_PROBE=$here/probe.lua REALCFG_PROJECT=$tmp/project REALCFG_EXPECT=$tmp/expected-app.py $(printf %q "$nvim") -i NONE --listen $tmp/nvim.sock -u $here/init.lua$files; sleep 30"
-  for i in $(seq 100); do [ -S "$tmp/nvim.sock" ] && break; sleep 0.1; done
+  e2e_tmux -c "$dir/project" \
+    "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$dir/xdg/config XDG_DATA_HOME=$dir/xdg/data XDG_STATE_HOME=$dir/xdg/state XDG_CACHE_HOME=$dir/xdg/cache LEASH_E2E_KEY=e2e-not-a-secret REALCFG_LAZY=$tmp/lazy.nvim REALCFG_PLUGINS=$tmp/plugins REALCFG_LAZY_ROOT=$dir/lazy-root REALCFG_LEASH=$root REALCFG_PORT=$port REALCFG_PROBE=$here/probe.lua REALCFG_PROJECT=$dir/project REALCFG_EXPECT=$tmp/expected-app.py $(printf %q "$nvim") -i NONE --listen $dir/nvim.sock -u $here/init.lua$files; sleep 30"
+  for i in $(seq 100); do [ -S "$dir/nvim.sock" ] && break; sleep 0.1; done
+  nvim_pid=$(rpc 'getpid()' || true)
+  [[ "$nvim_pid" =~ ^[0-9]+$ ]] || nvim_pid=
   [ "$servers" = - ] && { sleep 1; return 0; }
-  local got=
-  for i in $(seq 300); do
+  local got= deadline=$((SECONDS + 30))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     got=$(rpc "v:lua.Realcfg.ready($(lua_str "$servers"))" || true)
     [ "$got" = ok ] && return 0
-    sleep 0.1
+    sleep 0.2
   done
   note "the language servers $servers did not attach before the request ($got)"
   return 1
@@ -118,12 +142,14 @@ run() {
   fi
   sleep 0.4 # the run key is armed 150 ms after the window opens
   keys Enter
-  for i in $(seq 100); do
+  local deadline=$((SECONDS + 20))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     got=$(rpc "v:lua.Realcfg.check($(lua_str "$case"), 0)" || true)
     [[ "$got" == "wait: "* ]] || break
     sleep 0.2
   done
   [[ "$got" != "wait: "* ]] || got=$(rpc "v:lua.Realcfg.check($(lua_str "$case"), 1)" || true)
+  [ -n "$got" ] || got="Neovim does not answer over RPC (waiting at a prompt? see the screen)"
   if [ "$got" = ok ]; then
     echo "realconfig: ok: $case: :Do $request"
     passed+=("$case")
@@ -170,7 +196,7 @@ if [ ${#wanted[@]} -eq 0 ] || [[ " ${wanted[*]} " == *" rank "* ]]; then
   fi
 fi
 
-tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+stop
 echo "realconfig: ${#passed[@]} passed, ${#failed[@]} failed"
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'realconfig: FAIL: %s\n' "${failed[@]}" >&2

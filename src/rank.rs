@@ -38,8 +38,8 @@ use crate::catalog::{Catalog, Entry, ValueType};
 mod concepts;
 mod text;
 
-use text::split_words;
 pub use text::{query_words, stem};
+use text::{split_words, strip_emphasis};
 
 /// Whether every request word must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -270,7 +270,7 @@ impl Index {
         // Whole words of titles and documentation, for splitting names.
         let mut words: HashSet<String> = HashSet::new();
         for e in entries {
-            for w in split_words(e.title()).chain(split_words(e.description())) {
+            for w in split_words(&strip_emphasis(e.title())).chain(split_words(&strip_emphasis(e.description()))) {
                 if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) {
                     words.insert(w);
                 }
@@ -340,7 +340,8 @@ impl Index {
             // words that make a name count as that name too ("status line" in
             // 'laststatus' is `statusline`).
             let phrases = entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| (1, a.as_str()));
-            for (field, text) in [(1, entry.title()), (2, entry.description())].into_iter().chain(phrases) {
+            let (title, description) = (strip_emphasis(entry.title()), strip_emphasis(entry.description()));
+            for (field, text) in [(1, &*title), (2, &*description)].into_iter().chain(phrases) {
                 let mut prev = String::new();
                 for w in split_words(text) {
                     count(field, &w, &mut f);
@@ -359,7 +360,7 @@ impl Index {
             // The titles of the options and commands its documentation refers to
             // ('visualbell' lends "beeping" to 'belloff').
             for r in references(entry.description(), &exact, entries, i as u32) {
-                for w in split_words(entries[r as usize].title()) {
+                for w in split_words(&strip_emphasis(entries[r as usize].title())) {
                     // Only words it lacks: the field lends vocabulary, it does not
                     // repeat the entry's own.
                     let s = stem(&w);
@@ -914,6 +915,59 @@ mod tests {
         let got: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
         assert_eq!(got[0], "number", "{got:?}");
         assert!(got.contains(&"cmd:number"), "{got:?}");
+    }
+
+    /// The clean Neovim catalog plus the described mappings of a kickstart.nvim config,
+    /// whose descriptions bracket the letters of their keys.
+    fn kickstart() -> Catalog {
+        let mut v: serde_json::Value = serde_json::from_str(include_str!("../tests/data/neovim-catalog.json")).unwrap();
+        let entries = v["entries"].as_array_mut().unwrap();
+        for (lhs, desc) in [
+            ("gd", "[G]oto [D]efinition"),
+            ("gr", "[G]oto [R]eferences"),
+            ("gI", "[G]oto [I]mplementation"),
+            ("gD", "[G]oto [D]eclaration"),
+            ("<leader>D", "Type [D]efinition"),
+            ("<leader>ds", "[D]ocument [S]ymbols"),
+            ("<leader>ws", "[W]orkspace [S]ymbols"),
+            ("<leader>rn", "[R]e[n]ame"),
+            ("<leader>ca", "[C]ode [A]ction"),
+            ("<leader>th", "[T]oggle Inlay [H]ints"),
+            ("<leader>q", "Open diagnostic [Q]uickfix list"),
+            ("<leader>sh", "[S]earch [H]elp"),
+            ("<leader>sk", "[S]earch [K]eymaps"),
+            ("<leader>sf", "[S]earch [F]iles"),
+            ("<leader>ss", "[S]earch [S]elect Telescope"),
+            ("<leader>sw", "[S]earch current [W]ord"),
+            ("<leader>sg", "[S]earch by [G]rep"),
+            ("<leader>sd", "[S]earch [D]iagnostics"),
+            ("<leader>sr", "[S]earch [R]esume"),
+            ("<leader>s.", "[S]earch Recent Files (\".\" for repeat)"),
+            ("<leader><leader>", "[ ] Find existing buffers"),
+            ("<leader>/", "[/] Fuzzily search in current buffer"),
+            ("<leader>sn", "[S]earch [N]eovim files"),
+            ("<leader>f", "[F]ormat buffer"),
+        ] {
+            entries.push(json!({"id": format!("map:n:{lhs}"), "kind": "keymap", "title": desc, "args": "none", "reach": "shell"}));
+        }
+        Catalog::from_value(&v).unwrap()
+    }
+
+    #[test]
+    fn kickstart_descriptions_rank_without_their_brackets() {
+        let c = kickstart();
+        for (q, want) in [
+            ("go to definition", "map:n:gd"),
+            ("goto references", "map:n:gr"),
+            ("list the document symbols", "map:n:<leader>ds"),
+            ("search the keymaps", "map:n:<leader>sk"),
+            ("rename this variable", "map:n:<leader>rn"),
+            ("search the help", "map:n:<leader>sh"),
+            ("toggle inlay hints", "map:n:<leader>th"),
+        ] {
+            let got: Vec<&str> = rank(&c, q, 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&want), "{q}: {want} not in the top 5: {got:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Words: splitting, stopwords, the stemmer. The same functions process requests,
 //! catalog text and the concept vocabulary, so all three meet on the same stems.
 
+use std::borrow::Cow;
+
 /// Words that carry no meaning in a request to an editor. ("all", "on", "off", "no"
 /// and "not" stay: `:wall`, `:only`, `nowrap` and "don't" requests depend on them.)
 pub(crate) const STOPWORDS: &[&str] = &[
@@ -23,6 +25,37 @@ pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
         .map(|w| w.trim_matches('\'').to_lowercase())
         .filter(|w| !w.is_empty())
+}
+
+/// Catalog text without the bracket emphasis of kickstart-style descriptions: a short
+/// run (1 to 3 letters or digits) in brackets joined to the letters that follow loses
+/// its brackets, so "[G]oto [D]efinition" reads "Goto Definition" and "[R]e[n]ame"
+/// "Rename" (split at the brackets, they would be the words "g", "oto", "d"...).
+/// Other brackets stay: `[count]`, `[a-z]`, "[ ] Find buffers", `:e[dit]`.
+pub(crate) fn strip_emphasis(text: &str) -> Cow<'_, str> {
+    if !text.contains('[') {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '[' {
+            let run = chars[i + 1..].iter().take_while(|c| c.is_alphanumeric()).count();
+            let close = i + 1 + run;
+            if (1..=3).contains(&run)
+                && chars.get(close) == Some(&']')
+                && chars.get(close + 1).is_some_and(|c| c.is_alphabetic())
+            {
+                out.extend(&chars[i + 1..close]);
+                i = close + 1;
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    Cow::Owned(out)
 }
 
 /// The request's meaningful words, lower-cased, stopwords dropped, in order, without
@@ -159,6 +192,30 @@ fn strip_suffix(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bracket_emphasis_is_stripped() {
+        assert_eq!(strip_emphasis("[G]oto [D]efinition"), "Goto Definition");
+        assert_eq!(strip_emphasis("[S]earch [F]iles"), "Search Files");
+        assert_eq!(strip_emphasis("[R]e[n]ame"), "Rename");
+        assert_eq!(strip_emphasis("Open [D]iagnostic [Q]uickfix list"), "Open Diagnostic Quickfix list");
+        assert_eq!(strip_emphasis("[T]oggle Inlay [H]ints"), "Toggle Inlay Hints");
+        assert_eq!(strip_emphasis("[W]orkspace [S]ymbols"), "Workspace Symbols");
+        // Not emphasis: placeholders, classes, a marker before a space, Vim's abbreviations.
+        for plain in [
+            "[count]x",
+            "[a-z]",
+            "[ ] Find existing buffers",
+            "[?] Find recent files",
+            ":e[dit]",
+            "[N]%",
+            "no [brackets",
+        ] {
+            assert_eq!(strip_emphasis(plain), plain);
+        }
+        let words: Vec<String> = split_words(&strip_emphasis("[G]oto [D]efinition")).collect();
+        assert_eq!(words, ["goto", "definition"]);
+    }
 
     #[test]
     fn symbols_become_words() {

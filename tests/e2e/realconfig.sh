@@ -7,7 +7,7 @@
 # scripted model (tests/e2e/scripted_model.py answering tests/e2e/realconfig/plans.json).
 #
 # Each case starts a fresh Neovim in tmux on a fresh copy of the project, types
-# `:Do REQUEST`, runs the plan from its window with <CR>, and asks the Neovim (over RPC,
+# `:Do REQUEST`, runs the plan from its window with y, and asks the Neovim (over RPC,
 # tests/e2e/realconfig/probe.lua) whether the step did what it asked, with no refusal,
 # no error from any plugin (:messages, v:errmsg, notifications) and the plugins alive
 # afterwards (language servers attached, gitsigns signs, lualine drawing, the file
@@ -124,7 +124,7 @@ case_fail() {
   failed+=("$case: $(printf '%s' "$1" | head -n 3 | tr '\n' ' ')")
 }
 
-# run CASE SERVERS "REQUEST" [FILES...]: the case's Neovim, `:Do REQUEST`, <CR> in the
+# run CASE SERVERS "REQUEST" [FILES...]: the case's Neovim, `:Do REQUEST`, y in the
 # plan window, then the case's check (polled for up to 20 s).
 run() {
   case=$1
@@ -141,7 +141,7 @@ run() {
     return 0
   fi
   sleep 0.4 # the run key is armed 150 ms after the window opens
-  keys Enter
+  keys y # runs every plan; <CR> only those without marked steps
   local deadline=$((SECONDS + 20))
   while [ "$SECONDS" -lt "$deadline" ]; do
     got=$(rpc "v:lua.Realcfg.check($(lua_str "$case"), 0)" || true)

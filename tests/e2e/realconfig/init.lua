@@ -51,12 +51,18 @@ vim.api.nvim_create_autocmd('TextYankPost', {
 vim.opt.rtp:prepend(assert(os.getenv('REALCFG_LAZY')))
 
 require('lazy').setup({
-  { dir = dir('snacks.nvim'), name = 'snacks.nvim', priority = 1000, lazy = false, opts = {
-    notifier = { enabled = true },
-    input = { enabled = true },
-    bigfile = { enabled = true },
-    quickfile = { enabled = true },
-  } },
+  {
+    dir = dir('snacks.nvim'),
+    name = 'snacks.nvim',
+    priority = 1000,
+    lazy = false,
+    opts = {
+      notifier = { enabled = true },
+      input = { enabled = true },
+      bigfile = { enabled = true },
+      quickfile = { enabled = true },
+    },
+  },
   { dir = dir('vim-fugitive'), name = 'vim-fugitive', cmd = { 'Git', 'G' } },
   {
     dir = dir('gitsigns.nvim'),
@@ -128,7 +134,9 @@ require('lazy').setup({
       vim.api.nvim_create_autocmd('LspAttach', {
         group = vim.api.nvim_create_augroup('kickstart-lsp-attach', { clear = true }),
         callback = function(event)
-          local map = function(keys, func, desc) vim.keymap.set('n', keys, func, { buffer = event.buf, desc = 'LSP: ' .. desc }) end
+          local map = function(keys, func, desc)
+            vim.keymap.set('n', keys, func, { buffer = event.buf, desc = 'LSP: ' .. desc })
+          end
           map('grn', vim.lsp.buf.rename, '[R]e[n]ame')
           map('gra', vim.lsp.buf.code_action, '[G]oto Code [A]ction')
           map('grr', require('telescope.builtin').lsp_references, '[G]oto [R]eferences')

@@ -202,7 +202,9 @@ cases.definition = {
   check = function()
     if path_of(0) ~= vim.fs.normalize(project .. '/util.py') then return 'the current buffer is ' .. path_of(0) end
     local l = find_line(0, '^def helper')
-    if cursor()[1] ~= l then return ('the cursor is on line %d, the definition on %s'):format(cursor()[1], tostring(l)) end
+    if cursor()[1] ~= l then
+      return ('the cursor is on line %d, the definition on %s'):format(cursor()[1], tostring(l))
+    end
   end,
 }
 

@@ -64,7 +64,10 @@ function M.pin(map, bufnr)
   local loads = origin.lazy_keys(map, (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or 'n')
   if loads then return table.concat({ tostring(owner), 'lazy:' .. table.concat(loads, ',') }, '\31') end
   local callback = map.callback and tostring(map.callback) or ''
-  return table.concat({ tostring(owner), map.rhs or '', callback, tostring(map.expr or 0) }, '\31')
+  -- nvim_get_keymap() and maparg() spell the same rhs differently (`<Cmd>Oil<CR>`,
+  -- `<cmd>Oil<cr>`): key names are compared without regard to case.
+  local rhs = map.rhs and map.rhs:gsub('<[^<>]+>', string.lower) or ''
+  return table.concat({ tostring(owner), rhs, callback, tostring(map.expr or 0) }, '\31')
 end
 
 --- Whether the mapping `now` (its pin) is the one the catalog pinned: the same, or the

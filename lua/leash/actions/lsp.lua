@@ -42,7 +42,7 @@ function M.handler(entry, step)
   return true
 end
 
---- How long a jump waits for the language server, in milliseconds.
+--- How long a jump or a format waits for the language server, in milliseconds.
 M.jump_ms = 5000
 
 -- Helper functionality =======================================================
@@ -98,7 +98,8 @@ function H.check_target(uri)
 end
 
 H.actions = {
-  format = function(_, bufnr) vim.lsp.buf.format({ bufnr = bufnr, async = false }) end,
+  -- Neovim's default of 1 s is too short for a language server that has just started.
+  format = function(_, bufnr) vim.lsp.buf.format({ bufnr = bufnr, async = false, timeout_ms = M.jump_ms }) end,
   rename = function(args)
     local new = args[1]
     if type(new) ~= 'string' or not new:match('^[^%c%s]+$') then

@@ -530,7 +530,7 @@ describe('LSP and diagnostics actions', function()
     vim.api.nvim_win_set_cursor(0, { 1, 6 })
     okk, err = run({ { type = 'item', id = 'lsp:rename', args = 'count' } })
     ok(okk, err)
-    vim.wait(2000, function() return vim.api.nvim_buf_get_lines(0, 1, 2, false)[1] == 'return count' end)
+    -- Applied inside the step (and so inside the process guard), not later.
     eq({ 'local count = 1', 'return count' }, vim.api.nvim_buf_get_lines(0, 0, -1, false))
     okk, err = require('leash.actions.lsp').handler({ id = 'lsp:rename' }, { args = { 'two words' } })
     eq(false, okk)

@@ -86,6 +86,29 @@ function H.jump(bufnr, method, what)
   vim.cmd('botright copen')
 end
 
+--- Rename the symbol at the cursor to `new` now: ask the servers with a deadline and
+--- apply the first answer's edits inside the step (so inside the process guard).
+function H.rename(new)
+  local win, bufnr = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
+  local results = vim.lsp.buf_request_sync(bufnr, 'textDocument/rename', function(client)
+    local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+    params.newName = new
+    return params
+  end, M.jump_ms)
+  if not results then
+    return ('leash: the language server did not answer within %d s (rename)'):format(M.jump_ms / 1000)
+  end
+  for client_id, r in pairs(results) do
+    local client = vim.lsp.get_client_by_id(client_id)
+    if r.err then return 'leash: the language server could not rename: ' .. tostring(r.err.message or r.err) end
+    if r.result and client then
+      vim.lsp.util.apply_workspace_edit(r.result, client.offset_encoding)
+      return nil
+    end
+  end
+  return 'leash: the language server found nothing to rename here'
+end
+
 --- Why a jump target may not be opened, or nil.
 function H.check_target(uri)
   local text = require('leash.text')
@@ -105,7 +128,7 @@ H.actions = {
     if type(new) ~= 'string' or not new:match('^[^%c%s]+$') then
       return 'leash: a new name is one word without spaces or control characters'
     end
-    vim.lsp.buf.rename(new)
+    return H.rename(new)
   end,
   code_action = function() vim.lsp.buf.code_action() end,
   hover = function() vim.lsp.buf.hover() end,

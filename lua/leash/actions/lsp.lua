@@ -90,23 +90,30 @@ end
 --- apply the first answer's edits inside the step (so inside the process guard).
 function H.rename(new)
   local win, bufnr = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
-  local results = vim.lsp.buf_request_sync(bufnr, 'textDocument/rename', function(client)
-    local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
-    params.newName = new
-    return params
-  end, M.jump_ms)
-  if not results then
-    return ('leash: the language server did not answer within %d s (rename)'):format(M.jump_ms / 1000)
-  end
-  for client_id, r in pairs(results) do
-    local client = vim.lsp.get_client_by_id(client_id)
-    if r.err then return 'leash: the language server could not rename: ' .. tostring(r.err.message or r.err) end
-    if r.result and client then
-      vim.lsp.util.apply_workspace_edit(r.result, client.offset_encoding)
-      return nil
+  local deadline = vim.uv.hrtime() + M.jump_ms * 1e6
+  -- A server still reading the project answers "nothing" (null): ask again until the
+  -- deadline.
+  while true do
+    local left = math.floor((deadline - vim.uv.hrtime()) / 1e6)
+    if left <= 0 then return 'leash: the language server found nothing to rename here' end
+    local results = vim.lsp.buf_request_sync(bufnr, 'textDocument/rename', function(client)
+      local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+      params.newName = new
+      return params
+    end, left)
+    if not results then
+      return ('leash: the language server did not answer within %d s (rename)'):format(M.jump_ms / 1000)
     end
+    for client_id, r in pairs(results) do
+      local client = vim.lsp.get_client_by_id(client_id)
+      if r.err then return 'leash: the language server could not rename: ' .. tostring(r.err.message or r.err) end
+      if r.result and client then
+        vim.lsp.util.apply_workspace_edit(r.result, client.offset_encoding)
+        return nil
+      end
+    end
+    vim.wait(250)
   end
-  return 'leash: the language server found nothing to rename here'
 end
 
 --- Why a jump target may not be opened, or nil.

@@ -39,7 +39,7 @@ function M.entries(modes, bufnr)
               reach = 'plugin', -- see the file header
               plugin = loads and table.concat(loads, ', ') or H.owner(map),
               loads = loads and #loads > 0 or nil,
-              pin = M.pin(map, bufnr),
+              pin = M.pin(map, bufnr, loads or false),
             }
           end
         end
@@ -57,11 +57,15 @@ end
 --- same entry (|M.same()|).
 ---@param map table a mapping as |nvim_get_keymap()| or |maparg()| (dict) returns it
 ---@param bufnr integer the buffer it was looked up in; used when `map` is buffer-local
+---@param loads? string[]|false what it loads as a lazy.nvim stand-in, when the caller has
+---  looked that up already (`false`: not a stand-in)
 ---@return string
-function M.pin(map, bufnr)
+function M.pin(map, bufnr, loads)
   -- maparg() says `buffer = 1` for a buffer-local mapping, nvim_buf_get_keymap() the number.
   local owner = (map.buffer == true or (type(map.buffer) == 'number' and map.buffer > 0)) and bufnr or 0
-  local loads = origin.lazy_keys(map, (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or 'n')
+  if loads == nil then
+    loads = origin.lazy_keys(map, (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or 'n')
+  end
   if loads then return table.concat({ tostring(owner), 'lazy:' .. table.concat(loads, ',') }, '\31') end
   local callback = map.callback and tostring(map.callback) or ''
   -- nvim_get_keymap() and maparg() spell the same rhs differently (`<Cmd>Oil<CR>`,

@@ -17,10 +17,9 @@ local H = {}
 ---@param fn function
 ---@return string? name
 function M.of_function(fn)
-  local ok, info = pcall(debug.getinfo, fn, 'S')
-  if not ok or type(info) ~= 'table' or type(info.source) ~= 'string' then return nil end
-  if info.source:sub(1, 1) ~= '@' then return nil end
-  return M.of_path(info.source:sub(2))
+  local source = H.source(fn)
+  if not source or source:sub(1, 1) ~= '@' then return nil end
+  return M.of_path(source:sub(2))
 end
 
 --- The owner of a file.
@@ -77,6 +76,14 @@ function M.lazy_command(name)
   return H.names(active)
 end
 
+--- Whether a mapping is one of which-key's triggers (left out of the catalog).
+---@param map table
+---@return boolean
+function M.is_which_key_trigger(map)
+  if type(map.desc) == 'string' and vim.startswith(map.desc, 'which-key-trigger') then return true end
+  return map.callback ~= nil and H.defined_in(map.callback, H.which_key_file)
+end
+
 -- Helper data ================================================================
 
 -- A plugin's code lives in these folders of its root.
@@ -89,17 +96,15 @@ H.which_key_file = 'which-key/triggers.lua'
 
 -- Helper functionality =======================================================
 
-function H.defined_in(fn, tail)
+--- A function's source (`@/path/file.lua` for a file), or nil.
+function H.source(fn)
   local ok, info = pcall(debug.getinfo, fn, 'S')
-  return ok and type(info) == 'table' and type(info.source) == 'string' and vim.endswith(info.source, tail)
+  return ok and type(info) == 'table' and type(info.source) == 'string' and info.source or nil
 end
 
---- Whether a mapping is one of which-key's triggers (left out of the catalog).
----@param map table
----@return boolean
-function M.is_which_key_trigger(map)
-  if type(map.desc) == 'string' and vim.startswith(map.desc, 'which-key-trigger') then return true end
-  return map.callback ~= nil and H.defined_in(map.callback, H.which_key_file)
+function H.defined_in(fn, tail)
+  local source = H.source(fn)
+  return source ~= nil and vim.endswith(source, tail)
 end
 
 function H.lazy_handler(kind)

@@ -173,6 +173,9 @@ echo "leash: refused to run a program from a step that is not [shell]" >&2
 exit 126
 ]]
 
+-- The starting functions whose program has ended when they return.
+H.ends_at_once = { ['system()'] = true, ['systemlist()'] = true }
+
 -- Vimscript functions that start programs, checked through vim.call()/nvim_call_function().
 H.starting_functions = { system = true, systemlist = true, jobstart = true, termopen = true }
 
@@ -534,7 +537,12 @@ function H.wrap_lua(s)
     if cmd[1] == s.program and cmd[2] == H.stand_in_flag then return cmd end
     local what = describe(cmd)
     local why = H.check_argv(s, cmd)
-    if not why then return cmd end
+    if not why then
+      -- system() has ended before the step does; a job is recorded when the step ends
+      -- (H.check_new_processes), uv.spawn() where it starts.
+      if H.ends_at_once[via] then H.record(s, via, what) end
+      return cmd
+    end
     H.record(s, via, what, why)
     return H.stand_in(s, via, what)
   end

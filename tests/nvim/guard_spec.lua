@@ -113,9 +113,11 @@ describe('guard', function()
     end, { plan_text = { 'notes.txt' }, on_starts = function(s) starts = s end })
     eq(true, okr, err)
     eq(true, exists(marker))
-    ok(#starts >= 1)
+    ok(#starts >= 2)
     matches('^touch ', starts[1].what)
     eq(nil, starts[1].refused)
+    -- system() with a list has ended before the step does: recorded where it starts.
+    eq({ via = 'system()', what = 'true' }, starts[#starts])
   end)
 
   it('refuses a program the plan chose and plan text beginning with “-” in the arguments', function()

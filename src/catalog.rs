@@ -12,6 +12,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::policy::code_dirs::CodeDirs;
 use crate::policy::names::NameHandler;
 
 /// What a step can reach, from harmless to a shell. Ordered: the reach of a step is the
@@ -337,6 +338,8 @@ pub enum CatalogError {
     AliasClash { alias: String, key: String, other: String },
     #[error("“name_handlers” must be a list of {{\"pattern\", \"event\", \"group\"}} objects: {0}")]
     NameHandlers(String),
+    #[error("“code_dirs” must be a list of folder paths: {0}")]
+    CodeDirs(String),
 }
 
 /// A validated, indexed set of entries.
@@ -350,6 +353,9 @@ pub struct Catalog {
     /// Names the editor reads or writes through a handler (`*.gz` by gzip.vim), as the
     /// frontend found them; see [`crate::policy::names`].
     name_handlers: Vec<NameHandler>,
+    /// The folders the editor loads code from and its current directory, as the frontend
+    /// found them; see [`crate::policy::code_dirs`].
+    code_dirs: CodeDirs,
     /// Item aliases (`vs`, `g`), first item wins: only for [`Catalog::find`].
     by_item_alias: HashMap<String, usize>,
     /// The ranker's index, built on first use.
@@ -433,7 +439,19 @@ impl Catalog {
             None | Some(Value::Null) => Vec::new(),
             Some(v) => parse_name_handlers(v)?,
         };
-        Ok(Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers))
+        let code_dirs = parse_code_dirs(obj.get("code_dirs"), obj.get("cwd").and_then(Value::as_str))?;
+        Ok(Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers).with_code_dirs(code_dirs))
+    }
+
+    /// The catalog with the folders its editor loads code from.
+    pub fn with_code_dirs(mut self, code_dirs: CodeDirs) -> Catalog {
+        self.code_dirs = code_dirs;
+        self
+    }
+
+    /// The folders the editor loads code from (empty: none known).
+    pub fn code_dirs(&self) -> &CodeDirs {
+        &self.code_dirs
     }
 
     /// The catalog with the names its editor reads or writes through a handler.
@@ -466,6 +484,12 @@ impl Catalog {
         });
         if let (false, Value::Object(m)) = (self.name_handlers.is_empty(), &mut v) {
             m.insert("name_handlers".into(), serde_json::to_value(&self.name_handlers).unwrap_or(Value::Null));
+        }
+        if let (false, Value::Object(m)) = (self.code_dirs.given().is_empty(), &mut v) {
+            m.insert("code_dirs".into(), serde_json::json!(self.code_dirs.given()));
+            if let Some(cwd) = self.code_dirs.cwd() {
+                m.insert("cwd".into(), serde_json::json!(cwd.display().to_string()));
+            }
         }
         v
     }
@@ -559,6 +583,20 @@ pub fn parse_name_handlers(v: &Value) -> Result<Vec<NameHandler>, CatalogError> 
             }
         }
     }
+}
+
+/// Parses a catalog's `code_dirs` (a list of folder paths; an empty Lua table arrives as
+/// an empty object) with the `cwd` relative paths start in.
+pub fn parse_code_dirs(v: Option<&Value>, cwd: Option<&str>) -> Result<CodeDirs, CatalogError> {
+    let dirs: Vec<String> = match v {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(m)) if m.is_empty() => Vec::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| CatalogError::CodeDirs(e.to_string()))?,
+    };
+    if dirs.iter().any(|d| d.trim().is_empty()) {
+        return Err(CatalogError::CodeDirs("a folder is empty".into()));
+    }
+    Ok(CodeDirs::new(cwd, &dirs))
 }
 
 /// Parses one entry object; the error says which field is wrong and names the entry.

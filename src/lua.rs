@@ -11,10 +11,11 @@ use std::sync::{Arc, Mutex};
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use crate::catalog::{parse_name_handlers, Catalog, Reach};
+use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, Reach, SettingValue};
 use crate::llm::ProviderConfig;
 use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
+use crate::policy::code_dirs::CodeDirs;
 use crate::policy::{names, neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
@@ -163,6 +164,19 @@ fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Po
     Ok(Policy::new(profile).with_raise_rules(rules))
 }
 
+/// The folders Neovim loads code from (`code_dirs`) and the current directory (`cwd`) of
+/// a frontend's options table.
+fn code_dirs(lua: &Lua, opts: &Option<Table>) -> mlua::Result<CodeDirs> {
+    let cwd = opt::<String>(opts, "cwd")?;
+    match opt::<LuaValue>(opts, "code_dirs")? {
+        Some(v) => {
+            let v: Value = lua.from_value(v).map_err(|e| err(format!("option “code_dirs”: {e}")))?;
+            parse_code_dirs(Some(&v), cwd.as_deref()).map_err(err)
+        }
+        None => Ok(CodeDirs::default()),
+    }
+}
+
 /// `crate::text::visible` over bytes from Lua: valid UTF-8 runs rewritten, invalid bytes
 /// kept (Neovim shows those as `<xx>` itself).
 fn visible_bytes(bytes: &[u8]) -> mlua::Result<mlua::BString> {
@@ -229,10 +243,12 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     }
                     None => Vec::new(),
                 };
+                let code_dirs = code_dirs(lua, &opts)?;
                 let catalog = Arc::new(
                     Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
                         .map_err(err)?
-                        .with_name_handlers(handlers),
+                        .with_name_handlers(handlers)
+                        .with_code_dirs(code_dirs),
                 );
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
@@ -333,6 +349,47 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     // are not UTF-8 are kept as they are (Neovim draws them as `<xx>`); only the valid
     // runs between them are rewritten.
     m.set("visible", lua.create_function(|_, s: mlua::String| guard(|| Ok(visible_bytes(&s.as_bytes()))))?)?;
+    // Where a step about to run writes, checked against the folders Neovim loads code
+    // from as they are now (the current directory, file and changed buffers, and the
+    // path options the plan set before): nil, or why the write is `code`.
+    m.set(
+        "write_landing",
+        lua.create_function(|lua, (step, state): (Table, Option<Table>)| {
+            guard(|| {
+                let dirs = code_dirs(lua, &state)?;
+                let file = opt::<String>(&state, "file")?.filter(|f| !f.is_empty());
+                let modified = opt::<Vec<String>>(&state, "modified")?.unwrap_or_default();
+                let text = |v: LuaValue| match v {
+                    LuaValue::String(s) => Some(SettingValue::String(s.to_string_lossy())),
+                    _ => None,
+                };
+                let mut why = match step.get::<Option<String>>("type")?.as_deref() {
+                    Some("item") => {
+                        let id: String = step.get::<Option<String>>("id")?.unwrap_or_default();
+                        let args: Vec<String> = match step.get::<LuaValue>("args")? {
+                            LuaValue::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
+                            LuaValue::String(s) => vec![s.to_str()?.to_string()],
+                            _ => Vec::new(),
+                        };
+                        dirs.item_reach(&id, &args, file.as_deref(), &modified)
+                    }
+                    Some("setting") => {
+                        let key: String = step.get::<Option<String>>("key")?.unwrap_or_default();
+                        text(step.get("value")?).and_then(|v| dirs.option_reach(&key, &v))
+                    }
+                    _ => None,
+                };
+                if let Some(set) = opt::<Table>(&state, "settings")? {
+                    for pair in set.pairs::<String, LuaValue>() {
+                        let (key, value) = pair?;
+                        why = why.or_else(|| text(value).and_then(|v| dirs.option_reach(&key, &v)));
+                    }
+                }
+                Ok(why.map(|(_, why)| why))
+            })
+        })?,
+    )?;
+
     // Whether one code point is invisible (false for a number that is no code point).
     m.set(
         "is_invisible",

@@ -9,7 +9,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
-use crate::validate::{Action, ValidatedPlan};
+use crate::refusal::Refusal;
+use crate::validate::{Action, Confirm, Dropped, ValidatedPlan};
+
+/// Builtin commands that, given a range, run the buffer's lines in it as code
+/// (`:{range}lua` and `:{range}source`; `:@` and `:*` are withheld already). The lines
+/// are buffer text the plan window does not show, so such a step is dropped. Commands that
+/// run *their argument* on each line (`:luado`, `:global`, `:substitute`) show what runs.
+const RUNS_LINES: &[&str] = &["cmd:lua", "cmd:source", "cmd:@", "cmd:*"];
 
 /// Lines `line1` to `line2`, counted from 1, `line1 <= line2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -74,15 +81,29 @@ impl<'de> Deserialize<'de> for LineRange {
 
 /// Gives `range` to every kept item step whose catalog entry takes a line range, and
 /// puts it in the step's label. Steps of other kinds, and items that take no range, are
-/// left as they are.
+/// left as they are. A step that would run the lines as code ([`RUNS_LINES`]) is dropped
+/// with the reason.
 pub fn apply(plan: &mut ValidatedPlan, catalog: &Catalog, range: Option<LineRange>) {
     let Some(range) = range else { return };
-    for step in &mut plan.steps {
-        let Action::Item { id, .. } = &step.action else { continue };
-        if catalog.item(id).is_some_and(|item| item.range) {
-            step.range = Some(range);
-            step.label = format!("{} on {}", step.label, range.describe());
+    let mut kept = Vec::with_capacity(plan.steps.len());
+    for mut step in std::mem::take(&mut plan.steps) {
+        if let Action::Item { id, .. } = &step.action {
+            if catalog.item(id).is_some_and(|item| item.range) {
+                if RUNS_LINES.contains(&id.as_str()) {
+                    let refusal = Refusal::CodeOnRange { id: id.clone(), lines: range.describe() };
+                    plan.dropped.push(Dropped { index: step.index, refusal });
+                    continue;
+                }
+                step.range = Some(range);
+                step.label = format!("{} on {}", step.label, range.describe());
+            }
         }
+        kept.push(step);
+    }
+    plan.steps = kept;
+    plan.dropped.sort_by_key(|d| d.index);
+    if !plan.steps.iter().any(|s| s.reach.needs_confirmation()) {
+        plan.confirm = Confirm::Default;
     }
 }
 
@@ -137,6 +158,43 @@ mod tests {
         // With a user range, the model's own range is still ignored: the user's is used.
         let p = plan(text, Some(LineRange::new(5, 6).unwrap()));
         assert!(p.steps.iter().all(|s| s.range == Some(LineRange::new(5, 6).unwrap())));
+    }
+
+    #[test]
+    fn commands_that_would_run_the_lines_as_code_are_dropped() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"id": "cmd:lua", "kind": "command", "title": "run Lua", "args": "optional", "reach": "code", "range": true},
+            {"id": "cmd:source", "kind": "command", "title": "source", "args": "optional", "reach": "code", "range": true},
+            {"id": "cmd:luado", "kind": "command", "title": "Lua on each line", "args": "required", "reach": "code", "range": true},
+            {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true}
+        ]}))
+        .unwrap();
+        let text = r#"{"steps": [{"type": "item", "id": "cmd:lua"}, {"type": "item", "id": "cmd:sort"},
+            {"type": "item", "id": "cmd:source"}, {"type": "item", "id": "cmd:lua", "args": "print(1)"},
+            {"type": "item", "id": "cmd:luado", "args": "return line:upper()"}]}"#;
+        let run = |range| {
+            let mut p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim));
+            apply(&mut p, &c, range);
+            p
+        };
+        let p = run(Some(LineRange::new(2, 3).unwrap()));
+        let kept: Vec<_> = p.steps.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(kept, vec!["Run :sort on lines 2–3", "Run :luado return line:upper() on lines 2–3"]);
+        assert_eq!(p.dropped.iter().map(|d| d.index).collect::<Vec<_>>(), vec![0, 2, 3]);
+        assert!(p.dropped.iter().all(|d| d.code() == "code_on_range"));
+        assert_eq!(
+            p.dropped[0].refusal.to_string(),
+            "“cmd:lua” would run lines 2–3 as code, and the plan window does not show them; leash does not run the lines of a range as code"
+        );
+        // Without a range `:lua` runs its shown argument as usual.
+        let p = run(None);
+        assert_eq!((p.steps.len(), p.dropped.len()), (5, 0));
+        // Only a safe step left: the window is no longer required.
+        let only = r#"{"steps": [{"type": "item", "id": "cmd:lua"}, {"type": "item", "id": "cmd:sort"}]}"#;
+        let mut p = validate(&parse(only).unwrap(), &c, &Policy::new(Profile::Neovim));
+        assert_eq!(p.confirm, Confirm::Required);
+        apply(&mut p, &c, Some(LineRange::new(1, 1).unwrap()));
+        assert_eq!(p.confirm, Confirm::Default);
     }
 
     #[test]

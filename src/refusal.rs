@@ -92,6 +92,10 @@ pub enum Refusal {
     /// a setting the project's config overrides, a step that cannot keep its place).
     #[error("{0}")]
     CannotRunHere(String),
+    /// `code_on_range`: a command that would run the user's lines as code (`:'<,'>lua`,
+    /// `:'<,'>source`), which the plan window does not show.
+    #[error("“{id}” would run {lines} as code, and the plan window does not show them; leash does not run the lines of a range as code")]
+    CodeOnRange { id: String, lines: String },
 }
 
 impl Refusal {
@@ -121,6 +125,7 @@ impl Refusal {
             Refusal::PlanSleep { .. } => "plan_sleep",
             Refusal::HelixRule(_) => "helix_rule",
             Refusal::CannotRunHere(_) => "cannot_run_here",
+            Refusal::CodeOnRange { .. } => "code_on_range",
         }
     }
 
@@ -213,6 +218,7 @@ mod tests {
             Refusal::PlanSleep { max_ms: 3000 },
             Refusal::HelixRule(":write takes at most 1 argument".into()),
             Refusal::CannotRunHere("the project's .helix/config.toml sets it".into()),
+            Refusal::CodeOnRange { id: "cmd:lua".into(), lines: "lines 2–3".into() },
         ]
     }
 
@@ -241,6 +247,7 @@ mod tests {
             Refusal::PlanSleep { .. } => 20,
             Refusal::HelixRule(_) => 21,
             Refusal::CannotRunHere(_) => 22,
+            Refusal::CodeOnRange { .. } => 23,
         }
     }
 

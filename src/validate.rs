@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
-use crate::policy::Policy;
+use crate::policy::{CodeWrite, Policy};
 use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
@@ -197,7 +197,8 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             let reach = policy.item(item, args)?;
             let (reach, note) = with_note(reach, policy.claimed_name(item, args, catalog.name_handlers()));
             let (reach, foreign) = with_note(reach, policy.foreign_code(reach, args.iter().map(String::as_str)));
-            let note = foreign.or(note);
+            let (reach, code) = with_note(reach, policy.code_write(catalog.code_dirs(), CodeWrite::Item(item, args)));
+            let note = foreign.or(note).or(code);
             let label = plugin_label(item, item_label(&item.id, &item.title, args));
             Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note))
         }
@@ -213,7 +214,9 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
                 _ => None,
             };
             let (reach, foreign) = with_note(reach, policy.foreign_code(reach, text));
-            let note = foreign.or(note);
+            let (reach, code) =
+                with_note(reach, policy.code_write(catalog.code_dirs(), CodeWrite::Setting(setting, &value)));
+            let note = foreign.or(note).or(code);
             let (scope, label) = match (scope, setting.scope) {
                 (Some(Scope::Local), Some(s)) if s.has_local_value() => {
                     (Some(Scope::Local), format!("Set {} = {} (this window/buffer only)", setting.key, value))
@@ -758,6 +761,61 @@ mod tests {
         let p = neovim(json!([{"type": "setting", "key": "matchtime", "value": 600}]));
         assert_eq!(p.dropped[0].code(), "plan_sleep");
         assert_eq!(neovim(json!([{"type": "setting", "key": "matchtime", "value": 5}])).steps.len(), 1);
+    }
+
+    #[test]
+    fn writes_into_a_folder_neovim_loads_code_from_are_code_and_say_why() {
+        let root = std::env::temp_dir().join(format!("leash-validate-code-dirs-{}", std::process::id()));
+        let config = root.join("config");
+        let project = root.join("project");
+        std::fs::create_dir_all(config.join("plugin")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        let catalog = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "write"},
+            {"id": "cmd:redir", "kind": "command", "title": "redirect", "args": "optional", "reach": "write"},
+            {"id": "file:rename", "kind": "file", "title": "rename", "args": "required", "reach": "write"},
+            {"key": "backupdir", "title": "backup folder", "type": "string"},
+            {"key": "verbosefile", "title": "log messages to a file", "type": "string"},
+            {"key": "backupext", "title": "backup suffix", "type": "string"}
+        ], "code_dirs": [config.display().to_string()], "cwd": project.display().to_string()}))
+        .unwrap();
+        let check = |steps: Value| {
+            validate(
+                &parse(&json!({"reply": "r", "steps": steps}).to_string()).unwrap(),
+                &catalog,
+                &Policy::new(Profile::Neovim),
+            )
+        };
+        let plugin = config.join("plugin").display().to_string();
+        // The chain of the attack: each step alone looked like a `write`.
+        let p = check(json!([
+            {"type": "setting", "key": "backupdir", "value": format!("{plugin}//")},
+            {"type": "setting", "key": "backupext", "value": ".lua"},
+            {"type": "setting", "key": "verbosefile", "value": "../config/plugin/log.vim"},
+            {"type": "item", "id": "cmd:write", "args": "../config/plugin/notes.lua"},
+            {"type": "item", "id": "cmd:redir", "args": format!("> {plugin}/x.vim")},
+            {"type": "item", "id": "file:rename", "args": "../config/plugin/x.lua"},
+            {"type": "item", "id": "cmd:write", "args": "notes.txt"}
+        ]));
+        assert!(p.dropped.is_empty(), "{:?}", p.dropped);
+        let reaches: Vec<Reach> = p.steps.iter().map(|s| s.reach).collect();
+        use Reach::{Code, Write};
+        assert_eq!(reaches, vec![Code, Write, Code, Code, Code, Code, Write]);
+        for i in [0, 2, 3, 4, 5] {
+            let note = p.steps[i].note.as_deref().unwrap_or_default();
+            assert!(note.contains("a folder Neovim loads code from"), "step {i}: {note}");
+        }
+        assert!(p.steps[0].note.as_deref().unwrap_or_default().starts_with("'backupdir' writes to"));
+        assert_eq!(p.confirm, Confirm::Required);
+        // Another editor's profile, or a catalog without the folders, raises nothing.
+        let generic = validate(
+            &parse(r#"{"steps": [{"type": "item", "id": "cmd:write", "args": "../config/plugin/notes.lua"}]}"#)
+                .unwrap(),
+            &catalog,
+            &Policy::new(Profile::Generic),
+        );
+        assert_eq!(generic.steps[0].reach, Reach::Write);
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -18,6 +18,7 @@ local H = {}
 ---@class leash.ExecContext
 ---@field record leash.UndoRecord what undo needs; handlers that change state add to it
 ---@field range? leash.LineRange the user's lines (|leash.context.range()|), if `:Do` got any
+---@field settings table<string, any> option values the plan's steps have set so far
 
 ---@class leash.UndoRecord
 ---@field settings leash.SettingRecord[]
@@ -44,7 +45,7 @@ function M.run(plan, opts)
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
   local record = { settings = {}, not_undoable = {} }
   if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
-  local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan) }
+  local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan), settings = {} }
   local entries
   for pos, step in ipairs(plan.steps) do
     local ok, err
@@ -128,6 +129,7 @@ function M.confirm_and_run(plan, opts)
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
     require('leash.ui.arrival').arrive(function()
+      H.at_window(plan)
       confirm.open(plan, {
         on_run = go,
         on_cancel = function()
@@ -204,6 +206,7 @@ function H.run_step(step, entries, ctx)
       local rec, err = require('leash.actions.settings').run(step)
       if not rec then return nil, err end
       table.insert(ctx.record.settings, rec)
+      ctx.settings[step.key] = step.value
       return true
     elseif step.type == 'terminal' then
       return require('leash.actions.term').run_line(step.command)
@@ -212,10 +215,19 @@ function H.run_step(step, entries, ctx)
     end
     return nil, ('unknown step type %s'):format(vim.inspect(step.type))
   end
+  local policy = require('leash.policy')
+  local may_run_code = (policy.rank[step.reach] or policy.rank.shell) >= policy.rank.code
+  if not may_run_code then
+    -- Checked now, not only when the plan was: an earlier step may have changed the
+    -- current directory or file (|leash.code_dirs|).
+    local why, cerr = require('leash.code_dirs').check(step, ctx.settings)
+    if cerr then return false, cerr end
+    if why then return false, ('it would write where Neovim loads code from, not shown as [code]: %s'):format(why) end
+  end
   local ok, err
   local terminal = require('leash.ui.terminal')
   local isprint, raw_before = vim.o.isprint, terminal.raw_controls()
-  if require('leash.policy').unguarded(step.reach) then
+  if policy.unguarded(step.reach) then
     ok, err = H.pcall(run)
   else
     ok, err = require('leash.guard').run(run, {
@@ -225,8 +237,6 @@ function H.run_step(step, entries, ctx)
   end
   -- Raw control bytes could move what the terminal shows (a later plan window among
   -- it): only a step confirmed as code or more may let them through, a modeline neither.
-  local policy = require('leash.policy')
-  local may_run_code = (policy.rank[step.reach] or policy.rank.shell) >= policy.rank.code
   if ok and not raw_before and not may_run_code and terminal.raw_controls() then
     vim.o.isprint = isprint
     ok, err =
@@ -290,6 +300,39 @@ function H.annotate(plan, entries)
     end
   end
 end
+
+--- What only the editor knows when the window opens, put on the steps it shows: the file
+--- `file:delete` and `file:rename` act on (they refuse to run on another), and `[code]`
+--- with the reason for a step that would write where Neovim loads code from (`:write`
+--- while the current file is in the config folder). Reach is only ever raised here.
+function H.at_window(plan)
+  local policy, code_dirs = require('leash.policy'), require('leash.code_dirs')
+  local settings, earlier_item = {}, false
+  for _, step in ipairs(plan.steps) do
+    if type(step) == 'table' then
+      if step.type == 'item' and H.current_file_items[step.id] then
+        step.current_file = vim.api.nvim_buf_get_name(0)
+        step.current_file_may_change = earlier_item
+      end
+      if (policy.rank[step.reach] or policy.rank.shell) < policy.rank.code then
+        -- A check that cannot run here fails again, for good, before the step runs.
+        local why = code_dirs.check(step, settings)
+        if why then
+          step.reach = 'code'
+          step.note = (type(step.note) == 'string' and step.note ~= '') and (step.note .. '; ' .. why) or why
+        end
+      end
+      if step.type == 'setting' and type(step.key) == 'string' then
+        settings[step.key] = step.value
+      else
+        earlier_item = true
+      end
+    end
+  end
+end
+
+-- Items that act on the current file: the window names it, and they run only on it.
+H.current_file_items = { ['file:delete'] = true, ['file:rename'] = true }
 
 function H.run_item(step, entries, ctx)
   local id = step.id

@@ -7,6 +7,7 @@
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
 pub mod budget;
+pub mod code_dirs;
 pub mod foreign_code;
 pub mod helix;
 mod isprint;
@@ -188,6 +189,19 @@ impl Policy {
         foreign_code::foreign_call(texts)
     }
 
+    /// A step that writes a file inside a folder Neovim loads code from ('runtimepath',
+    /// the config folder…) is `code`: the file can run at the next start. Checks the file
+    /// a write command or `file:rename` names, and the folder a path option chooses.
+    pub fn code_write(&self, code_dirs: &code_dirs::CodeDirs, action: CodeWrite<'_>) -> Option<(Reach, String)> {
+        if self.profile != Profile::Neovim {
+            return None;
+        }
+        match action {
+            CodeWrite::Item(item, args) => code_dirs.item_reach(&item.id, args, None, &[]),
+            CodeWrite::Setting(setting, value) => code_dirs.option_reach(&setting.key, value),
+        }
+    }
+
     /// The reach a setting's value adds beyond the option's row, with the reason to show.
     pub fn setting_value(
         &self,
@@ -214,6 +228,12 @@ impl Policy {
         hidden_character(&what(), command, true)?;
         Ok(Reach::Shell)
     }
+}
+
+/// A step whose write target [`Policy::code_write`] checks.
+pub enum CodeWrite<'a> {
+    Item(&'a Item, &'a [String]),
+    Setting(&'a Setting, &'a SettingValue),
 }
 
 /// The first character of `s` that would hide part of it where it is shown: a control

@@ -154,6 +154,35 @@ function H.checks.check_command_args(mod)
   matches('unknown reach', raises(mod.check_command_args, 'edit', 'nope', {}))
 end
 
+function H.checks.write_landing(mod)
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. '/config/plugin', 'p')
+  vim.fn.mkdir(dir .. '/project', 'p')
+  local where = { code_dirs = { dir .. '/config' }, cwd = dir .. '/project' }
+  local write = function(args) return { type = 'item', id = 'cmd:write', args = args } end
+  eq(nil, mod.write_landing(write({ 'notes.txt' }), where))
+  matches('loads code from', mod.write_landing(write({ '../config/plugin/x.lua' }), where))
+  eq(nil, mod.write_landing(write({}), where), 'the current file, none given')
+  matches(
+    'loads code from',
+    mod.write_landing(write({}), vim.tbl_extend('force', where, { file = dir .. '/config/x.lua' }))
+  )
+  local modified = vim.tbl_extend('force', where, { modified = { dir .. '/project/a', dir .. '/config/b.vim' } })
+  matches('config/b%.vim', mod.write_landing({ type = 'item', id = 'cmd:wall', args = {} }, modified))
+  matches(
+    "'verbosefile'",
+    mod.write_landing({ type = 'setting', key = 'verbosefile', value = '../config/v.vim' }, where)
+  )
+  eq(nil, mod.write_landing({ type = 'setting', key = 'wrap', value = true }, where))
+  -- The plan's earlier settings count, resolved from the directory of now.
+  local later = { code_dirs = where.code_dirs, cwd = dir, settings = { backupdir = 'config/plugin//' } }
+  matches("'backupdir'", mod.write_landing(write({ 'notes.txt' }), later))
+  eq(nil, mod.write_landing(write({ 'notes.txt' }), vim.tbl_extend('force', later, { settings = {} })))
+  eq(nil, mod.write_landing(write({ '/x/plugin/a.lua' }), {}), 'no folders known: nothing to find')
+  matches('code_dirs', raises(mod.write_landing, write({}), { code_dirs = { '' } }))
+  vim.fn.delete(dir, 'rf')
+end
+
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.
 local function project(git)
   local dir = vim.fn.tempname()

@@ -22,7 +22,7 @@ function M.handler(entry, step)
   local args = step and step.args
   if type(args) == 'string' then args = { args } end
   if args == nil or args == vim.NIL then args = {} end
-  local ok, res, err = pcall(fn, args)
+  local ok, res, err = pcall(fn, args, step or {})
   if not ok then return false, 'leash: ' .. tostring(res) end
   if res == nil then return false, err end
   return true, res
@@ -77,10 +77,23 @@ end
 -- Helper functionality =======================================================
 
 --- The current buffer's file, or nil and why not.
-function H.current_file()
+--- The current buffer and its file. With `step.current_file` (the file the plan window
+--- named for this step), only that file: an earlier step of the plan may have made
+--- another one current.
+function H.current_file(step)
   local buf = vim.api.nvim_get_current_buf()
   local name = vim.api.nvim_buf_get_name(buf)
   if name == '' or vim.bo[buf].buftype ~= '' then return nil, nil, 'leash: the current buffer is not a file' end
+  local shown = step and step.current_file
+  if type(shown) == 'string' and shown ~= name then
+    local text = require('leash.text')
+    return nil,
+      nil,
+      ('leash: the current file is now %s, not %s as the plan window showed; this step did not run'):format(
+        text.visible(vim.fn.fnamemodify(name, ':~:.')),
+        text.visible(vim.fn.fnamemodify(shown, ':~:.'))
+      )
+  end
   return buf, vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
 end
 
@@ -148,9 +161,9 @@ end
 --- `file:rename NEWPATH`: move the current file on disk and point its buffer at it. A
 --- bare name keeps the file's folder; a path with a separator is relative to the
 --- current directory.
-function H.actions.rename(args)
+function H.actions.rename(args, step)
   if #args ~= 1 then return nil, 'leash: file:rename needs exactly one new path' end
-  local buf, old, ferr = H.current_file()
+  local buf, old, ferr = H.current_file(step)
   if not buf then return nil, ferr end
   local target = args[1]
   local base = target:find('[/\\]') and (vim.uv.cwd() or '.') or vim.fs.dirname(old)
@@ -204,8 +217,8 @@ function H.actions.copy_path(args)
 end
 
 --- `file:delete`: remove the current file and its buffer.
-function H.actions.delete()
-  local buf, path, err = H.current_file()
+function H.actions.delete(_, step)
+  local buf, path, err = H.current_file(step)
   if not buf then return nil, err end
   local st = vim.uv.fs_lstat(path)
   if st and st.type ~= 'file' and st.type ~= 'link' then

@@ -41,6 +41,7 @@ M.sources = {
 ---@return table<string, integer> counts per source
 ---@return string signature
 ---@return leash.NameHandler[] handlers names read or written through autocommands
+---@return { code_dirs: string[], cwd: string } where the folders Neovim loads code from, the current directory
 function M.entries()
   local cfg = require('leash.config').get()
   local enabled = cfg.sources or {}
@@ -92,18 +93,27 @@ function M.entries()
   for _, h in ipairs(handlers) do
     sig[#sig + 1] = h.pattern .. '\0' .. h.event .. '\0' .. h.group
   end
-  return entries, counts, table.concat(sig, '\1'), handlers
+  -- The folders Neovim loads code from and the current directory: the validator labels
+  -- a write into one of them `code` (|leash.code_dirs|).
+  local where = { code_dirs = require('leash.code_dirs').list(), cwd = vim.uv.cwd() or '' }
+  sig[#sig + 1] = where.cwd .. '\0' .. table.concat(where.code_dirs, '\0')
+  return entries, counts, table.concat(sig, '\1'), handlers, where
 end
 
 --- The core's catalog, built on first use and rebuilt only when a source changed.
 ---@return leash.CatalogState? state
 ---@return string? err
 function M.get()
-  local entries, counts, sig, handlers = M.entries()
+  local entries, counts, sig, handlers, where = M.entries()
   if H.state and H.state.signature == sig then return H.state end
   local native, err = require('leash.native').load()
   if not native then return nil, err end
-  local ok, handle = pcall(native.catalog_new, entries, 'neovim', { name_handlers = handlers })
+  local ok, handle = pcall(
+    native.catalog_new,
+    entries,
+    'neovim',
+    { name_handlers = handlers, code_dirs = where.code_dirs, cwd = where.cwd }
+  )
   if not ok then return nil, 'leash: the core rejected the catalog: ' .. require('leash.native').message(handle) end
   H.state = { handle = handle, entries = entries, counts = counts, signature = sig }
   return H.state

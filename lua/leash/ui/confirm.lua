@@ -299,6 +299,13 @@ function M.render(plan, current, globals)
       row({ indent }, { H.visible(command), 'LeashConfirmCommand' })
     else
       row({ num }, mark and { mark, mark_hl } or nil, { H.item_text(step) })
+      -- The file `file:delete`/`file:rename` act on, as the executor will check it.
+      if type(step.current_file) == 'string' then
+        local file = step.current_file ~= '' and vim.fn.fnamemodify(step.current_file, ':~:.') or '(no file)'
+        local tail = step.current_file_may_change and '; if an earlier step makes another file current, it does not run'
+          or ''
+        row({ indent }, { ('on %s, the current file%s'):format(H.visible(file), tail), 'LeashConfirmCommand' })
+      end
     end
     -- What the checker found that the label alone does not say (why a step reaches
     -- further, the folder a script runs in).

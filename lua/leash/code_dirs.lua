@@ -1,0 +1,87 @@
+--- The folders Neovim loads code from, for the core's write check.
+---
+--- A file written into a `plugin/` folder on 'runtimepath' runs at the next start; one
+--- written into a folder on $PATH runs when a plugin starts that program. So a step that
+--- writes there is `code`, not `write`: the core decides it from the target's path
+--- (`src/policy/code_dirs.rs`), twice. When the plan is checked, with the folders and the
+--- current directory the catalog was built with, so the window says `[code]` and why. And
+--- just before each step below `code` runs (|M.check()|), with the current directory,
+--- file and changed buffers of that moment and the path options the plan set before, so
+--- an earlier step (`:cd`, `:saveas`, 'backupdir') cannot move a write into such a folder
+--- after the window showed it.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- The folders a write into which can run code later: every 'runtimepath' and
+--- 'packpath' entry, the config and data folders, leash's own state, and every absolute
+--- $PATH entry.
+---@return string[]
+function M.list()
+  local dirs, seen = {}, {}
+  local function add(d)
+    if type(d) == 'string' and d ~= '' and not seen[d] then
+      seen[d] = true
+      dirs[#dirs + 1] = d
+    end
+  end
+  for _, d in ipairs(vim.api.nvim_list_runtime_paths()) do
+    add(d)
+  end
+  for _, d in ipairs(vim.opt.packpath:get()) do
+    add(d)
+  end
+  add(vim.fn.stdpath('config'))
+  add(vim.fn.stdpath('data'))
+  add(vim.fs.joinpath(vim.fn.stdpath('state'), 'leash'))
+  local sep = jit.os == 'Windows' and ';' or ':'
+  for _, d in ipairs(vim.split(vim.env.PATH or '', sep, { plain = true })) do
+    -- A relative entry ("." or empty) follows the current directory: not a fixed folder.
+    if d:find('^/') or d:find('^%a:[\\/]') then add(d) end
+  end
+  return dirs
+end
+
+--- Why `step`, about to run, writes where Neovim loads code from, or nil. `settings` are
+--- the values the plan's earlier steps gave options (checked again: a relative
+--- 'backupdir' follows a later `:cd`).
+---@param step table validated step
+---@param settings? table<string, any> option values the plan set before this step
+---@return string? why
+---@return string? err the check could not run (then the step must not run either)
+function M.check(step, settings)
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local ok, why = pcall(native.write_landing, step, {
+    code_dirs = M.list(),
+    cwd = vim.uv.cwd(),
+    file = H.current_file(),
+    modified = H.modified_files(),
+    settings = settings or {},
+  })
+  if not ok then return nil, 'leash: the write check failed: ' .. require('leash.native').message(why) end
+  return why
+end
+
+-- Helper functionality =======================================================
+
+function H.current_file()
+  if vim.bo.buftype ~= '' then return nil end
+  local name = vim.api.nvim_buf_get_name(0)
+  return name ~= '' and name or nil
+end
+
+--- The files `:wall` would write: changed normal buffers with a name.
+function H.modified_files()
+  local out = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.bo[b].modified and vim.bo[b].buftype == '' then
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= '' then out[#out + 1] = name end
+    end
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,658 @@
+//! Folders Neovim loads code from, and the writes that land in them.
+//!
+//! A file written into a `plugin/` folder on 'runtimepath' runs at the next start: a
+//! chain of `write` steps ('backup' on, 'backupdir' into such a folder, 'backupext'
+//! `.lua`, `:write`) or 'verbosefile' pointed there made code the plan window labelled
+//! `[write]`. So a write whose target lies in a code folder is `code`, with the reason
+//! shown. The frontend lists the folders with the catalog ('runtimepath' and 'packpath'
+//! entries, the config folder, the data folder, leash's own state): anything under one of
+//! them counts, whatever subfolder Neovim happens to read.
+//!
+//! Paths are resolved before they are compared: `~` and `$VAR` (as Neovim expands them
+//! in option values), relative to the current directory, `.` and `..`, and symbolic links
+//! of whatever part of the path exists. A target leash cannot place (an unset variable,
+//! `~user`, a folder relative to the file being written) counts as a code folder.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::catalog::{Reach, SettingValue};
+
+/// The folders Neovim loads code from and the current directory relative paths start in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodeDirs {
+    cwd: Option<PathBuf>,
+    /// As given (made absolute and normalized), each followed by its real path if it differs.
+    dirs: Vec<PathBuf>,
+    given: Vec<String>,
+}
+
+/// Where a target was found to land.
+enum Landing {
+    /// Inside this code folder.
+    In(PathBuf),
+    /// A place that runs code wherever it is (a `.git` folder, an `.nvim.lua`), with why.
+    Runs(&'static str),
+    /// Somewhere leash cannot tell ahead, with why.
+    Unknown(&'static str),
+}
+
+/// File names Neovim runs from its current directory when 'exrc' is on.
+const EXRC_NAMES: &[&str] = &[".nvim.lua", ".nvimrc", ".exrc"];
+
+impl CodeDirs {
+    /// The code folders `dirs` (absolute paths; relative ones are taken from `cwd`) and the
+    /// current directory `cwd`.
+    pub fn new(cwd: Option<&str>, dirs: &[String]) -> CodeDirs {
+        let cwd = cwd.filter(|c| !c.is_empty()).map(|c| normalize(Path::new(c)));
+        let mut out = CodeDirs { cwd, dirs: Vec::new(), given: dirs.to_vec() };
+        for d in dirs.iter().filter(|d| !d.trim().is_empty()) {
+            for p in out.candidates(d, None).unwrap_or_default() {
+                if !out.dirs.contains(&p) {
+                    out.dirs.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether no folder is known (a catalog from another editor): nothing is raised.
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
+    /// The folders as the frontend gave them (for the catalog file).
+    pub fn given(&self) -> &[String] {
+        &self.given
+    }
+
+    /// The current directory relative paths start in, as given.
+    pub fn cwd(&self) -> Option<&Path> {
+        self.cwd.as_deref()
+    }
+
+    /// The code folder `path` lies in (resolved from `base`, default the current
+    /// directory), if any.
+    pub fn containing(&self, path: &str, base: Option<&Path>) -> Option<PathBuf> {
+        match self.landing(path, base) {
+            Some(Landing::In(dir)) => Some(dir),
+            _ => None,
+        }
+    }
+
+    fn landing(&self, path: &str, base: Option<&Path>) -> Option<Landing> {
+        if self.is_empty() {
+            return None;
+        }
+        let Some(candidates) = self.candidates(path, base) else {
+            return Some(Landing::Unknown("leash cannot tell where it points (an unset variable or ~user)"));
+        };
+        if let Some(dir) = candidates.iter().find_map(|c| self.dirs.iter().find(|d| c.starts_with(d))) {
+            return Some(Landing::In(dir.clone()));
+        }
+        // Git runs programs its repository's files name (hooks, `core.fsmonitor`,
+        // `core.pager`), and the user's own plugins run git all the time.
+        if candidates.iter().any(|c| c.components().any(|p| p.as_os_str() == ".git")) {
+            return Some(Landing::Runs(
+                "inside a .git folder, whose hooks and config name programs Git runs (gitsigns and lualine run git all the time)",
+            ));
+        }
+        if candidates.iter().any(|c| c.file_name().is_some_and(|n| EXRC_NAMES.iter().any(|e| n == *e))) {
+            return Some(Landing::Runs("a file Neovim runs at start in its folder when 'exrc' is on"));
+        }
+        None
+    }
+
+    /// The same folders with relative paths starting in `cwd` (the current directory when
+    /// a step runs, which an earlier step may have changed).
+    pub fn with_cwd(&self, cwd: &str) -> CodeDirs {
+        let mut out = self.clone();
+        if !cwd.is_empty() {
+            out.cwd = Some(normalize(Path::new(cwd)));
+        }
+        out
+    }
+
+    /// The absolute forms of `path`: lexically normalized, and with the symbolic links of
+    /// its existing part resolved (both ways of reading `link/..`). `None` if it cannot be
+    /// expanded.
+    fn candidates(&self, path: &str, base: Option<&Path>) -> Option<Vec<PathBuf>> {
+        let expanded = expand(path)?;
+        let p = Path::new(&expanded);
+        let joined = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            base.map(Path::to_path_buf).or_else(|| self.cwd.clone()).or_else(|| std::env::current_dir().ok())?.join(p)
+        };
+        let lexical = normalize(&joined);
+        let mut out = vec![lexical.clone()];
+        for p in [real(&lexical), real(&joined)].into_iter().flatten() {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        Some(out)
+    }
+
+    /// Why a write to `path` is `code`: it lands in a code folder (or leash cannot tell).
+    fn write_note(&self, path: &str, base: Option<&Path>, what: &str) -> Option<(Reach, String)> {
+        let shown = shown(&home_relative(Path::new(path)));
+        match self.landing(path, base)? {
+            Landing::In(dir) => Some((
+                Reach::Code,
+                format!(
+                    "{what} “{shown}”, inside {}, a folder Neovim loads code from (a file there can run at the next start)",
+                    home_relative(&dir)
+                ),
+            )),
+            Landing::Runs(why) | Landing::Unknown(why) => Some((Reach::Code, format!("{what} “{shown}”: {why}"))),
+        }
+    }
+
+    /// The reach option `key` set to `value` adds when it chooses where files are written
+    /// ('backupdir', 'verbosefile'…) and points into a code folder; `None` otherwise.
+    pub fn option_reach(&self, key: &str, value: &SettingValue) -> Option<(Reach, String)> {
+        let SettingValue::String(value) = value else { return None };
+        let kind = PATH_OPTIONS.iter().find(|(k, _)| *k == key)?.1;
+        let what = format!("'{key}' writes to");
+        let entries: Vec<String> = match kind {
+            PathKind::DirList | PathKind::FileList => comma_items(value),
+            PathKind::File => vec![value.clone()],
+            PathKind::Shada => shada_name(value).into_iter().collect(),
+        };
+        entries.iter().find_map(|entry| {
+            let entry = entry.as_str();
+            if entry.is_empty() || (key == "shadafile" && entry == "NONE") {
+                return None;
+            }
+            if kind == PathKind::DirList {
+                // `dir//` (or `dir\\`) keeps the whole path in the file name: same folder.
+                let dir = entry.trim_end_matches(['/', '\\']);
+                let dir = if dir.is_empty() { "/" } else { dir };
+                // "." is the written file's own folder: that write is checked itself.
+                if dir == "." {
+                    return None;
+                }
+                if dir.starts_with("./") || dir.starts_with(".\\") {
+                    let shown = shown(entry);
+                    return (!self.is_empty()).then(|| {
+                        (
+                            Reach::Code,
+                            format!(
+                                "'{key}' writes to “{shown}”, relative to each written file's folder: leash cannot tell whether that is a folder Neovim loads code from"
+                            ),
+                        )
+                    });
+                }
+                return self.write_note(dir, None, &what);
+            }
+            self.write_note(entry, None, &what)
+        })
+    }
+
+    /// The reach writing with `:name args` adds when a file it names lands in a code
+    /// folder. `file` is the current buffer's file and `modified` the changed buffers'
+    /// files, where known (at run time); at validation only named files are checked.
+    pub fn command_reach(
+        &self,
+        name: &str,
+        args: &[String],
+        file: Option<&str>,
+        modified: &[String],
+    ) -> Option<(Reach, String)> {
+        let arg = args.join(" ");
+        let what = "writes";
+        match write_target(name, arg.trim()) {
+            Target::Nothing => None,
+            Target::Named(target) => self.write_note(&target, None, what),
+            Target::Current => file.and_then(|f| self.write_note(f, None, what)),
+            Target::Modified => modified.iter().find_map(|f| self.write_note(f, None, what)),
+        }
+    }
+
+    /// The reach item `id` with `args` adds when what it writes lands in a code folder:
+    /// write commands (`cmd:…`) and `file:rename`. `file`/`modified` as for
+    /// [`CodeDirs::command_reach`].
+    pub fn item_reach(
+        &self,
+        id: &str,
+        args: &[String],
+        file: Option<&str>,
+        modified: &[String],
+    ) -> Option<(Reach, String)> {
+        if let Some(name) = id.strip_prefix("cmd:") {
+            self.command_reach(name, args, file, modified)
+        } else if id == "file:rename" {
+            self.rename_reach(args.first()?, file)
+        } else {
+            None
+        }
+    }
+
+    /// The reach `file:rename new` adds when the new path lands in a code folder: a bare
+    /// name stays in the current file's folder (known at run time), a path is relative to
+    /// the current directory.
+    pub fn rename_reach(&self, new: &str, file: Option<&str>) -> Option<(Reach, String)> {
+        let what = "moves the file to";
+        if new.contains(['/', '\\']) {
+            return self.write_note(new, None, what);
+        }
+        let dir = Path::new(file?).parent()?;
+        self.write_note(new, Some(dir), what)
+    }
+}
+
+/// How an option's value names where files go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PathKind {
+    /// A comma list of folders with Neovim's `.`, `./dir` and `dir//` forms.
+    DirList,
+    /// One file name.
+    File,
+    /// A comma list of file names.
+    FileList,
+    /// 'shada': the file is what follows its `n` item.
+    Shada,
+}
+
+/// The options whose value chooses where Neovim writes files (from doc/reach.md's `fs`
+/// and `code` rows that take a path).
+const PATH_OPTIONS: &[(&str, PathKind)] = &[
+    ("backupdir", PathKind::DirList),
+    ("directory", PathKind::DirList),
+    ("undodir", PathKind::DirList),
+    ("viewdir", PathKind::DirList),
+    ("verbosefile", PathKind::File),
+    ("shadafile", PathKind::File),
+    ("spellfile", PathKind::FileList),
+    ("shada", PathKind::Shada),
+];
+
+/// The options whose value chooses where Neovim writes files.
+pub fn path_options() -> impl Iterator<Item = &'static str> {
+    PATH_OPTIONS.iter().map(|(k, _)| *k)
+}
+
+/// What a write command writes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Nothing,
+    Named(String),
+    /// The current buffer's file.
+    Current,
+    /// Every changed buffer's file.
+    Modified,
+}
+
+/// The file `:name arg` writes (after the argument filter: no `+cmd`, `++opt`, `!cmd`).
+fn write_target(name: &str, arg: &str) -> Target {
+    let named = |default: Target| if arg.is_empty() { default } else { Target::Named(arg.to_string()) };
+    match name {
+        // `:write >> file` appends to it; `:write >>` to the current file.
+        "write" | "update" => {
+            let rest = arg.strip_prefix(">>").map(str::trim_start).unwrap_or(arg);
+            if rest.is_empty() {
+                Target::Current
+            } else {
+                Target::Named(rest.to_string())
+            }
+        }
+        "saveas" | "file" | "wundo" | "wshada" | "wviminfo" => named(Target::Nothing),
+        "wq" | "xit" | "exit" | "wnext" | "wNext" | "wprevious" => named(Target::Current),
+        "wall" | "wqall" | "xall" => Target::Modified,
+        "mksession" => Target::Named(if arg.is_empty() { "Session.vim" } else { arg }.to_string()),
+        "mkexrc" => Target::Named(if arg.is_empty() { ".exrc" } else { arg }.to_string()),
+        "mkvimrc" => Target::Named(if arg.is_empty() { ".nvimrc" } else { arg }.to_string()),
+        // `:mkview 1` writes into 'viewdir' (checked as that option); a name is a file.
+        "mkview" if arg.is_empty() || arg.chars().all(|c| c.is_ascii_digit()) => Target::Nothing,
+        "mkview" => Target::Named(arg.to_string()),
+        // `:mkspell [-ascii] {outname} {inname}…`: the output is the first name.
+        "mkspell" => {
+            let mut words = arg.split_whitespace().filter(|w| *w != "-ascii");
+            words.next().map_or(Target::Nothing, |w| Target::Named(w.to_string()))
+        }
+        // `:redir > file`, `:redir >> file`, `:redir! > file`; registers and variables write nothing.
+        "redir" => match arg.strip_prefix('>') {
+            Some(rest) => Target::Named(rest.trim_start_matches('>').trim().to_string()),
+            None => Target::Nothing,
+        },
+        // `:profile start {file}`.
+        "profile" => match arg.strip_prefix("start") {
+            Some(rest) if !rest.trim().is_empty() => Target::Named(rest.trim().to_string()),
+            _ => Target::Nothing,
+        },
+        _ => Target::Nothing,
+    }
+}
+
+/// The items of a comma list, `\,` kept as a comma and spaces after a comma dropped.
+fn comma_items(value: &str) -> Vec<String> {
+    let mut items = vec![String::new()];
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&',') => {
+                chars.next();
+                if let Some(s) = items.last_mut() {
+                    s.push(',');
+                }
+            }
+            ',' => {
+                items.push(String::new());
+                while chars.peek() == Some(&' ') {
+                    chars.next();
+                }
+            }
+            c => {
+                if let Some(s) = items.last_mut() {
+                    s.push(c);
+                }
+            }
+        }
+    }
+    items
+}
+
+/// The file 'shada' names: whatever follows its `n` item (which comes last).
+fn shada_name(value: &str) -> Option<String> {
+    if let Some(rest) = value.strip_prefix('n') {
+        return Some(rest.to_string());
+    }
+    value.find(",n").map(|i| value[i + 2..].to_string())
+}
+
+/// `~` and `$VAR`/`${VAR}` expanded as Neovim does in option values; `None` for what
+/// leash cannot expand (`~user`, an unset variable).
+fn expand(path: &str) -> Option<String> {
+    let mut out = String::new();
+    let rest = if let Some(rest) = path.strip_prefix('~') {
+        if !(rest.is_empty() || rest.starts_with(['/', '\\'])) {
+            return None;
+        }
+        out.push_str(&std::env::var("HOME").ok()?);
+        rest
+    } else {
+        path
+    };
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        let braced = chars.peek() == Some(&'{');
+        if braced {
+            chars.next();
+        }
+        let mut name = String::new();
+        while let Some(&n) = chars.peek() {
+            if n.is_ascii_alphanumeric() || n == '_' {
+                name.push(n);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        if braced && chars.next() != Some('}') {
+            return None;
+        }
+        if name.is_empty() {
+            out.push('$');
+            continue;
+        }
+        out.push_str(&std::env::var(&name).ok()?);
+    }
+    Some(out)
+}
+
+/// `path` without `.` components and with `..` applied to what precedes it.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `path` with the symbolic links of its longest existing part resolved, the rest kept
+/// (normalized); `None` if no part of it exists.
+fn real(path: &Path) -> Option<PathBuf> {
+    let mut head = path.to_path_buf();
+    let mut tail = Vec::new();
+    loop {
+        if let Ok(resolved) = std::fs::canonicalize(&head) {
+            let mut out = resolved;
+            for part in tail.iter().rev() {
+                out.push(part);
+            }
+            return Some(normalize(&out));
+        }
+        let name = head.file_name()?.to_os_string();
+        tail.push(name);
+        if !head.pop() {
+            return None;
+        }
+    }
+}
+
+/// A folder for messages, with `~` for the home folder.
+fn home_relative(dir: &Path) -> String {
+    let text = dir.display().to_string();
+    match std::env::var("HOME") {
+        Ok(home) if !home.is_empty() && text.starts_with(&home) && text[home.len()..].starts_with('/') => {
+            format!("~{}", &text[home.len()..])
+        }
+        _ => text,
+    }
+}
+
+/// A target for messages: at most 80 characters.
+fn shown(path: &str) -> String {
+    let mut s: String = path.chars().take(80).collect();
+    if path.chars().count() > 80 {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch tree: `root/config/plugin`, `root/project`, `root/link -> config`.
+    struct Tree {
+        root: PathBuf,
+    }
+
+    impl Tree {
+        fn new(tag: &str) -> Tree {
+            let root = std::env::temp_dir().join(format!("leash-code-dirs-{tag}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            std::fs::create_dir_all(root.join("config/plugin")).unwrap();
+            std::fs::create_dir_all(root.join("project/src")).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(root.join("config"), root.join("project/link")).unwrap();
+            Tree { root }
+        }
+
+        fn path(&self, rel: &str) -> String {
+            self.root.join(rel).display().to_string()
+        }
+
+        fn dirs(&self) -> CodeDirs {
+            CodeDirs::new(Some(&self.path("project")), &[self.path("config"), self.path("data/site")])
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+
+    fn text(s: &str) -> SettingValue {
+        SettingValue::String(s.into())
+    }
+
+    #[test]
+    fn a_path_inside_a_code_folder_is_found_however_it_is_written() {
+        let t = Tree::new("paths");
+        let d = t.dirs();
+        let config = t.root.join("config");
+        assert_eq!(d.containing(&t.path("config/plugin/x.lua"), None), Some(config.clone()));
+        assert_eq!(d.containing(&t.path("config"), None), Some(config.clone()));
+        assert_eq!(d.containing(&t.path("config/new/deeper/x.vim"), None), Some(config.clone()), "need not exist");
+        assert_eq!(d.containing("../config/plugin/x.lua", None), Some(config.clone()), "relative to cwd");
+        assert_eq!(d.containing("src/../../config/x", None), Some(config.clone()), "`..` applied");
+        assert!(d.containing(&t.path("data/site/pack/a/start/b/plugin/c.lua"), None).is_some());
+        assert_eq!(d.containing("src/main.rs", None), None);
+        assert_eq!(d.containing(&t.path("configuration/x"), None), None, "a prefix of a name is not a folder");
+        assert_eq!(d.containing(&t.path("project/x"), None), None);
+        #[cfg(unix)]
+        {
+            assert_eq!(d.containing("link/plugin/x.lua", None), Some(config.clone()), "through a symbolic link");
+            assert_eq!(
+                d.containing("link/plugin/new/x.lua", None),
+                Some(config),
+                "a link, then names that do not exist"
+            );
+        }
+    }
+
+    #[test]
+    fn home_and_variables_are_expanded() {
+        let t = Tree::new("home");
+        let d = t.dirs();
+        std::env::set_var("LEASH_TEST_CODE_ROOT", t.root.display().to_string());
+        assert!(d.containing("$LEASH_TEST_CODE_ROOT/config/plugin/a.lua", None).is_some());
+        assert!(d.containing("${LEASH_TEST_CODE_ROOT}/config/a.lua", None).is_some());
+        assert!(d.containing("$LEASH_TEST_CODE_ROOT/project/a.lua", None).is_none());
+        assert_eq!(expand("~/x"), std::env::var("HOME").ok().map(|h| format!("{h}/x")));
+        assert_eq!(expand("~user/x"), None);
+        assert_eq!(expand("$LEASH_TEST_UNSET_VARIABLE/x"), None);
+        let (reach, why) = d.option_reach("verbosefile", &text("$LEASH_TEST_UNSET_VARIABLE/log.vim")).unwrap();
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("cannot tell"), "{why}");
+    }
+
+    #[test]
+    fn folder_options_are_checked_entry_by_entry() {
+        let t = Tree::new("options");
+        let d = t.dirs();
+        let plugin = t.path("config/plugin");
+        for key in ["backupdir", "directory", "undodir", "viewdir"] {
+            let (reach, why) = d.option_reach(key, &text(&format!(".,{plugin}//"))).expect(key);
+            assert_eq!(reach, Reach::Code);
+            assert!(why.contains(&format!("'{key}' writes to")) && why.contains("loads code from"), "{why}");
+        }
+        assert!(d.option_reach("backupdir", &text(&format!("/tmp, {plugin}"))).is_some(), "space after comma");
+        assert!(d.option_reach("backupdir", &text("../config/plugin")).is_some(), "relative to cwd");
+        assert!(d.option_reach("backupdir", &text(".,/tmp//,backups")).is_none());
+        assert!(d.option_reach("backupdir", &text(".")).is_none(), "the file's own folder");
+        let (_, why) = d.option_reach("backupdir", &text("./.config/nvim/plugin")).unwrap();
+        assert!(why.contains("relative to each written file"), "{why}");
+        // An escaped comma is part of a name.
+        assert!(d.option_reach("backupdir", &text(&format!("/tmp/a\\,{plugin}"))).is_none());
+        assert_eq!(comma_items("a\\,b,c, d"), vec!["a,b", "c", "d"]);
+    }
+
+    #[test]
+    fn file_options_are_checked_by_where_they_point() {
+        let t = Tree::new("files");
+        let d = t.dirs();
+        let log = t.path("config/plugin/log.vim");
+        assert!(d.option_reach("verbosefile", &text(&log)).is_some());
+        assert!(d.option_reach("verbosefile", &text("/tmp/leash-verbose.log")).is_none());
+        assert!(d.option_reach("shadafile", &text(&log)).is_some());
+        assert!(d.option_reach("shadafile", &text("NONE")).is_none());
+        assert!(d.option_reach("spellfile", &text(&format!("/tmp/en.utf-8.add,{log}"))).is_some());
+        assert!(d.option_reach("shada", &text(&format!("'100,<50,n{log}"))).is_some());
+        assert!(d.option_reach("shada", &text(&format!("n{log}"))).is_some());
+        assert!(d.option_reach("shada", &text("'100,<50,s10,h")).is_none());
+        assert!(d.option_reach("backupext", &text(".lua")).is_none(), "a suffix chooses no folder");
+        assert!(d.option_reach("wrap", &SettingValue::Boolean(true)).is_none());
+        // A catalog without folders (another editor's) raises nothing.
+        assert!(CodeDirs::default().option_reach("verbosefile", &text(&log)).is_none());
+    }
+
+    #[test]
+    fn commands_that_write_a_named_file_are_checked() {
+        let t = Tree::new("commands");
+        let d = t.dirs();
+        let a = |s: &str| vec![s.to_string()];
+        let target = t.path("config/plugin/notes.lua");
+        for name in
+            ["write", "saveas", "update", "wq", "xit", "file", "mksession", "mkview", "mkexrc", "wundo", "wshada"]
+        {
+            let (reach, why) = d.command_reach(name, &a(&target), None, &[]).expect(name);
+            assert_eq!(reach, Reach::Code, "{name}");
+            assert!(why.starts_with("writes “") && why.contains("loads code from"), "{why}");
+            assert!(d.command_reach(name, &a("notes.txt"), None, &[]).is_none(), "{name}");
+        }
+        assert!(d.command_reach("write", &a(&format!(">> {target}")), None, &[]).is_some());
+        assert!(d.command_reach("redir", &a(&format!("> {target}")), None, &[]).is_some());
+        assert!(d.command_reach("redir", &a(&format!(">>{target}")), None, &[]).is_some());
+        assert!(d.command_reach("redir", &a("@a"), None, &[]).is_none());
+        assert!(d.command_reach("profile", &a(&format!("start {target}")), None, &[]).is_some());
+        assert!(d.command_reach("mkspell", &a(&format!("-ascii {target} words")), None, &[]).is_some());
+        assert!(d.command_reach("mkview", &a("3"), None, &[]).is_none());
+        // Without a name: the current file, the changed buffers, a default name in the cwd.
+        assert!(d.command_reach("write", &[], None, &[]).is_none(), "unknown at validation");
+        assert!(d.command_reach("write", &[], Some(&target), &[]).is_some());
+        assert!(d.command_reach("write", &a(">>"), Some(&target), &[]).is_some());
+        assert!(d.command_reach("wall", &[], Some("/tmp/x"), &["/tmp/y".into(), target.clone()]).is_some());
+        assert!(d.command_reach("wall", &[], None, &["/tmp/y".into()]).is_none());
+        let in_config = CodeDirs::new(Some(&t.path("config")), &[t.path("config")]);
+        assert!(in_config.command_reach("mksession", &[], None, &[]).is_some(), "Session.vim in the cwd");
+        assert!(d.command_reach("mksession", &[], None, &[]).is_none());
+        assert!(d.command_reach("edit", &a(&target), None, &[]).is_none(), "reading writes nothing");
+    }
+
+    #[test]
+    fn git_folders_and_exrc_files_run_code_wherever_they_are() {
+        let t = Tree::new("git");
+        let d = t.dirs();
+        let a = |s: &str| vec![s.to_string()];
+        for target in [".git/hooks/pre-commit", ".git/config", "src/../.git/info/x", "sub/.git/config"] {
+            let (reach, why) = d.command_reach("write", &a(target), None, &[]).expect(target);
+            assert_eq!(reach, Reach::Code);
+            assert!(why.contains(".git folder") && why.contains("Git runs"), "{why}");
+        }
+        for target in [".nvim.lua", "src/.exrc", ".nvimrc"] {
+            let (_, why) = d.command_reach("write", &a(target), None, &[]).expect(target);
+            assert!(why.contains("'exrc'"), "{why}");
+        }
+        assert!(d.command_reach("write", &a(".gitignore"), None, &[]).is_none());
+        assert!(d.command_reach("write", &a("src/git/config"), None, &[]).is_none());
+        assert!(d.command_reach("write", &a("notes.nvim.lua.txt"), None, &[]).is_none());
+        assert!(d.option_reach("backupdir", &text(".git//")).is_some(), "a folder option too");
+    }
+
+    #[test]
+    fn a_later_current_directory_moves_relative_targets() {
+        let t = Tree::new("cwd");
+        let d = t.dirs();
+        let a = |s: &str| vec![s.to_string()];
+        assert!(d.command_reach("write", &a("plugin/x.lua"), None, &[]).is_none(), "project/plugin");
+        let moved = d.with_cwd(&t.path("config"));
+        assert!(moved.command_reach("write", &a("plugin/x.lua"), None, &[]).is_some(), "after :cd config");
+        assert!(moved.option_reach("backupdir", &text("plugin//")).is_some());
+        assert_eq!(d.with_cwd(""), d, "no directory given keeps the catalog's");
+    }
+
+    #[test]
+    fn renames_land_where_the_new_name_says() {
+        let t = Tree::new("rename");
+        let d = t.dirs();
+        assert!(d.rename_reach("../config/plugin/x.lua", None).is_some());
+        assert!(d.rename_reach("src/x.lua", None).is_none());
+        assert!(d.rename_reach("x.lua", Some(&t.path("config/plugin/x.txt"))).is_some());
+        assert!(d.rename_reach("x.lua", Some(&t.path("project/x.txt"))).is_none());
+        assert!(d.rename_reach("x.lua", None).is_none(), "a bare name is placed at run time");
+    }
+}

@@ -81,6 +81,9 @@ function hooks.mapping_swap()
   vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/one.txt'))
 end
 
+-- An empty plugin/ folder in the config folder, for a plan to aim at.
+function hooks.config_plugin_folder() vim.fn.mkdir(vim.fn.stdpath('config') .. '/plugin', 'p') end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {
@@ -116,6 +119,16 @@ function checks.nothing_written()
   local gz, plain = vim.uv.fs_stat(dir .. '/notes.gz'), vim.uv.fs_stat(dir .. '/notes')
   return gz == nil and plain == nil, 'notes.gz or notes was written'
 end
+
+function checks.nothing_in_config()
+  local files = vim.tbl_filter(
+    function(p) return vim.fn.isdirectory(p) == 0 end,
+    vim.fn.glob(vim.fn.stdpath('config') .. '/**/*', true, true)
+  )
+  return #files == 0, 'written into the config folder: ' .. table.concat(files, ', ')
+end
+
+function checks.precious_kept() return vim.uv.fs_stat(dir .. '/precious.txt') ~= nil, 'precious.txt was deleted' end
 
 function checks.marker() return vim.uv.fs_stat(marker) ~= nil, 'the shell step did not run' end
 

@@ -150,6 +150,7 @@ if [ $# -eq 0 ]; then
   tui gz-cfile no '' 'it tried to start a program: .*lz4 -d'
   tui mapping-swap yes y 'not the one the plan showed'
   tui write-compressed-buffer yes y 'it would write .*notes\.gz'
+  tui cd-then-write-into-config yes y 'would write where Neovim loads'
   # The clipboard tool runs (an argument-list start of the user's setup, rule 7): the
   # listing shows the yanked text; the driver's verdict requires that no shell ran.
   tui clipboard no '' '"0 +some text'

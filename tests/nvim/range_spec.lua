@@ -174,6 +174,24 @@ describe('the user range', function()
     eq(true, okr, err)
   end)
 
+  it('a command that would run the selected lines as code is dropped, with the reason', function()
+    buffer({ 'print(1)', 'vim.g.leash_ran_lines = true', 'print(3)' })
+    local p = validate({
+      steps = {
+        { type = 'item', id = 'cmd:lua' },
+        { type = 'item', id = 'cmd:source' },
+        { type = 'item', id = 'cmd:luado', args = 'return line:upper()' },
+      },
+    }, { 2, 3 })
+    eq({ 'Run :luado return line:upper() on lines 2–3' }, vim.tbl_map(function(s) return s.label end, p.steps))
+    eq({ 'code_on_range', 'code_on_range' }, vim.tbl_map(function(d) return d.code end, p.dropped))
+    matches('would run lines 2–3 as code, and the plan window does not show them', p.dropped[1].reason)
+    -- Without a range :lua runs only its argument, which the window shows.
+    p = validate({ steps = { { type = 'item', id = 'cmd:lua', args = 'vim.g.leash_arg = 1' } } })
+    eq(1, #p.steps)
+    eq(nil, vim.g.leash_ran_lines)
+  end)
+
   it('a user command defined with -range gets the lines too', function()
     local buf = buffer({ 'a', 'b', 'c' })
     vim.api.nvim_create_user_command('LeashUpper', function(o)

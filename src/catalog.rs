@@ -510,6 +510,17 @@ impl Catalog {
         self.entries.is_empty()
     }
 
+    /// The command item a model named by an alias in place of the name: `cmd:w` for
+    /// `cmd:write`, `cmd:vs` for `cmd:vsplit` (an Ex command's or Helix command's
+    /// abbreviation). Only `cmd:` ids, and only to another `cmd:` item.
+    pub fn command_by_alias(&self, id: &str) -> Option<&Item> {
+        let alias = id.strip_prefix("cmd:")?;
+        match self.by_item_alias.get(alias).map(|&i| &self.entries[i]) {
+            Some(Entry::Item(item)) if item.id.starts_with("cmd:") => Some(item),
+            _ => None,
+        }
+    }
+
     /// The item with exactly this id.
     pub fn item(&self, id: &str) -> Option<&Item> {
         match self.by_id.get(id).map(|&i| &self.entries[i]) {

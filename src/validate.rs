@@ -188,7 +188,10 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
     match step {
         ProposedStep::Malformed(shape) => Err(Refusal::MalformedStep(shape.clone())),
         ProposedStep::Item { id, args, .. } => {
-            let item = catalog.item(id).ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
+            let item = catalog
+                .item(id)
+                .or_else(|| catalog.command_by_alias(id))
+                .ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
             match (item.args, args.is_empty()) {
                 (Args::None, false) => return Err(Refusal::TakesNoArgs { id: item.id.clone(), note: None }),
                 (Args::Required, true) => return Err(Refusal::NeedsArgs { id: item.id.clone() }),
@@ -723,6 +726,39 @@ mod tests {
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Code, None));
         let p = neovim(json!([{"type": "item", "id": "cmd:help", "args": "libcall()"}]));
         assert_eq!((p.steps[0].reach, p.steps[0].note.as_deref()), (Reach::Safe, None));
+    }
+
+    #[test]
+    fn a_command_named_by_its_alias_is_that_command() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "helix", "entries": [
+            {"id": "cmd:write", "kind": "command", "title": "write", "aliases": ["w"], "args": "optional", "reach": "write"},
+            {"id": "cmd:vsplit", "kind": "command", "title": "vertical split", "aliases": ["vs"], "args": "optional", "reach": "safe"},
+            {"id": "map:n:w", "kind": "keymap", "title": "a mapping", "aliases": ["gw"], "args": "none", "reach": "safe"}
+        ]}))
+        .unwrap();
+        let text = r#"{"steps": [{"type": "item", "id": "cmd:w"}, {"type": "item", "id": "cmd:vs", "args": "a.txt"},
+            {"type": "item", "id": "cmd:gw"}, {"type": "item", "id": "cmd:zz"}, {"type": "item", "id": "vs"}]}"#;
+        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Helix));
+        let ids: Vec<_> = p
+            .steps
+            .iter()
+            .map(|s| match &s.action {
+                Action::Item { id, .. } => id.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(ids, ["cmd:write", "cmd:vsplit"]);
+        let direct = validate(
+            &parse(r#"{"steps": [{"type": "item", "id": "cmd:write"}]}"#).unwrap(),
+            &c,
+            &Policy::new(Profile::Helix),
+        );
+        assert_eq!(p.steps[0].reach, direct.steps[0].reach, "the real command's reach");
+        assert_eq!(p.steps[0].label, direct.steps[0].label);
+        assert_eq!(
+            p.dropped.iter().map(|d| (d.index, d.code())).collect::<Vec<_>>(),
+            [(2, "unknown_id"), (3, "unknown_id"), (4, "unknown_id")]
+        );
     }
 
     #[test]

@@ -216,6 +216,10 @@ pub const ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
 pub const OPENAI_URL: &str = "https://api.openai.com/v1";
 pub const OPENAI_MODEL: &str = "gpt-5.4-mini";
 pub const OLLAMA_URL: &str = "http://127.0.0.1:11434";
+/// The model `provider = 'ollama'` asks for when none is set (the README's example): the
+/// offline planner's hint names `provider = 'ollama'` alone, which must then reach Ollama,
+/// whose "not found" becomes "run `ollama pull qwen3:8b`".
+pub const OLLAMA_MODEL: &str = "qwen3:8b";
 
 /// Where the key comes from, once resolved from the configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -343,11 +347,8 @@ impl ProviderConfig {
                 ProviderKind::Anthropic => ANTHROPIC_MODEL.to_string(),
                 ProviderKind::Openai if is_openai_cloud(&base) => OPENAI_MODEL.to_string(),
                 ProviderKind::Offline => String::new(),
-                ProviderKind::Openai | ProviderKind::Ollama => {
-                    let hint =
-                        if kind == ProviderKind::Ollama { " (`ollama list` shows the installed ones)" } else { "" };
-                    return Err(bad(format!("no model: set providers.{name}.model{hint}")));
-                }
+                ProviderKind::Ollama => OLLAMA_MODEL.to_string(),
+                ProviderKind::Openai => return Err(bad(format!("no model: set providers.{name}.model"))),
             },
         };
 
@@ -556,6 +557,9 @@ mod tests {
         assert_eq!(o.deadline, LOCAL_DEADLINE);
         assert!(o.loopback);
         assert_eq!(o.key, KeyPlan::None);
+        // `provider = 'ollama'` alone, as the offline planner's hint says: the default model.
+        let o = ProviderConfig::named("ollama").resolve().unwrap();
+        assert_eq!((o.model.as_str(), o.loopback), (OLLAMA_MODEL, true));
         let lm = ProviderConfig::from_json(
             &json!({"name": "lmstudio", "kind": "openai", "url": "http://localhost:1234/v1", "model": "m"}),
         )

@@ -12,6 +12,8 @@
 //! values for a string. An item is planned only when it needs no arguments. The plan
 //! still goes through the validator like any model's.
 
+mod phrases;
+
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
@@ -24,9 +26,14 @@ use crate::rank::{query_words, stem, Ranked};
 /// How many top-ranked entries may be named.
 const TOP: usize = 5;
 
-/// The sentence given when the request needs a model.
+/// The sentence given when the request needs a model, in Neovim.
 pub const NEEDS_MODEL: &str = "This needs a language model: set provider = 'anthropic' and ANTHROPIC_API_KEY, \
 or provider = 'ollama' for a local one (see :help leash-providers).";
+
+/// The same for the `leash` program (Helix), whose settings live in its config file.
+pub const NEEDS_MODEL_PROGRAM: &str = "This needs a language model: put provider = \"anthropic\" in \
+~/.config/leash/config.toml and set ANTHROPIC_API_KEY, or provider = \"ollama\" for a local one \
+(see leash helix --help).";
 
 const TRUE_WORDS: &[&str] = &["on", "enable", "enabled", "show", "true", "yes", "activate", "start"];
 const FALSE_WORDS: &[&str] = &[
@@ -57,10 +64,9 @@ const RELATIVE: &[&str] =
 
 /// The offline planner's answer: a plan object, or the explanation as a plan with no steps.
 pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer {
-    let object = match plan_object(request, catalog, shortlist) {
-        Some(o) => o,
-        None => explanation(),
-    };
+    let object = phrases::plan(request, catalog)
+        .or_else(|| plan_object(request, catalog, shortlist))
+        .unwrap_or_else(|| explanation(catalog));
     Answer {
         output: Output::Object(object),
         usage: Usage::default(),
@@ -72,11 +78,23 @@ pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer 
     }
 }
 
-fn explanation() -> Map<String, Value> {
+fn explanation(catalog: &Catalog) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("reply".into(), Value::String(NEEDS_MODEL.into()));
+    let text = if catalog.editor() == "neovim" { NEEDS_MODEL } else { NEEDS_MODEL_PROGRAM };
+    m.insert("reply".into(), Value::String(text.into()));
     m.insert("steps".into(), Value::Array(Vec::new()));
     m
+}
+
+/// The value an on/off word says (`enable` true, `hide` false), if it is one.
+fn truth_word(w: &str) -> Option<bool> {
+    if TRUE_WORDS.contains(&w) {
+        Some(true)
+    } else if FALSE_WORDS.contains(&w) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// All spellings a word is matched by: itself and its stems.
@@ -93,14 +111,31 @@ fn forms(word: &str) -> Vec<String> {
     v
 }
 
+/// An entry's own name: a setting's key, an item's id without its source prefix.
+fn base_name(entry: &Entry) -> &str {
+    match entry {
+        Entry::Setting(s) => &s.key,
+        Entry::Item(i) => i.id.rsplit(':').next().unwrap_or(&i.id),
+    }
+}
+
 /// The names an entry is called by, lower-cased: key or id without its source prefix,
-/// and aliases.
+/// and aliases. A name with `-` or `.` (Helix's `line-number`, `soft-wrap.enable`) is
+/// also called by its words run together, with and without a trailing `.enable`.
 fn names(entry: &Entry) -> Vec<String> {
-    let base = match entry {
-        Entry::Setting(s) => s.key.clone(),
-        Entry::Item(i) => i.id.rsplit(':').next().unwrap_or(&i.id).to_string(),
-    };
-    std::iter::once(base).chain(entry.aliases().iter().cloned()).map(|n| n.to_lowercase()).collect()
+    let mut out = Vec::new();
+    for n in std::iter::once(base_name(entry).to_string()).chain(entry.aliases().iter().cloned()) {
+        let n = n.to_lowercase();
+        if n.contains(['-', '.']) {
+            let joined: String = n.chars().filter(|c| !matches!(c, '-' | '.')).collect();
+            if let Some(stem) = n.strip_suffix(".enable") {
+                out.push(stem.chars().filter(|c| !matches!(c, '-' | '.')).collect());
+            }
+            out.push(joined);
+        }
+        out.push(n);
+    }
+    out
 }
 
 fn title_forms(entry: &Entry) -> Vec<String> {
@@ -159,14 +194,7 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
     let mut conflicting = false;
     let mut content: Vec<String> = Vec::new();
     for w in &words {
-        let v = if TRUE_WORDS.contains(&w.as_str()) {
-            Some(true)
-        } else if FALSE_WORDS.contains(&w.as_str()) {
-            Some(false)
-        } else {
-            None
-        };
-        match v {
+        match truth_word(w) {
             Some(b) => {
                 conflicting |= truth.is_some_and(|t| t != b);
                 truth = Some(b);
@@ -219,8 +247,13 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
     // `relativenumber` is not: the longer spelling names more words), except that one
     // setting beats items of the same name (`line numbers` means the option `number`, not
     // the Ex command `:number`).
-    let (entry, by_name) = match tied.as_slice() {
-        [only] => (*only).clone(),
+    // Ex commands that differ only in case (`:bnext` and `:bNext`): the request, written
+    // in lower case, names the lower-case one.
+    let lower: Vec<&&(&Entry, Vec<usize>)> =
+        tied.iter().filter(|(e, _)| !base_name(e).contains(char::is_uppercase)).collect();
+    let (entry, by_name) = match (tied.as_slice(), lower.as_slice()) {
+        ([only], _) => (*only).clone(),
+        (_, [one]) if tied.iter().all(|(e, _)| base_name(e).eq_ignore_ascii_case(base_name(one.0))) => (**one).clone(),
         _ => {
             let settings: Vec<_> = tied.iter().filter(|(e, _)| matches!(e, Entry::Setting(_))).collect();
             match settings.as_slice() {
@@ -239,9 +272,27 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
     let explained = |i: usize| {
         by_name.contains(&i) || allowed.contains(&content[i]) || forms(&content[i]).iter().any(|f| title.contains(f))
     };
-    if !(0..content.len()).all(explained) {
-        return None;
-    }
+    let unexplained: Vec<usize> = (0..content.len()).filter(|&i| !explained(i)).collect();
+    // A name given after the entry's name (`theme gruvbox`, `colorscheme desert`): the one
+    // word left, last, for a text setting without a list of values or an item that needs
+    // an argument; spelled as the request spells it.
+    let takes_name = match entry {
+        Entry::Setting(s) => s.value_type == ValueType::String && allowed.is_empty(),
+        // Not an optional argument: `split vertically` is no request to open "vertically".
+        Entry::Item(i) => i.args == Args::Required,
+    };
+    let free = match unexplained.as_slice() {
+        [] => None,
+        [i] if takes_name
+            && *i + 1 == content.len()
+            && by_name.iter().all(|n| n < i)
+            && truth.is_none()
+            && numbers.is_empty() =>
+        {
+            Some(request_spelling(request, &content[*i]))
+        }
+        _ => return None,
+    };
 
     let (step, reply) = match entry {
         Entry::Setting(s) => {
@@ -258,6 +309,7 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
                     }
                     json!(numbers[0])
                 }
+                ValueType::String if free.is_some() => json!(free),
                 ValueType::String => {
                     let mut found: Vec<&String> = allowed.iter().filter(|v| raw_words.contains(v)).collect();
                     found.dedup();
@@ -280,19 +332,44 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
             )
         }
         Entry::Item(i) => {
-            if i.args == Args::Required || truth.is_some() || !numbers.is_empty() {
+            if (i.args == Args::Required && free.is_none()) || truth.is_some() || !numbers.is_empty() {
                 return None;
             }
-            (
-                json!({"type": "item", "id": i.id, "args": "", "why": "the request names this"}),
-                format!("Run {}: {}.", i.id, i.title.trim_end_matches('.')),
-            )
+            let args = free.unwrap_or_default();
+            (json!({"type": "item", "id": i.id, "args": args, "why": "the request names this"}), item_reply(i, &args))
         }
     };
     let mut m = Map::new();
     m.insert("reply".into(), Value::String(reply));
     m.insert("steps".into(), Value::Array(vec![step]));
     Some(m)
+}
+
+/// `word` (lower case) as the request writes it.
+fn request_spelling(request: &str, word: &str) -> String {
+    request
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+        .map(|w| w.trim_matches('\''))
+        .find(|w| w.to_lowercase() == word)
+        .unwrap_or(word)
+        .to_string()
+}
+
+/// The reply for an item step, in words: "Split current window vertically (:vsplit)."
+fn item_reply(item: &crate::catalog::Item, args: &str) -> String {
+    let mut title = item.title.trim_end_matches('.').to_string();
+    if let Some(first) = title.get(0..1) {
+        let upper = first.to_uppercase();
+        title.replace_range(0..1, &upper);
+    }
+    let name = item.id.split_once(':').map_or(item.id.as_str(), |(_, n)| n);
+    let shown =
+        if item.id.starts_with("cmd:") || item.id.starts_with("user:") { format!(":{name}") } else { name.to_string() };
+    if args.is_empty() {
+        format!("{title} ({shown}).")
+    } else {
+        format!("{title} ({shown} {args}).")
+    }
 }
 
 #[cfg(test)]
@@ -324,7 +401,20 @@ mod tests {
             {"key": "numberwidth", "title": "number of columns used for the line number", "type": "number", "aliases": ["nuw"]},
             {"key": "cursorline", "title": "highlight the screen line of the cursor", "type": "boolean", "aliases": ["cul"]},
             {"id": "cmd:wrapmode", "kind": "user_command", "title": "toggle soft wrap mode for prose", "args": "none", "reach": "safe"},
-            {"id": "cmd:number", "kind": "command", "title": "print lines with line number", "aliases": ["nu"], "args": "optional", "reach": "safe"}
+            {"id": "cmd:number", "kind": "command", "title": "print lines with line number", "aliases": ["nu"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:bnext", "kind": "command", "title": "go to next buffer in the buffer list", "aliases": ["bn"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:bNext", "kind": "command", "title": "go to previous buffer in the buffer list", "aliases": ["bN"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:bprevious", "kind": "command", "title": "go to previous buffer in the buffer list", "aliases": ["bp"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:next", "kind": "command", "title": "go to next file in the argument list", "aliases": ["n"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:Next", "kind": "command", "title": "go to previous file in the argument list", "aliases": ["N"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:tabnext", "kind": "command", "title": "go to next tab page", "aliases": ["tabn"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:tabNext", "kind": "command", "title": "go to previous tab page", "aliases": ["tabN"], "args": "optional", "reach": "safe"},
+            {"id": "cmd:sort", "kind": "command", "title": "sort lines", "aliases": ["sor"], "args": "optional", "reach": "edit", "range": true},
+            {"id": "cmd:write", "kind": "command", "title": "write to a file", "aliases": ["w"], "args": "optional", "reach": "write"},
+            {"id": "cmd:colorscheme", "kind": "command", "title": "load a specific color scheme", "aliases": ["colo"], "args": "required", "reach": "code"},
+            {"key": "list", "title": "show <Tab> as ^I and end-of-line as $", "type": "boolean"},
+            {"key": "mouse", "title": "enable the use of mouse clicks", "type": "string"},
+            {"key": "spell", "title": "spell checking", "type": "boolean"}
         ]}))
         .unwrap()
     }
@@ -370,6 +460,93 @@ mod tests {
         let s = step("vsplit").unwrap();
         assert_eq!((s["type"].as_str(), s["id"].as_str()), (Some("item"), Some("cmd:vsplit")));
         assert!(step("edit").is_none(), "an item that needs arguments is a model's job");
+    }
+
+    #[test]
+    fn exact_command_names_choose_the_lower_case_command() {
+        for (request, id) in
+            [("bnext", "cmd:bnext"), ("next", "cmd:next"), ("tabnext", "cmd:tabnext"), ("bprevious", "cmd:bprevious")]
+        {
+            let s = step(request).unwrap_or_else(|| panic!("{request}: {}", run(request)));
+            assert_eq!(s["id"], json!(id), "{request}");
+        }
+    }
+
+    #[test]
+    fn plain_everyday_requests() {
+        let item = |r: &str| step(r).and_then(|s| s["id"].as_str().map(str::to_string));
+        assert_eq!(item("split the window vertically").as_deref(), Some("cmd:vsplit"));
+        assert_eq!(item("split window horizontally").as_deref(), Some("cmd:split"));
+        assert_eq!(item("go to the next buffer").as_deref(), Some("cmd:bnext"));
+        assert_eq!(item("previous buffer").as_deref(), Some("cmd:bprevious"));
+        assert_eq!(item("switch to the next tab").as_deref(), Some("cmd:tabnext"));
+        assert_eq!(item("sort these lines").as_deref(), Some("cmd:sort"));
+        assert_eq!(item("save the file").as_deref(), Some("cmd:write"));
+        assert_eq!(setting("show invisible characters"), Some(("list".into(), json!(true))));
+        assert_eq!(setting("hide whitespace"), Some(("list".into(), json!(false))));
+        assert_eq!(setting("highlight the current line"), Some(("cursorline".into(), json!(true))));
+        assert_eq!(setting("disable the mouse"), Some(("mouse".into(), json!(""))));
+        assert_eq!(setting("enable mouse support"), Some(("mouse".into(), json!("a"))));
+        assert_eq!(setting("turn on spell checking"), Some(("spell".into(), json!(true))));
+        // The reply says it in words, with the command.
+        assert_eq!(run("split the window vertically")["reply"], json!("Split current window vertically (:vsplit)."));
+        // Near misses stay a model's job.
+        for r in [
+            "split the window vertically and sort",
+            "enable the next buffer",
+            "sort by the third column",
+            "save the file as notes.txt",
+            "mouse 3",
+        ] {
+            assert_eq!(run(r)["steps"], json!([]), "{r}: {}", run(r));
+        }
+    }
+
+    #[test]
+    fn a_name_after_the_entry_s_name_is_its_value() {
+        let s = step("colorscheme desert").unwrap();
+        assert_eq!((s["id"].as_str(), s["args"].as_str()), (Some("cmd:colorscheme"), Some("desert")));
+        let s = step("colorscheme Tokyo").unwrap();
+        assert_eq!(s["args"], json!("Tokyo"), "spelled as the request spells it");
+        assert!(step("split notes").is_none(), "an optional argument is not guessed");
+        assert!(step("colorscheme desert blue").is_none(), "one word only");
+        assert!(step("desert colorscheme").is_none(), "after the name");
+    }
+
+    #[test]
+    fn helix_keys_and_values() {
+        let c = crate::helix::catalog::build(
+            crate::helix::catalog::Version(25, 7, 1),
+            &std::env::temp_dir(),
+            None,
+            &crate::program_config::ProgramConfig::default(),
+        )
+        .unwrap()
+        .catalog;
+        let plan = |r: &str| {
+            let shortlist = rank(&c, r, 60, Mode::Any);
+            match answer(r, &c, &shortlist).output {
+                Output::Object(m) => Value::Object(m),
+                Output::Text(t) => panic!("text {t}"),
+            }
+        };
+        let first = |r: &str| plan(r)["steps"][0].clone();
+        let kv = |r: &str| {
+            let s = first(r);
+            (s["key"].as_str().unwrap_or_default().to_string(), s["value"].clone())
+        };
+        assert_eq!(kv("relative line numbers"), ("line-number".into(), json!("relative")));
+        assert_eq!(kv("absolute line numbers"), ("line-number".into(), json!("absolute")));
+        assert_eq!(kv("soft wrap"), ("soft-wrap.enable".into(), json!(true)));
+        assert_eq!(kv("turn off soft wrap"), ("soft-wrap.enable".into(), json!(false)));
+        assert_eq!(kv("theme gruvbox"), ("theme".into(), json!("gruvbox")));
+        assert_eq!(kv("disable the mouse"), ("mouse".into(), json!(false)));
+        assert_eq!(kv("show whitespace"), ("whitespace.render".into(), json!("all")));
+        assert_eq!(first("go to the next buffer")["id"], json!("cmd:buffer-next"));
+        assert_eq!(first("split the window vertically")["id"], json!("cmd:vsplit"));
+        // What needs a model says how to set one up for the program, not Neovim's help.
+        let reply = plan("make everything nicer")["reply"].as_str().unwrap_or_default().to_string();
+        assert!(reply.contains("config.toml") && !reply.contains(":help"), "{reply}");
     }
 
     #[test]

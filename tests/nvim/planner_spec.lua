@@ -134,6 +134,30 @@ describe('planner offline (no provider configured)', function()
     eq('safe', r.plan.steps[1].reach)
   end)
 
+  it('plans exact command names and everyday plain requests against the real catalog', function()
+    local cases = {
+      { 'bnext', 'cmd:bnext' },
+      { 'tabnext', 'cmd:tabnext' },
+      { 'cnext', 'cmd:cnext' },
+      { 'split the window vertically', 'cmd:vsplit' },
+      { 'go to the next buffer', 'cmd:bnext' },
+      { 'sort these lines', 'cmd:sort' },
+      { 'show invisible characters', 'list', true },
+      { 'highlight the current line', 'cursorline', true },
+      { 'disable the mouse', 'mouse', '' },
+    }
+    for _, c in ipairs(cases) do
+      local r = plan_and_wait(c[1])
+      eq('done', r.status, r.err)
+      eq(1, #r.plan.steps, c[1] .. ': ' .. vim.inspect(r.plan))
+      local s = r.plan.steps[1]
+      eq(c[2], s.id or s.key, c[1])
+      if #c == 3 then eq(c[3], s.value, c[1]) end
+      -- The reply is words, not an id.
+      ok(not r.plan.reply:find('^Run cmd:'), r.plan.reply)
+    end
+  end)
+
   it('explains in one sentence that "make the font bigger" needs a model', function()
     local r = plan_and_wait('make the font bigger')
     eq('done', r.status, r.err)

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
-use crate::policy::{CodeWrite, Policy};
+use crate::policy::{CodeWrite, Policy, Profile};
 use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
@@ -188,10 +188,11 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
     match step {
         ProposedStep::Malformed(shape) => Err(Refusal::MalformedStep(shape.clone())),
         ProposedStep::Item { id, args, .. } => {
-            let item = catalog
-                .item(id)
-                .or_else(|| catalog.command_by_alias(id))
-                .ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
+            // Helix's commands have real aliases (`w`, `vs`, `bn` in its own table); in
+            // Neovim an abbreviation is not an id (`:lu` is not `:lunmap`, whatever a
+            // table of abbreviations says).
+            let aliased = || (policy.profile() == Profile::Helix).then(|| catalog.command_by_alias(id)).flatten();
+            let item = catalog.item(id).or_else(aliased).ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
             match (item.args, args.is_empty()) {
                 (Args::None, false) => return Err(Refusal::TakesNoArgs { id: item.id.clone(), note: None }),
                 (Args::Required, true) => return Err(Refusal::NeedsArgs { id: item.id.clone() }),
@@ -759,6 +760,9 @@ mod tests {
             p.dropped.iter().map(|d| (d.index, d.code())).collect::<Vec<_>>(),
             [(2, "unknown_id"), (3, "unknown_id"), (4, "unknown_id")]
         );
+        // Neovim: only exact ids (tests/data/hostile-plans.jsonl holds `cmd:vs`, `cmd:lu`).
+        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim));
+        assert!(p.steps.is_empty(), "{:?}", p.steps);
     }
 
     #[test]

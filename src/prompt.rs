@@ -97,7 +97,7 @@ pub fn system_prompt(editor: &str, round: Round) -> String {
     let (shape, lookup_rule) = match round {
         Round::First => (
             r#"{"reply": "<one short sentence for the user>", "steps": [<the steps, in the order they run>], "lookup": []}"#,
-            "\n- If the entry you need is not listed but you know its name, answer \"steps\": [] and \"lookup\": [\"<its name or a few words>\"] (at most 5): you will be shown more entries once.",
+            "\n- If the entry you need is not listed but you know its name, answer \"steps\": [] and \"lookup\": [\"<its name or a few words>\"] (at most 5): you will be shown more entries once. Names and lookup words are English, whatever language the request is in; the reply is in the request's language.",
         ),
         Round::Second => (r#"{"reply": "<one short sentence for the user>", "steps": [<the steps, in the order they run>]}"#, ""),
     };

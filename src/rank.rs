@@ -36,6 +36,7 @@ use nucleo::{Matcher, Utf32Str, Utf32String};
 use crate::catalog::{Catalog, Entry, ValueType};
 
 mod concepts;
+mod languages;
 mod text;
 
 pub use text::{query_words, stem};
@@ -447,6 +448,8 @@ struct Term {
 /// ("status line" → `statusline`), and, for a word the catalog does not know, the
 /// known words one typo away ("regsiters" → "registers").
 fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
+    let english = languages::to_english(request);
+    let request = english.as_deref().unwrap_or(request);
     let words = split_compounds(idx, query_words(request));
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let mut out: Vec<Vec<Term>> = words

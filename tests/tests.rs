@@ -14,6 +14,7 @@ mod llm_proxy;
 mod llm_runtime;
 mod policy_neovim;
 mod prompt_budget;
+mod rank_languages;
 mod robustness;
 mod second_look;
 #[cfg(unix)]

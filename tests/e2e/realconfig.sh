@@ -43,7 +43,8 @@ typescript=$(cd "$(dirname "$(readlink -f "$(command -v tsc)")")/.." && pwd)
 
 . tests/e2e/lib.sh
 e2e_start realconfig realconfig
-nvim=$(scripts/nvim-path)
+# NVIM_BIN: the Neovim to run the config in (scripts/test runs the suite on 0.12 and 0.11.4).
+nvim=${NVIM_BIN:-$(scripts/nvim-path)}
 
 # lazy.nvim and the plugins, unpacked afresh (half a second).
 mkdir -p "$tmp/plugins" "$tmp/lazy-root" "$tmp/xdg"

@@ -22,6 +22,12 @@
 //! is made of ("softwrap"), or else looks up the known stems one typo away
 //! ("regsiters").
 //!
+//! A mapping or a user command is known by its description, not by its name (keys
+//! such as `<leader>sf`, or a plugin's word): when every word of the request meets a
+//! word of its description, and the request says most of what the description says
+//! ("find files" and "[S]earch [F]iles", with "find" meaning "search"), it earns the
+//! bonus of an exact name, scaled by how much of the description the request covers.
+//!
 //! An entry's score is the sum over groups of its best term in each group. A command
 //! named by a request word that the rest of a longer request hardly points at keeps
 //! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
@@ -107,6 +113,11 @@ const CONCEPT: f32 = 0.6;
 const TYPO: f32 = 0.8;
 const TYPO_MIN: usize = 5;
 const CONCEPT_NAME: f32 = 0.5;
+/// A description (of a mapping or user command) of at most `DESCRIBED_MAX` words that
+/// the request covers: the exact-name bonus, scaled by the covered share, counted from
+/// `DESCRIBED_MIN` of it on.
+const DESCRIBED_MAX: usize = 8;
+const DESCRIBED_MIN: f32 = 0.5;
 /// The share of an item's exact name bonus it loses when the other words of a request
 /// of two words or more give it less than `LONE_SUPPORT` (a title hit gives more).
 const LONE_NAME: f32 = 0.5;
@@ -131,6 +142,9 @@ pub struct Index {
     /// Whole words of titles and documentation (3 letters or more), for splitting
     /// compound names and compound request words.
     words: HashSet<String>,
+    /// Entry → the stems of its description, for the mappings and user commands whose
+    /// description is what people call them (see [`described`]).
+    described: HashMap<u32, Vec<String>>,
 }
 
 /// `word` without its `i`-th byte (ASCII words only).
@@ -421,8 +435,26 @@ impl Index {
                 }
             }
         }
-        Index { exact, len: n, fuzzy, terms, vocabulary, deletions, words }
+        let described = entries.iter().enumerate().filter_map(|(i, e)| Some((i as u32, described(e)?))).collect();
+        Index { exact, len: n, fuzzy, terms, vocabulary, deletions, words, described }
     }
+}
+
+/// The stems of an entry's description when it is named by it: a mapping (whose name
+/// is keys) or a user command, described in a few words by whoever defined it; the
+/// words of the request as a request would say them (stopwords dropped, each once).
+fn described(entry: &Entry) -> Option<Vec<String>> {
+    if !matches!(entry.kind(), "keymap" | "user_command") {
+        return None;
+    }
+    let mut stems: Vec<String> = Vec::new();
+    for w in query_words(&strip_emphasis(entry.title())) {
+        let s = stem(&w);
+        if !stems.contains(&s) {
+            stems.push(s);
+        }
+    }
+    (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
 }
 
 /// The index of `catalog`, built on first use and kept with it.
@@ -617,6 +649,15 @@ fn rank_with<'a>(
             }
         }
     }
+    // A mapping or user command whose description the request says.
+    for &d in &total.touched {
+        if let Some(stems) = idx.described.get(&d) {
+            let covered = coverage(&groups, stems);
+            if covered >= DESCRIBED_MIN {
+                total.value[d as usize] += EXACT_NAME * covered;
+            }
+        }
+    }
     let needed = match mode {
         Mode::Any => 1,
         Mode::All => groups.len() as u16,
@@ -638,6 +679,21 @@ fn rank_with<'a>(
     }
     ranked.sort_unstable_by(order);
     ranked.into_iter().map(|(score, d)| Ranked { entry: &entries[d as usize], score }).collect()
+}
+
+/// How much of a description (its stems) a request says: 0 unless every group of the
+/// request meets one of its words; else the share of its words the request meets, each
+/// counted at the weight of the best term meeting it (a concept's word counts less than
+/// the request's own).
+fn coverage(groups: &[Vec<Term>], stems: &[String]) -> f32 {
+    if !groups.iter().all(|g| g.iter().any(|t| stems.contains(&t.stem))) {
+        return 0.0;
+    }
+    let said: f32 = stems
+        .iter()
+        .map(|s| groups.iter().flatten().filter(|t| t.stem == *s).map(|t| t.weight).fold(0.0, f32::max))
+        .sum();
+    said / stems.len() as f32
 }
 
 /// One term's score for every entry it reaches, into `out` (empty on entry).
@@ -967,10 +1023,19 @@ mod tests {
             ("rename this variable", "map:n:<leader>rn"),
             ("search the help", "map:n:<leader>sh"),
             ("toggle inlay hints", "map:n:<leader>th"),
+            // "find" says "search", "files" the plural of the title's word: the whole
+            // description, above :find and the grep family that name one word each.
+            ("find files", "map:n:<leader>sf"),
         ] {
             let got: Vec<&str> = rank(&c, q, 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
             assert!(got.contains(&want), "{q}: {want} not in the top 5: {got:?}");
         }
+        // A description only part of which the request says earns no name bonus.
+        let idx = index(&c);
+        let at = |id: &str| c.entries().iter().position(|e| e.name() == id).unwrap() as u32;
+        let groups = groups(idx, "find files", None);
+        assert!(coverage(&groups, &idx.described[&at("map:n:<leader><leader>")]) == 0.0);
+        assert!(coverage(&groups, &idx.described[&at("map:n:<leader>sf")]) >= DESCRIBED_MIN);
     }
 
     #[test]

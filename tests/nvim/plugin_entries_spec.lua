@@ -132,6 +132,22 @@ describe('lazy.nvim stand-ins', function()
       'function M.b() vim.g.foo_b = (vim.g.foo_b or 0) + 1 end',
       'return M',
     })
+    -- Its help documents one command; the other gets what the plugin says it is.
+    write(plug .. '/doc/foo.txt', {
+      '*foo.txt*  Frobnicate widgets quickly',
+      '',
+      '==============================================================================',
+      'INTRODUCTION                                                      *foo.nvim*',
+      '',
+      'Foo.nvim rearranges the widgets of a buffer',
+      'into a tidy column.',
+      '',
+      '                                                            *:FooCmd*',
+      ':FooCmd                 Polish every gadget in the current window.',
+      '',
+    })
+    -- (a help file sorted before it does not stand for the plugin)
+    write(plug .. '/doc/changelog.txt', { '*changelog.txt*  Old news', '', 'Version 2 broke everything.' })
     vim.opt.rtp:prepend(lazy_dir)
     require('lazy').setup({
       {
@@ -141,7 +157,7 @@ describe('lazy.nvim stand-ins', function()
           { '<leader>fa', function() require('foo').a() end, desc = 'Foo first action' },
           { '<leader>fb', function() require('foo').b() end, desc = 'Foo second action' },
         },
-        cmd = { 'FooCmd' },
+        cmd = { 'FooCmd', 'FooOther' },
         config = function()
           vim.api.nvim_create_user_command('FooCmd', function() vim.g.foo_cmd = true end, {})
         end,
@@ -166,6 +182,17 @@ describe('lazy.nvim stand-ins', function()
     eq(true, by[a].loads)
     eq(true, by['user:FooCmd'].loads)
     matches('FooCmd command of foo%.nvim', by['user:FooCmd'].title)
+    eq('Polish every gadget in the current window.', by['user:FooCmd'].description)
+    eq(
+      'Frobnicate widgets quickly Foo.nvim rearranges the widgets of a buffer into a tidy column.',
+      by['user:FooOther'].description
+    )
+    -- and the ranker finds the stand-in by it
+    local top = vim.tbl_map(
+      function(h) return h.id end,
+      assert(require('leash').rank('polish the gadgets', { limit = 5 }))
+    )
+    ok(vim.tbl_contains(top, 'user:FooCmd'), vim.inspect(top))
     local okr, err, plan = plan_and_run({ { type = 'item', id = a }, { type = 'item', id = b } })
     eq('foo.nvim: Foo first action (loads foo.nvim)', plan.steps[1].label)
     eq(true, okr, err)

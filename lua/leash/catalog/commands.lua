@@ -197,8 +197,11 @@ function H.help_blocks(text, full, parts, sizes)
         blank = line:find('^%s*$') ~= nil
         if not blank then
           local body = line:gsub('%*[^%s*]+%*', '')
-          -- `:res[ize] +N<Tab>Set the height`: drop the syntax before the first tab.
-          if body:find('^[:%[{]') or body:find('^CTRL') then body = body:match('^[^\t]*\t+(.*)$') or '' end
+          -- `:res[ize] +N<Tab>Set the height`: drop the syntax before the first tab (or,
+          -- in plugins' help, the first run of spaces: `:Git {args}      Run an…`).
+          if body:find('^[:%[{]') or body:find('^CTRL') then
+            body = body:match('^[^\t]*\t+(.*)$') or body:match('^%S.-%s%s%s+(%S.*)$') or ''
+          end
           body = body:gsub('[|`]', ''):gsub('%s+', ' ')
           if body:find('%S') then
             local room = false

@@ -170,6 +170,7 @@ end
 ---@param opts? { disk?: boolean } disk = false skips the disk cache on the next build
 function M.reset(opts)
   H.state, H.static = nil, nil
+  require('leash.catalog.plugin_help').reset()
   H.use_disk = not (opts and opts.disk == false)
 end
 
@@ -184,7 +185,7 @@ H.use_disk = true
 H.core = { scripts = true, git = true, files = true }
 
 -- Bump when the parsed shape changes.
-H.cache_version = 4
+H.cache_version = 5
 
 -- Helper functionality =======================================================
 

@@ -4,8 +4,10 @@
 --- is declared `plugin`: shown with the plugin it belongs to where that can be told
 --- (|leash.catalog.origin|) and confirmed like `shell`; the core never lowers it. A
 --- lazy.nvim stand-in (`:Telescope` before telescope.nvim is loaded) is named after the
---- plugin it loads and says so. Each command is pinned (|M.pin()|): a buffer-local
---- command that shadows the one the catalog described does not run in its place.
+--- plugin it loads and says so. A plugin's command is described by the plugin's own help
+--- (|leash.catalog.plugin_help|), so the ranker can find it. Each command is pinned
+--- (|M.pin()|): a buffer-local command that shadows the one the catalog described does
+--- not run in its place.
 local M = {}
 local H = {}
 local origin = require('leash.catalog.origin')
@@ -44,7 +46,7 @@ function M.entries(bufnr, help)
           plugin = plugin,
           loads = loads and #loads > 0 or nil,
           pin = M.pin(def, set == 1, loads),
-          description = help and help[name] or nil,
+          description = help and help[name] or H.plugin_help(name, loads, plugin),
         }
       end
     end
@@ -96,6 +98,12 @@ H.pinned_fields =
 --- A lazy.nvim stand-in has no description of its own: the plugin's name stands in.
 function H.stand_in_title(name, plugin)
   return (':%s command of %s (loads it)'):format(name, plugin ~= '' and plugin or 'a lazy-loaded plugin')
+end
+
+--- A plugin's command the runtime does not document: what the plugin's help says.
+function H.plugin_help(name, loads, plugin)
+  local plugins = loads or (plugin and plugin ~= 'your config' and plugin ~= 'Neovim' and { plugin }) or nil
+  return plugins and require('leash.catalog.plugin_help').describe(name, plugins) or nil
 end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }

@@ -1,0 +1,111 @@
+--- What a plugin's own help says of its user commands, for the ranker: a lazy.nvim
+--- stand-in (`:Telescope` before telescope.nvim is loaded) has no description, and a
+--- plugin's real command often has none either (its definition is a Lua callback).
+---
+--- The command's help block (`*:Git*` in vim-fugitive's `doc/fugitive.txt`) when the
+--- plugin documents it, else what the plugin's help says it is: the title of its first
+--- help file and the first paragraph of prose ("Telescope.nvim is a plugin for fuzzy
+--- finding…"). The files are read once per plugin folder and session.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+--- The help text for user command `name` of one of `plugins` (names as lazy.nvim or
+--- |leash.catalog.origin| gives them), or nil when none of their folders has help.
+---@param name string
+---@param plugins string[]
+---@return string?
+function M.describe(name, plugins)
+  for _, plugin in ipairs(plugins) do
+    local dir = M.plugin_dir(plugin)
+    local doc = dir and H.doc(dir .. '/doc', plugin)
+    if doc then
+      local own = doc.commands[name]
+      if own == nil then
+        own = require('leash.catalog.commands').parse_help(dir .. '/doc', { name }, {})[name] or false
+        doc.commands[name] = own
+      end
+      local text = own or doc.summary
+      if text then return text end
+    end
+  end
+  return nil
+end
+
+--- The folder of plugin `name`: lazy.nvim's record of it when lazy.nvim is in use (the
+--- plugin need not be loaded), else the 'runtimepath' folder of that name.
+---@param name string
+---@return string?
+function M.plugin_dir(name)
+  local config = package.loaded['lazy.core.config']
+  local spec = type(config) == 'table' and type(config.plugins) == 'table' and config.plugins[name]
+  if type(spec) == 'table' and type(spec.dir) == 'string' then return spec.dir end
+  for _, dir in ipairs(vim.api.nvim_list_runtime_paths()) do
+    if vim.fs.basename(dir) == name then return dir end
+  end
+  return nil
+end
+
+--- Forget what was read (specs).
+function M.reset() H.docs = {} end
+
+-- Helper data ================================================================
+
+--- Per doc folder: `false` (no help), or the summary and the commands looked up so far.
+---@type table<string, false|{ summary?: string, commands: table<string, string|false> }>
+H.docs = {}
+
+-- Helper functionality =======================================================
+
+--- The help of a plugin's doc folder; its summary comes from the file named after the
+--- plugin (`telescope.txt` of telescope.nvim, not `secret.txt`), else the first file.
+function H.doc(dir, plugin)
+  if H.docs[dir] == nil then
+    local stem = plugin:lower():gsub('%.n?vim$', ''):gsub('^n?vim%-', '')
+    local files = {}
+    for file, kind in vim.fs.dir(dir) do
+      if kind == 'file' and file:sub(-4) == '.txt' then files[#files + 1] = file end
+    end
+    table.sort(files, function(a, b)
+      local ma, mb = H.names_plugin(a, stem), H.names_plugin(b, stem)
+      if ma ~= mb then return ma end
+      return a < b
+    end)
+    H.docs[dir] = #files > 0 and { summary = H.summary(dir .. '/' .. files[1]), commands = {} } or false
+  end
+  return H.docs[dir] or nil
+end
+
+--- `trouble.nvim.txt` and `fugitive.txt` name their plugin (`trouble`, `fugitive`).
+function H.names_plugin(file, stem)
+  local base = file:sub(1, -5):lower()
+  return base == stem or base:gsub('%.n?vim$', '') == stem
+end
+
+--- `*telescope.txt*  Find, Filter, Preview, Pick.` and the first paragraph of prose:
+--- lines of words that start in the first column, past headings, rules and lists.
+function H.summary(path)
+  local f = io.open(path, 'r')
+  if not f then return nil end
+  local text = f:read(16384) or ''
+  f:close()
+  local title = text:match('^%*[^*]+%*%s+([^\n]+)')
+  -- Generated help (panvimdoc) has `For Neovim >= 0.8  Last change: …` there.
+  if title and (title:find('Last change') or title:find('^For N?[Vv]im')) then title = nil end
+  local para = {}
+  for line in (text:gsub('^[^\n]*', '') .. '\n'):gmatch('([^\n]*)\n') do
+    local prose = line:find('^%u%l*[%s%p]') and not line:find('%*%S+%*%s*$') and not line:find('^%u[%u%s%-]+$')
+    if prose or (#para > 0 and line:find('%S')) then
+      para[#para + 1] = line
+    elseif #para > 0 then
+      break
+    end
+  end
+  local out = vim.trim(((title or '') .. ' ' .. table.concat(para, ' ')):gsub('[|`*]', ''):gsub('%s+', ' '))
+  local max = require('leash.catalog.commands').description_max
+  if #out > max then out = out:sub(1, max):gsub('%s+%S*$', '') end
+  return out ~= '' and out or nil
+end
+
+return M

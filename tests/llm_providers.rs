@@ -346,7 +346,7 @@ fn connection_refused_says_whether_the_server_runs() {
     )
     .unwrap();
     let err = run(&cfg).unwrap_err();
-    assert_eq!(err.to_string(), format!("connection refused at {url}: is the server running?"));
+    assert_eq!(err.to_string(), format!("lmstudio: connection refused at {url}: is the server running?"));
     assert_eq!(err.code(), "connect");
 }
 

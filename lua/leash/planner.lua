@@ -242,11 +242,24 @@ function H.finish(p, result)
   H.unmap_cancel_key()
   local ms = math.floor((vim.uv.hrtime() - p.started) / 1e6)
   if result.log then M.log(result.log) end
+  if result.status == 'error' then result.error = H.error_text(result.error, result.code) end
   H.progress_end(p.provider, result, ms)
   local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
   H.fire(event, { request = p.request, provider = p.provider, status = result.status, error = result.error, ms = ms })
   result.entries = p.entries
   p.on_done(result)
+end
+
+-- Failures whose answer arrived: the log holds it, and it tells what went wrong.
+H.answer_in_log = { not_a_plan = true, malformed = true, truncated = true, empty = true, refused = true }
+
+--- A planning failure as the user sees it: `leash: ` first, and where the model's answer
+--- can be read when one came.
+function H.error_text(err, code)
+  err = tostring(err or 'planning failed')
+  if not vim.startswith(err, 'leash: ') then err = 'leash: ' .. err end
+  if H.answer_in_log[code] then err = err .. ' (its answer is in :Leash log)' end
+  return err
 end
 
 function H.prompt_context(ctx)

@@ -39,7 +39,7 @@ pub enum LlmError {
     #[error("{provider} did not answer within {} (deadline); raise {setting}", seconds(.deadline))]
     Deadline { provider: String, deadline: Duration, setting: String },
     /// No connection could be made.
-    #[error("{message} at {url}: {hint}")]
+    #[error("{provider}: {message} at {url}: {hint}")]
     Connect { provider: String, url: String, message: String, hint: String },
     /// The 2xx body is not what the dialect promises.
     #[error("{provider} sent an answer leash cannot read: {message}")]
@@ -169,7 +169,7 @@ mod tests {
             message: "connection refused".into(),
             hint: "is the server running?".into(),
         };
-        assert_eq!(e.to_string(), "connection refused at http://127.0.0.1:1234: is the server running?");
+        assert_eq!(e.to_string(), "ollama: connection refused at http://127.0.0.1:1234: is the server running?");
         let e = LlmError::Auth {
             provider: "anthropic".into(),
             status: 401,

@@ -155,7 +155,7 @@ pub(crate) async fn post_json(
             Err(Sent::Connect(e)) => Failure { error: connect_error(r, url, &e), retry: true, server_delay: None },
             Err(Sent::Body(e)) => Failure {
                 error: LlmError::Connect {
-                    provider: r.label(),
+                    provider: r.name.clone(),
                     url: origin(url),
                     message: "the connection broke while the answer was being read".into(),
                     hint: format!("check the network and the server ({})", innermost(&e)),
@@ -458,7 +458,8 @@ fn connect_error(r: &Resolved, url: &Url, e: &reqwest::Error) -> LlmError {
         (false, Some(var)) => format!("{hint} (requests go through the proxy in {var})"),
         _ => hint,
     };
-    LlmError::Connect { provider: r.label(), url: origin(url), message, hint }
+    // The url is said already: the provider's name, not its label ("ollama at host:port").
+    LlmError::Connect { provider: r.name.clone(), url: origin(url), message, hint }
 }
 
 /// The environment variable naming the proxy a request to `url` goes through, if any.

@@ -37,9 +37,7 @@ pub use crate::rank::DEFAULT_SHORTLIST;
 /// The most entries one look-up adds: the exact match, then the ranker's best.
 pub const PER_LOOKUP: usize = 3;
 
-/// Called from the planner's thread with one short line when planning reaches a stage
-/// worth telling the user about (`looking up laststatus, status line`).
-pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
+pub use crate::llm::Progress;
 
 /// Everything a plan needs. Build it with [`PlanRequest::new`] and set the fields that
 /// differ from the defaults.
@@ -176,7 +174,7 @@ impl Run<'_> {
         let t = std::time::Instant::now();
         let first = prompt::build_round(&req.request, &entries, &req.context, Round::First, &[]);
         self.timings.prompt_ms = ms(t.elapsed());
-        let answer = self.ask(&provider, &first, cancel).await?;
+        let answer = self.ask(&provider, &first, req.progress.as_ref(), cancel).await?;
         let mut model = answer.model.clone();
         let mut parsed = self.read(answer, 1, &[])?;
         let mut lookups = Vec::new();
@@ -190,7 +188,7 @@ impl Run<'_> {
             let (found, widened) = look_up(catalog, &parsed.lookup, &entries);
             let second = prompt::build_round(&req.request, &widened, &req.context, Round::Second, &found);
             self.timings.prompt_ms += ms(t.elapsed());
-            let answer = self.ask(&provider, &second, cancel).await?;
+            let answer = self.ask(&provider, &second, req.progress.as_ref(), cancel).await?;
             model = answer.model.clone();
             let asked = std::mem::take(&mut parsed.lookup);
             parsed = self.read(answer, 2, &asked)?;
@@ -203,11 +201,12 @@ impl Run<'_> {
         &mut self,
         provider: &AnyProvider,
         prompt: &prompt::Prompt,
+        progress: Option<&Progress>,
         cancel: &CancelToken,
     ) -> Result<Answer, LlmError> {
         let t = std::time::Instant::now();
         let deadline = Instant::now() + provider.deadline();
-        let request = ModelRequest::from_prompt(prompt);
+        let request = ModelRequest { progress, ..ModelRequest::from_prompt(prompt) };
         let answer = tokio::select! {
             biased;
             _ = cancel.cancelled() => Err(LlmError::Cancelled),

@@ -211,6 +211,26 @@ fn rate_limit_then_success_honours_retry_after_ms() {
 }
 
 #[test]
+fn the_wait_before_a_retry_is_told_as_progress() {
+    let limited = json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}});
+    let server = TestServer::start(vec![
+        Reply::json(429, limited).header("retry-after-ms", "200"),
+        Reply::json(200, anthropic_text(WRAP_PLAN, "end_turn")),
+    ]);
+    let heard = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let cfg = config("anthropic", &server.url(), json!({}));
+    let mut req = request(&cfg);
+    let sink = Arc::clone(&heard);
+    req.progress = Some(Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())));
+    let out = planner::plan_blocking(&req, &CancelToken::new()).map_err(|f| f.error).unwrap();
+    assert_wrap_plan(&out);
+    assert_eq!(
+        *heard.lock().unwrap(),
+        vec!["rate-limited (429): asking again in 0.2 s".to_string(), "asking again (attempt 2)".to_string()]
+    );
+}
+
+#[test]
 fn rate_limit_then_success_honours_retry_after_seconds() {
     let limited =
         json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}});

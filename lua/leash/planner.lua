@@ -73,7 +73,7 @@ function M.start(request, on_done, opts)
     entries = state.entries,
   }
   if debug.getregistry()[PIPE_KEY] == 'poll' then H.poll(H.pending) end
-  H.progress_start(name)
+  require('leash.ui.progress').start(name)
   H.map_cancel_key()
   H.fire('LeashPlanStart', { request = request, provider = name })
   return true
@@ -295,41 +295,15 @@ function H.fire(pattern, data)
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = pattern, modeline = false, data = data })
 end
 
--- Progress: Neovim 0.12 progress messages where available, a notification otherwise.
-function H.progress_start(provider)
-  local msg = ('planning with %s… (<C-c> or :Leash cancel to stop)'):format(provider)
-  local ok, id = pcall(
-    vim.api.nvim_echo,
-    { { msg } },
-    true,
-    { kind = 'progress', title = 'leash', status = 'running', percent = 0 }
-  )
-  if ok and type(id) == 'number' and id > 0 then
-    H.progress_id = id
-  else
-    H.progress_id = nil
-    H.progress_note('leash: ' .. msg)
-  end
-end
-
---- Shows the job's latest progress line (a second look: "looking up laststatus, …").
+--- Shows the job's latest progress line (a second look: "looking up laststatus, …"; a
+--- retry: "rate-limited (429): asking again in 2 s").
 function H.progress_news(p)
   local ok, line = pcall(function() return p.job:progress() end)
   if not ok or type(line) ~= 'string' then return end
   -- The line names what the model asked for: shown (and handed to autocmds) escaped.
   line = require('leash.text').visible(line)
   p.message = line
-  local msg = ('planning with %s: %s… (<C-c> or :Leash cancel to stop)'):format(p.provider, line)
-  if H.progress_id then
-    pcall(
-      vim.api.nvim_echo,
-      { { msg } },
-      true,
-      { id = H.progress_id, kind = 'progress', title = 'leash', status = 'running', percent = 50 }
-    )
-  else
-    H.progress_note('leash: ' .. msg)
-  end
+  require('leash.ui.progress').news(line)
   H.fire('LeashPlanProgress', { request = p.request, provider = p.provider, message = line })
 end
 
@@ -338,34 +312,7 @@ function H.progress_end(provider, result, ms)
     done = ('planned with %s in %d ms'):format(provider, ms),
     cancelled = 'planning cancelled',
   })[result.status] or ('planning failed after %d ms'):format(ms)
-  if H.progress_id then
-    local status = ({ done = 'success', cancelled = 'cancel' })[result.status] or 'failed'
-    pcall(
-      vim.api.nvim_echo,
-      { { text } },
-      false,
-      { id = H.progress_id, kind = 'progress', title = 'leash', status = status, percent = 100 }
-    )
-    H.progress_id = nil
-  elseif H.progress_record ~= nil then
-    -- Replace the progress notification, so none stays up beside the plan window.
-    H.progress_note('leash: ' .. text, true)
-    return
-  end
-  if result.status == 'cancelled' then H.notify('leash: ' .. text) end
-end
-
---- A progress notification that replaces the previous one where the notifier can:
---- snacks and fidget take `id`, nvim-notify `replace` (the record it returned). The last
---- one (`final`) goes away on its own after a moment.
-function H.progress_note(msg, final)
-  if vim.in_fast_event() then
-    return vim.schedule(function() H.progress_note(msg, final) end)
-  end
-  local opts = { title = 'leash', id = 'leash.progress', replace = H.progress_record }
-  if final then opts.timeout = 1500 end
-  local ok, record = pcall(vim.notify, msg, vim.log.levels.INFO, opts)
-  H.progress_record = (ok and not final) and (record or false) or nil
+  require('leash.ui.progress').finish(text, result.status)
 end
 
 -- <C-c> cancels while planning. The user's own mapping, if any, is put back afterwards.

@@ -105,7 +105,8 @@ pub(crate) fn deadline_error(r: &Resolved) -> LlmError {
 /// POSTs `body` as JSON to `url` and returns the 2xx JSON body, retrying as the policy
 /// says, until `deadline`. An error `settled` says is final (a refusal of the request's
 /// structured-output part, whatever its status) is returned at once: retrying the same
-/// body would not change it.
+/// body would not change it. `progress` hears of each wait before a retry.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn post_json(
     r: &Resolved,
     url: &Url,
@@ -114,6 +115,7 @@ pub(crate) async fn post_json(
     key: Option<&KeyInUse>,
     deadline: Instant,
     settled: &(dyn Fn(&LlmError) -> bool + Sync),
+    progress: Option<&super::Progress>,
 ) -> Result<Reply, LlmError> {
     let client = client(r)?;
     let mut attempt = 0u32;
@@ -181,7 +183,13 @@ pub(crate) async fn post_json(
         if delay >= remaining {
             return Err(failure.error);
         }
+        if let Some(progress) = progress {
+            progress(&format!("{}: asking again in {}", retry_reason(&failure.error), super::error::seconds(&delay)));
+        }
         tokio::time::sleep(delay).await;
+        if let Some(progress) = progress {
+            progress(&format!("asking again (attempt {})", attempt + 1));
+        }
     }
 }
 
@@ -396,6 +404,16 @@ fn jitter() -> f64 {
     // Scramble the low bits so consecutive calls differ.
     let x = (nanos as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
     (x % 1_000_000) as f64 / 1_000_000.0
+}
+
+/// What a retry waits out, in a few words for the progress line.
+fn retry_reason(e: &LlmError) -> String {
+    match e {
+        LlmError::RateLimited { .. } => "rate-limited (429)".to_string(),
+        LlmError::Server { status, .. } | LlmError::Http { status, .. } => format!("the server answered {status}"),
+        LlmError::Connect { message, .. } => message.clone(),
+        _ => "the request failed".to_string(),
+    }
 }
 
 /// The wait before retry number `attempt` (1-based).

@@ -39,19 +39,44 @@ pub use keys::Secret;
 use config::{KeyPlan, Resolved};
 use http::KeyInUse;
 
+/// Called from the planner's thread with one short line when a request reaches a stage
+/// worth telling the user about (`looking up laststatus`, `rate-limited (429): asking
+/// again in 2 s`).
+pub type Progress = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
 /// What a provider is asked: the prompt's two messages and the plan's schemas (the
-/// compact one is for providers that refuse the full one).
-#[derive(Debug, Clone, Copy)]
+/// compact one is for providers that refuse the full one), and who hears of a wait
+/// before a retry.
+#[derive(Clone, Copy)]
 pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub user: &'a str,
     pub schema: &'a Value,
     pub compact_schema: &'a Value,
+    pub progress: Option<&'a Progress>,
+}
+
+impl std::fmt::Debug for ModelRequest<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelRequest")
+            .field("system", &self.system)
+            .field("user", &self.user)
+            .field("schema", &self.schema)
+            .field("compact_schema", &self.compact_schema)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl<'a> ModelRequest<'a> {
     pub fn from_prompt(p: &'a prompt::Prompt) -> ModelRequest<'a> {
-        ModelRequest { system: &p.system, user: &p.user, schema: &p.schema, compact_schema: &p.compact_schema }
+        ModelRequest {
+            system: &p.system,
+            user: &p.user,
+            schema: &p.schema,
+            compact_schema: &p.compact_schema,
+            progress: None,
+        }
     }
 
     /// The schema to send when asking the way `ask` says.
@@ -203,7 +228,7 @@ impl<W: WireFormat> Provider for W {
         let key = key_for(r, deadline).await?;
         let headers = self.headers(key.as_ref())?;
         let (reply, ask, extra) =
-            post_with_fallback(r, &self.url(), &headers, key.as_ref(), deadline, self.ladder(), |ask| {
+            post_with_fallback(r, &self.url(), &headers, key.as_ref(), deadline, self.ladder(), req.progress, |ask| {
                 self.body(req, ask)
             })
             .await?;
@@ -381,13 +406,14 @@ pub(crate) async fn post_with_fallback(
     key: Option<&KeyInUse>,
     deadline: Instant,
     ladder: &Ladder,
+    progress: Option<&Progress>,
     body: impl Fn(Ask) -> Value,
 ) -> Result<(http::Reply, Ask, u32), LlmError> {
     let mut ask = first_ask(r);
     let mut extra = 0;
     let final_error = |e: &LlmError| (ladder.rejection)(e).is_some();
     loop {
-        match http::post_json(r, url, headers, &body(ask), key, deadline, &final_error).await {
+        match http::post_json(r, url, headers, &body(ask), key, deadline, &final_error, progress).await {
             Ok(reply) => {
                 if ask != Ask::configured(r.structured) {
                     settle(r, ask);

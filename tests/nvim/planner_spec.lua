@@ -61,14 +61,24 @@ local function anthropic_server(plans, delay_ms)
       if #buf < head_end + 3 + len then return end
       s.requests[#s.requests + 1] = { head = buf:sub(1, head_end), body = buf:sub(head_end + 4) }
       local path = buf:match('^POST (%S+)') or ''
-      local body = answer_body(path, plans[math.min(#s.requests, #plans)])
+      local item = plans[math.min(#s.requests, #plans)]
+      -- `{ rate_limited_ms = N }`: Anthropic's 429 asking to retry after N ms.
+      local status, extra, body = '200 OK', '', nil
+      if type(item) == 'table' and item.rate_limited_ms then
+        status, extra = '429 Too Many Requests', ('retry-after-ms: %d\r\n'):format(item.rate_limited_ms)
+        body = '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}'
+      else
+        body = answer_body(path, item)
+      end
       local timer = uv.new_timer()
       timer:start(delay_ms, 0, function()
         timer:close()
         if answered or client:is_closing() then return end
         answered = true
         client:write(
-          ('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s'):format(
+          ('HTTP/1.1 %s\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\nConnection: close\r\n\r\n%s'):format(
+            status,
+            extra,
             #body,
             body
           ),
@@ -178,24 +188,38 @@ describe('planner offline (no provider configured)', function()
   end)
 end)
 
+--- Progress as a notifier sees it (Neovim 0.11's way; 0.12 has progress messages).
+local function capture_progress()
+  local notes, events = {}, {}
+  local saved_notify, saved_echo = vim.notify, vim.api.nvim_echo
+  vim.notify = function(msg, _, opts)
+    notes[#notes + 1] = { msg = msg, opts = opts or {} }
+    return { record = #notes }
+  end
+  vim.api.nvim_echo = function(chunks, history, opts)
+    if opts and opts.kind == 'progress' then error('no progress messages here') end
+    return saved_echo(chunks, history, opts)
+  end
+  local au = vim.api.nvim_create_autocmd('User', {
+    pattern = 'LeashPlanProgress',
+    callback = function(ev) events[#events + 1] = ev.data.message end,
+  })
+  return notes,
+    events,
+    function()
+      vim.notify, vim.api.nvim_echo = saved_notify, saved_echo
+      vim.api.nvim_del_autocmd(au)
+    end
+end
+
 describe('planning progress through a notifier', function()
   it('replaces one notification (id / replace) and ends it, so none stays up beside the plan', function()
     fresh()
     require('leash').setup({})
-    local notes = {}
-    local saved_notify, saved_echo = vim.notify, vim.api.nvim_echo
-    vim.notify = function(msg, _, opts)
-      notes[#notes + 1] = { msg = msg, opts = opts or {} }
-      return { record = #notes }
-    end
-    -- Where Neovim has no progress messages (0.11), progress goes through vim.notify.
-    vim.api.nvim_echo = function(chunks, history, opts)
-      if opts and opts.kind == 'progress' then error('no progress messages here') end
-      return saved_echo(chunks, history, opts)
-    end
+    local notes, _, restore = capture_progress()
     local r = plan_and_wait('turn on word wrap')
     vim.wait(200)
-    vim.notify, vim.api.nvim_echo = saved_notify, saved_echo
+    restore()
     eq('done', r.status, r.err)
     ok(#notes >= 2, vim.inspect(notes))
     matches('planning with offline', notes[1].msg)
@@ -393,6 +417,43 @@ describe('planner with a provider', function()
     eq(false, values.wrap)
     eq(5, values.tabstop)
     ok(vim.tbl_count(values) > 300, 'every option')
+  end)
+
+  it('counts the seconds while it waits, in one notification replaced in place', function()
+    server = anthropic_server(WRAP_PLAN, 2300)
+    use_server(server.port)
+    local notes, _, restore = capture_progress()
+    local r = plan_and_wait('turn on word wrap')
+    restore()
+    eq('done', r.status, r.err)
+    local seconds = {}
+    for i, n in ipairs(notes) do
+      eq('leash.progress', n.opts.id, 'notification ' .. i)
+      if i > 1 then eq({ record = i - 1 }, n.opts.replace, 'replaces the one before') end
+      local s = n.msg:match(' · (%d+) s…')
+      if s then seconds[#seconds + 1] = tonumber(s) end
+    end
+    -- each second once, in order, from 1 (the answer comes after 2.3 s)
+    eq(1, seconds[1], vim.inspect(notes))
+    eq(2, seconds[2], vim.inspect(notes))
+    matches('planned with spec in %d+ ms', notes[#notes].msg)
+  end)
+
+  it('says when it waits out a rate limit before asking again', function()
+    server = anthropic_server({ { rate_limited_ms = 300 }, WRAP_PLAN }, 0)
+    use_server(server.port)
+    local notes, events, restore = capture_progress()
+    local r = plan_and_wait('turn on word wrap')
+    restore()
+    eq('done', r.status, r.err)
+    eq(2, #server.requests)
+    eq({ 'rate-limited (429): asking again in 0.3 s', 'asking again (attempt 2)' }, events)
+    local said = vim.tbl_filter(
+      function(n) return n.msg:find('rate-limited (429): asking again in 0.3 s', 1, true) end,
+      notes
+    )
+    ok(#said >= 1, vim.inspect(notes))
+    matches('^leash: %S+ planning with spec · rate%-limited', said[1].msg)
   end)
 
   it('reports a dead endpoint clearly and runs nothing', function()

@@ -5,7 +5,8 @@
 #   1. Release: the repository is tagged as the release and the spec follows releases
 #      (version = '*'); the prebuilt library comes from a local release server. A
 #      headless `nvim "+Lazy! sync" +qa` returns with the library in place, `:help leash`
-#      works before the plugin is loaded, and `:Do` plans offline and runs. A first
+#      works before the plugin is loaded, and so does `:checkhealth leash` (also for a
+#      config with errors: one message, no stack trace), and `:Do` plans offline and runs. A first
 #      start in a terminal (tmux) installs the same way and then quits on :qa!.
 #   2. Broken build: the default branch gets a commit whose crate does not compile
 #      (a type error; leash's name and version without dependencies, so it fails in
@@ -139,6 +140,9 @@ fi
 run_case release 300 "first start + Lazy! sync" "+Lazy! sync" +qa
 expect "installed the prebuilt library v$version" "no prebuilt install reported"
 run_case release 60 "help, :Do" +"luafile $repo/tests/lazy/check_installed.lua"
+run_case release 60 ":checkhealth before :Do" +"luafile $repo/tests/lazy/check_health.lua"
+EXTRA_ENV=LEASH_TEST_OPTS=bad run_case release 60 ":checkhealth, a config with errors" \
+  +"luafile $repo/tests/lazy/check_health.lua"
 # Under another name, leash's lazy.lua (which names leash.nvim) must not make lazy.nvim
 # install a second plugin.
 LEASH_TEST_NAME=leash run_case renamed 300 "first start under another name" "+Lazy! sync" \

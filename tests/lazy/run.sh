@@ -11,8 +11,9 @@
 #   2. Broken build: the default branch gets a commit whose crate does not compile
 #      (a type error; leash's name and version without dependencies, so it fails in
 #      seconds). The same command runs the real cargo build under lazy.nvim, returns,
-#      and lazy's build task shows cargo's error; `:Do` then says the library is
-#      missing in one message.
+#      prints cargo's progress and the reason no prebuilt library fits (once), and
+#      lazy's build task shows cargo's error; `:Do` then says the library is missing
+#      in one message.
 #   3. Fixed (with LEASH_TEST_LAZY_CARGO=1): the next commit compiles; `Lazy! sync`
 #      updates, cargo builds under lazy.nvim, and `:Do` works again.
 #
@@ -173,6 +174,10 @@ printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npu
 g commit -qam "break the build"
 run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
 expect 'error\[E0308\]' "cargo's error is not in lazy's output"
+# Headless, lazy.nvim prints what is not a status line: cargo's progress (its bar, read
+# from the pipe), and the reason no prebuilt library fits, once.
+expect 'build | Compiling 0/1 (leash) · [0-9]* s$' "no progress of cargo in the headless output"
+[ "$(grep -c 'after the release v' "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "the reason is not said once"; }
 
 # A successful cargo build under lazy.nvim compiles leash once more: minutes on two
 # cores, so it runs when asked for. It reuses this checkout's compiled dependencies

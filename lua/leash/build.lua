@@ -242,8 +242,9 @@ end
 
 --- `cargo build --release`, its output streamed to the log; then install and load.
 --- cargo draws its progress bar into the pipe (leash.build.progress), which becomes the
---- status line (TRACE) `Compiling 143/212 (…) · 2 min 10 s`, redrawn at least every
---- few seconds; with `ctx.checkpoints` (headless) an INFO line every 30 s as well.
+--- status line (TRACE) `Compiling 143/212 (…) · 2 min 10 s (last build: 3 min 42 s)`,
+--- redrawn at least every 5 s; with `ctx.checkpoints` (headless) an INFO line when
+--- the bar is first drawn and every 30 s.
 function H.cargo(ctx)
   local levels = vim.log.levels
   local progress = require('leash.build.progress')
@@ -257,6 +258,8 @@ function H.cargo(ctx)
     ('building from source with cargo build --release: %s'):format(progress.expected(ctx.last_duration)),
     levels.INFO
   )
+  -- Said in the status line too: lazy.nvim's line shows the latest message only.
+  ctx.usual = progress.usual(ctx.last_duration)
 
   local started = vim.uv.hrtime()
   local function elapsed() return (vim.uv.hrtime() - started) / 1e9 end
@@ -266,7 +269,7 @@ function H.cargo(ctx)
     local now = elapsed()
     if not force and now - said < 1 then return end
     said = now
-    local line = progress.status(bar, now)
+    local line = progress.status(bar, now, ctx.usual)
     ctx.progress(line, levels.TRACE)
     -- Headless output keeps every line: the first drawing, then one line every 30 s.
     if ctx.checkpoints and (not checkpoint or now - checkpoint >= 30) then

@@ -274,6 +274,14 @@ describe("reading cargo's progress", function()
     eq('1 h 3 min', progress.duration(3790))
     eq('a first build usually takes 4 min or more on 2 cores (about 460 s of CPU time)', progress.expected(nil, 2))
     eq('the last build here took 2 min 21 s', progress.expected(141))
+    eq('a first build: 4 min or more', progress.usual(nil, 2))
+    eq('a first build: 2 min or more', progress.usual(nil, 4))
+    eq('last build: 2 min 21 s', progress.usual(141))
+    eq(
+      'Compiling 1/2 (serde) · 5 s (last build: 2 min 21 s)',
+      progress.status({ done = 1, total = 2, names = 'serde' }, 5, progress.usual(141))
+    )
+    eq('Compiling 1/2 · 5 s', progress.status({ done = 1, total = 2, names = '' }, 5))
   end)
 end)
 
@@ -394,6 +402,9 @@ describe('build.start()', function()
   }
   local cargo_fails = { 'echo "error: could not compile \\`leash\\`" >&2', 'exit 101' }
   local cargo_bar = table.concat(vim.list_extend(vim.list_extend({}, bar_start), cargo_fails), '\n')
+  -- The status line's end when this root never built (the estimate for this machine's
+  -- cores: its words are checked in 'says durations and what a first build takes').
+  local first_build = ' (' .. require('leash.build.progress').usual() .. ')'
 
   it("shows cargo's progress bar as Compiling n/m with the time, and what a build takes", function()
     local script = { 'echo "env: $CARGO_TERM_PROGRESS_WHEN" >&2', unpack(bar_start) }
@@ -414,11 +425,11 @@ describe('build.start()', function()
     local status = at(levels.TRACE)
     -- cargo's own status line until its bar is drawn, then the bar only.
     eq('Compiling itoa v1.0.19', status[1])
-    eq('Compiling 0/3 (itoa) · 0 s', status[2])
-    eq('Compiling 1/3 (serde, tokio) · 0 s', status[3])
-    matches('^Compiling 2/3 %(leash%(lib%)%) · 1 s$', status[4])
+    eq('Compiling 0/3 (itoa) · 0 s (last build: 3 min 42 s)', status[2], 'what a build takes stays in sight')
+    eq('Compiling 1/3 (serde, tokio) · 0 s (last build: 3 min 42 s)', status[3])
+    matches('^Compiling 2/3 %(leash%(lib%)%) · 1 s %(last build: 3 min 42 s%)$', status[4])
     eq(4, #status, 'one status line per crate finished: ' .. table.concat(status, ' | '))
-    eq('Compiling 0/3 (itoa) · 0 s', at(levels.INFO)[2], 'the first drawing is kept for headless output')
+    eq('Compiling 0/3 (itoa) · 0 s (last build: 3 min 42 s)', at(levels.INFO)[2], 'the first drawing, for headless')
     eq(2, #at(levels.INFO), 'the next one is due after 30 s')
     local log = table.concat(vim.fn.readfile(dir .. '/build.log'), '\n')
     matches('env: always', log, 'cargo was asked to draw its bar into the pipe')
@@ -439,8 +450,8 @@ describe('build.start()', function()
       function(p) return p.msg end,
       vim.tbl_filter(function(p) return p.level == vim.log.levels.TRACE end, progress)
     )
-    eq('Compiling 2/3 (leash(lib)) · 0 s', status[1])
-    eq('Compiling 2/3 (leash(lib)) · 5 s', status[2], table.concat(status, ' | '))
+    eq('Compiling 2/3 (leash(lib)) · 0 s' .. first_build, status[1])
+    eq('Compiling 2/3 (leash(lib)) · 5 s' .. first_build, status[2], table.concat(status, ' | '))
     eq(2, #status)
   end)
 
@@ -466,10 +477,11 @@ describe('build.start()', function()
     eq(false, result and result[1])
     matches('^leash: cargo build failed %(exit 101%) after 0 s; the whole output is in ', result[2])
     local trace = vim.tbl_filter(function(y) return y.level == vim.log.levels.TRACE end, yielded)
-    eq(
-      { 'Compiling itoa v1.0.19', 'Compiling 0/3 (itoa) · 0 s', 'Compiling 1/3 (serde, tokio) · 0 s' },
-      vim.tbl_map(function(y) return y.msg end, trace)
-    )
+    eq({
+      'Compiling itoa v1.0.19',
+      'Compiling 0/3 (itoa) · 0 s' .. first_build,
+      'Compiling 1/3 (serde, tokio) · 0 s' .. first_build,
+    }, vim.tbl_map(function(y) return y.msg end, trace))
     matches('^building from source with cargo build %-%-release: a first build usually takes %d+ min', yielded[1].msg)
     eq(vim.log.levels.INFO, yielded[1].level, 'what the build takes is kept in the task log')
   end)
@@ -491,7 +503,7 @@ describe('build.start()', function()
     -- `nvim -l` prints messages (print()) to stderr, as lines ended by \r\n.
     local out = vim.split(res.stderr:gsub('\r', ''), '\n')
     matches('^building from source with cargo build %-%-release: a first build usually takes ', out[1])
-    eq('Compiling 0/3 (itoa) · 0 s', out[2], 'the first drawing, then one line every 30 s')
+    eq('Compiling 0/3 (itoa) · 0 s' .. first_build, out[2], 'the first drawing, then one line every 30 s')
     matches('leash: cargo build failed %(exit 101%) after 0 s; the whole output is in ', out[3])
     matches('error: could not compile `leash`', res.stderr)
   end)

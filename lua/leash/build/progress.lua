@@ -3,6 +3,7 @@
 --- (`    Building [=====>    ] 143/212: serde, tokio`, each drawing ended by `\r`),
 --- and said as `Compiling 143/212 (serde, tokio) · 2 min 10 s`.
 local M = {}
+local H = {}
 
 -- Module definition ==========================================================
 
@@ -43,13 +44,15 @@ function M.event(piece)
   return { line = (piece:gsub('%s+$', '')) }
 end
 
---- `Compiling 143/212 (serde, tokio) · 2 min 10 s`
+--- `Compiling 143/212 (serde, tokio) · 2 min 10 s (last build: 3 min 42 s)`
 ---@param bar { done: integer, total: integer, names: string }
 ---@param seconds number since cargo started
+---@param usual? string what a build takes (|M.usual()|)
 ---@return string
-function M.status(bar, seconds)
+function M.status(bar, seconds, usual)
   local names = bar.names ~= '' and (' (%s)'):format(bar.names) or ''
-  return ('Compiling %d/%d%s · %s'):format(bar.done, bar.total, names, M.duration(seconds))
+  local took = usual and (' (%s)'):format(usual) or ''
+  return ('Compiling %d/%d%s · %s%s'):format(bar.done, bar.total, names, M.duration(seconds), took)
 end
 
 --- `45 s`, `2 min 10 s`, `1 h 3 min`.
@@ -89,8 +92,8 @@ end
 ---@return string
 function M.expected(last, cores)
   if last then return ('the last build here took %s'):format(M.duration(last)) end
-  cores = cores or (vim.uv.available_parallelism and vim.uv.available_parallelism()) or 1
-  local minutes = math.max(1, math.floor(M.cold_cpu_seconds / cores / 60 + 0.5))
+  local minutes
+  minutes, cores = H.estimate(cores)
   return ('a first build usually takes %d min or more on %d core%s (about %d s of CPU time)'):format(
     minutes,
     cores,
@@ -99,8 +102,28 @@ function M.expected(last, cores)
   )
 end
 
+--- |M.expected()| in a few words, for the status line: `last build: 3 min 42 s`,
+--- `a first build: 4 min or more`.
+---@param last? integer
+---@param cores? integer
+---@return string
+function M.usual(last, cores)
+  if last then return 'last build: ' .. M.duration(last) end
+  return ('a first build: %d min or more'):format((H.estimate(cores)))
+end
+
 --- CPU time of a cold `cargo build --release` (crates already downloaded), measured
 --- with scripts/bench-install (see the README).
 M.cold_cpu_seconds = 460
+
+-- Helper functionality =======================================================
+
+--- Minutes of a cold build on `cores` cores (default: this machine's), and the cores.
+---@return integer minutes
+---@return integer cores
+function H.estimate(cores)
+  cores = cores or (vim.uv.available_parallelism and vim.uv.available_parallelism()) or 1
+  return math.max(1, math.floor(M.cold_cpu_seconds / cores / 60 + 0.5)), cores
+end
 
 return M

@@ -12,7 +12,13 @@
 local root = vim.fs.dirname(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p'))
 local function load(name) return dofile(('%s/lua/%s.lua'):format(root, name:gsub('%.', '/'))) end
 package.loaded['leash.native'] = package.loaded['leash.native'] or load('leash.native')
-for _, name in ipairs({ 'leash.build.sha256', 'leash.build.prebuilt', 'leash.build.help', 'leash.build' }) do
+for _, name in ipairs({
+  'leash.build.sha256',
+  'leash.build.prebuilt',
+  'leash.build.help',
+  'leash.build.progress',
+  'leash.build',
+}) do
   package.loaded[name] = load(name)
 end
 

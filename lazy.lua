@@ -10,5 +10,15 @@ return {
     -- `:help leash` before the plugin is loaded (lua/leash/build/help.lua says how).
     local dir = plugin.dir .. '/.help'
     if vim.uv.fs_stat(dir .. '/doc/tags') then vim.opt.rtp:append(dir) end
+    -- `:checkhealth leash` before the plugin is loaded (before-load/lua/leash/health.lua).
+    vim.opt.rtp:append(plugin.dir .. '/before-load')
+  end,
+  -- lazy.nvim runs `config` through a handler that appends a stack trace of leash's
+  -- own frames to any error; a config error is the user's to fix, said in one message.
+  config = function(_, opts)
+    local ok, err = pcall(require('leash').setup, opts)
+    if ok then return end
+    if type(err) == 'string' and err:find('^leash: config: ') then return vim.notify(err, vim.log.levels.ERROR) end
+    error(err, 0)
   end,
 }

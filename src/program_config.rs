@@ -187,8 +187,12 @@ impl ProgramConfig {
             _ => Map::new(),
         };
         table.entry("name").or_insert_with(|| Value::String(name.to_string()));
-        if let (Some(ms), false) = (self.timeout_ms, table.contains_key("timeout_ms")) {
-            table.insert("timeout_ms".into(), Value::from(ms));
+        if !table.contains_key("timeout_ms") {
+            // A deadline message then names the top-level key, the one to change.
+            table.insert("timeout_setting".into(), Value::from("timeout_ms"));
+            if let Some(ms) = self.timeout_ms {
+                table.insert("timeout_ms".into(), Value::from(ms));
+            }
         }
         ProviderConfig::from_json(&Value::Object(table))
     }
@@ -443,6 +447,12 @@ cmd = ["make", "deploy"]
         let p = c.provider_config().unwrap();
         assert_eq!(p.name.as_deref(), Some("local"));
         assert_eq!(p.timeout_ms, Some(5000), "the top-level deadline fills in");
+        assert_eq!(p.timeout_setting.as_deref(), Some("timeout_ms"), "and is the one a deadline message names");
+        let c =
+            parse("provider = \"local\"\ntimeout_ms = 5000\n[providers.local]\nkind = \"ollama\"\ntimeout_ms = 9000\n")
+                .unwrap();
+        let p = c.provider_config().unwrap();
+        assert_eq!((p.timeout_ms, p.timeout_setting), (Some(9000), None), "the provider's own deadline wins");
     }
 
     #[test]

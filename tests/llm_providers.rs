@@ -332,21 +332,24 @@ fn bad_request_and_not_found_are_not_retried() {
 
 #[test]
 fn a_slow_server_runs_past_the_deadline() {
-    let server =
-        TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop")).after(Duration::from_secs(5))]);
-    let cfg = ProviderConfig::from_json(
-        &json!({"name": "ollama", "url": server.url(), "model": "qwen-test", "timeout_ms": 300}),
-    )
-    .unwrap();
-    let t = Instant::now();
-    let err = run(&cfg).unwrap_err();
-    let took = t.elapsed();
-    assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
-    assert_eq!(
-        err.to_string(),
-        format!("ollama at {} did not answer within 0.3 s (deadline); raise providers.ollama.timeout_ms", at(&server))
-    );
-    assert!(server.wait_for_hang_up(Duration::from_secs(2)), "the request was dropped");
+    // The message names the option that set the deadline: the provider's own, or the
+    // top-level one a frontend filled in (`timeout_setting`).
+    for (setting, named) in [(None, "providers.ollama.timeout_ms"), (Some("timeout_ms"), "timeout_ms")] {
+        let server =
+            TestServer::start(vec![Reply::json(200, ollama_text(WRAP_PLAN, "stop")).after(Duration::from_secs(5))]);
+        let cfg = ProviderConfig::from_json(&json!({"name": "ollama", "url": server.url(), "model": "qwen-test",
+            "timeout_ms": 300, "timeout_setting": setting}))
+        .unwrap();
+        let t = Instant::now();
+        let err = run(&cfg).unwrap_err();
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
+        assert_eq!(
+            err.to_string(),
+            format!("ollama at {} did not answer within 0.3 s (deadline); raise {named}", at(&server))
+        );
+        assert!(server.wait_for_hang_up(Duration::from_secs(2)), "the request was dropped");
+    }
 }
 
 #[test]

@@ -19,7 +19,8 @@ local H = {}
 ---@class leash.BuildOpts
 ---@field root? string plugin root (default: this checkout)
 ---@field from_source? boolean skip the prebuilt download (default: |M.from_source()|)
----@field on_progress? fun(msg: string, level: integer) on the main loop; TRACE = a status line, INFO = worth keeping
+---@field on_progress? fun(msg: string, level: integer) on the main loop; TRACE = a status line (redrawn often), DEBUG = a step, INFO = worth keeping
+---@field checkpoints? boolean also say cargo's progress as INFO at its start and every 30 s (for output nobody redraws: headless)
 ---@field on_done? fun(ok: boolean, msg: string) on the main loop when finished; `msg` is one message for the user
 
 ---@class leash.BuildJob
@@ -58,6 +59,8 @@ function M.start(opts)
   local ctx = {
     root = root,
     log_path = log_path,
+    last_duration = require('leash.build.progress').last_duration(log_path), -- before the log is overwritten
+    checkpoints = opts.checkpoints,
     log = H.open_log(log_path),
     progress = opts.on_progress or function() end,
   }
@@ -108,6 +111,7 @@ function M.run(opts)
   M.start({
     root = opts.root,
     from_source = opts.from_source,
+    checkpoints = #vim.api.nvim_list_uis() == 0,
     on_progress = function(msg, level) queue[#queue + 1] = { msg = msg, level = level } end,
     on_done = function(ok, msg) result = { ok, msg } end,
   })
@@ -116,7 +120,7 @@ function M.run(opts)
     if item then
       if lazy then
         coroutine.yield(item)
-      else
+      elseif item.level ~= vim.log.levels.TRACE then
         print(item.msg)
       end
     elseif result then
@@ -206,13 +210,13 @@ end
 function H.prebuilt(ctx)
   local prebuilt = require('leash.build.prebuilt')
   local native = H.native()
-  local trace = vim.log.levels.TRACE
-  ctx.progress('looking for a prebuilt library', trace)
+  local debug = vim.log.levels.DEBUG
+  ctx.progress('looking for a prebuilt library', debug)
   prebuilt.release(ctx.root, native.version, function(release, why)
     if ctx.cancelled then return ctx.finish(false, 'leash: build cancelled') end
     if not release then return H.fallback(ctx, why) end
     ctx.log.write(('downloading %s\n'):format(release.url))
-    ctx.progress('downloading ' .. prebuilt.asset(release.target), trace)
+    ctx.progress('downloading ' .. prebuilt.asset(release.target), debug)
     local tmp = H.tmp_path(ctx.root)
     ctx.download = prebuilt.download(release, tmp, function(ok, derr)
       ctx.download = nil
@@ -229,72 +233,119 @@ function H.prebuilt(ctx)
 end
 
 function H.fallback(ctx, why)
-  ctx.fallback = why
-  ctx.log.write(('no prebuilt library: %s\n'):format(why))
-  ctx.progress(('no prebuilt library (%s); building from source with cargo'):format(why), vim.log.levels.INFO)
+  -- Said once (not again in the final message); `why` may already start with the words.
+  local line = why:find('^no prebuilt library') and why or ('no prebuilt library: %s'):format(why)
+  ctx.log.write(line .. '\n')
+  ctx.progress(line, vim.log.levels.INFO)
   H.cargo(ctx)
 end
 
 --- `cargo build --release`, its output streamed to the log; then install and load.
+--- cargo draws its progress bar into the pipe (leash.build.progress), which becomes the
+--- status line (TRACE) `Compiling 143/212 (…) · 2 min 10 s (last build: 3 min 42 s)`,
+--- redrawn at least every 5 s; with `ctx.checkpoints` (headless) an INFO line when
+--- the bar is first drawn and every 30 s.
 function H.cargo(ctx)
-  local trace = vim.log.levels.TRACE
-  local function fail(msg)
-    if ctx.fallback then msg = ('%s\n(no prebuilt library was used: %s)'):format(msg, ctx.fallback) end
-    ctx.finish(false, msg)
-  end
+  local levels = vim.log.levels
+  local progress = require('leash.build.progress')
+  local function fail(msg) ctx.finish(false, msg) end
   if vim.fn.executable('cargo') ~= 1 then
     return fail('leash: cargo is not on PATH; install Rust from https://rustup.rs, then run :Leash build')
   end
   local cmd = { 'cargo', 'build', '--release', '--color', 'never' }
   ctx.log.write(('command: %s\n\n'):format(table.concat(cmd, ' ')))
-  ctx.progress('cargo build --release', trace)
+  ctx.progress(
+    ('building from source with cargo build --release: %s'):format(progress.expected(ctx.last_duration)),
+    levels.INFO
+  )
+  -- Said in the status line too: lazy.nvim's line shows the latest message only.
+  ctx.usual = progress.usual(ctx.last_duration)
 
-  local lines, partial = {}, ''
-  local function on_stderr(_, data)
-    if not data then return end
-    ctx.log.write(data)
-    local chunk = partial .. data
-    partial = chunk:match('[^\n]*$')
-    for line in chunk:sub(1, #chunk - #partial):gmatch('([^\n]*)\n') do
-      line = line:gsub('\r$', '')
-      if #lines < 5000 then lines[#lines + 1] = line end
-      -- cargo's status lines: "   Compiling leash v0.1.0 (…)", "    Finished …"
-      local status = line:match('^%s+(%u%l+ .*)$')
-      if status then vim.schedule(function() ctx.progress(status, trace) end) end
+  local started = vim.uv.hrtime()
+  local function elapsed() return (vim.uv.hrtime() - started) / 1e9 end
+  local lines, bar, said, checkpoint = {}, nil, 0, nil
+  local function status(force)
+    if not bar or ctx.finished then return end
+    local now = elapsed()
+    if not force and now - said < 1 then return end
+    said = now
+    local line = progress.status(bar, now, ctx.usual)
+    ctx.progress(line, levels.TRACE)
+    -- Headless output keeps every line: the first drawing, then one line every 30 s.
+    if ctx.checkpoints and (not checkpoint or now - checkpoint >= 30) then
+      checkpoint = now
+      ctx.progress(line, levels.INFO)
+    end
+  end
+  local read = progress.reader()
+  local function on_events(events)
+    for _, e in ipairs(events) do
+      if e.bar then
+        local changed = not bar or e.bar.done ~= bar.done
+        bar = e.bar
+        status(changed)
+      else
+        ctx.log.write(e.line .. '\n')
+        if #lines < 5000 then lines[#lines + 1] = e.line end
+        -- Without a bar (another cargo), its status lines: "   Compiling leash v0.1.0 (…)".
+        local line = not bar and e.line:match('^%s+(%u%l+ .*)$')
+        if line then ctx.progress(line, levels.TRACE) end
+      end
+    end
+  end
+  -- The bar is redrawn only when a crate starts or ends; the link of leash alone takes
+  -- minutes, so the elapsed time is said on a timer too.
+  local timer = vim.uv.new_timer()
+  timer:start(5000, 5000, vim.schedule_wrap(function() status(true) end))
+  local function stop_timer()
+    if not timer:is_closing() then
+      timer:stop()
+      timer:close()
     end
   end
 
   local ok, proc = pcall(vim.system, cmd, {
     cwd = ctx.root,
     text = true,
+    env = progress.env,
     detach = true, -- its own process group, so a cancel stops the rustc processes too
     stdout = function(_, data)
       if data then ctx.log.write(data) end
     end,
-    stderr = on_stderr,
+    stderr = function(_, data)
+      if data then vim.schedule(function() on_events(read(data)) end) end
+    end,
   }, function(res)
     vim.schedule(function()
+      stop_timer()
       ctx.proc = nil
-      if partial ~= '' then lines[#lines + 1] = partial end
+      on_events(read(nil))
       if ctx.cancelled then return ctx.finish(false, 'leash: build cancelled') end
       if res.code ~= 0 then
         return fail(
-          ('leash: cargo build failed (exit %d); the whole output is in %s\n%s'):format(
+          ('leash: cargo build failed (exit %d) after %s; the whole output is in %s\n%s'):format(
             res.code,
+            progress.duration(elapsed()),
             ctx.log_path,
             H.cargo_errors(lines)
           )
         )
       end
+      ctx.log.write(progress.finished_line(elapsed()) .. '\n')
       local installed, dest = M.install(ctx.root)
       if not installed then return fail(dest) end
-      local status, msg = H.native().activate()
-      if status == 'error' then return fail(('leash: built and installed %s, but %s'):format(dest, msg)) end
-      local why = ctx.fallback and ('. No prebuilt library: ' .. ctx.fallback) or ''
-      ctx.finish(true, ('leash: built from source and installed %s; %s%s'):format(dest, msg, why))
+      local loaded, msg = H.native().activate()
+      if loaded == 'error' then return fail(('leash: built and installed %s, but %s'):format(dest, msg)) end
+      ctx.finish(
+        true,
+        ('leash: built from source in %s and installed %s; %s'):format(progress.duration(elapsed()), dest, msg)
+      )
     end)
   end)
-  if not ok then return fail('leash: could not start cargo: ' .. tostring(proc)) end
+  if not ok then
+    stop_timer()
+    return fail('leash: could not start cargo: ' .. tostring(proc))
+  end
   ctx.proc = proc
 end
 

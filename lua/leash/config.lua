@@ -90,25 +90,46 @@ M.defaults = {
 ---@type leash.Config
 M.options = vim.deepcopy(M.defaults)
 
---- Validate `opts` and merge them over the defaults. Raises `leash: …` errors.
+--- The built-in provider kinds: `provider` may name one of them without a `providers` entry.
+M.kinds = { 'anthropic', 'openai', 'ollama', 'offline' }
+
+--- The errors of the last |leash.setup()| call, each `path: what is wrong` (empty when it
+--- was valid, or not called). `:checkhealth leash` reports them.
+---@type string[]
+M.errors = {}
+
+--- Whether |leash.setup()| was called.
+M.called = false
+
+--- Every error in `opts`, each `path: what is wrong`, in a stable order (empty: valid).
+--- Never includes a key's value.
+---@param opts any
+---@return string[]
+function M.validate(opts)
+  if type(opts) ~= 'table' then return { ('setup() expects a table, not %s'):format(type(opts)) } end
+  local errs = {}
+  H.check(opts, H.schema, '', errs)
+  vim.list_extend(errs, H.check_provider(opts))
+  table.sort(errs) -- each starts with its path: providers.a.… before providers.b.…
+  return errs
+end
+
+--- The one message for `errs`: `leash: config: a: …; b: …`.
+---@param errs string[]
+---@return string
+function M.message(errs) return 'leash: config: ' .. table.concat(errs, '; ') end
+
+--- Validate `opts` and merge them over the defaults. A config with any error applies
+--- nothing (the options stay as they were) and raises one `leash: config: …` message
+--- naming every error, without a position (`error(msg, 0)`).
 ---@param opts? leash.Config
 ---@return leash.Config
 function M.setup(opts)
-  opts = opts or {}
-  if type(opts) ~= 'table' then error(('leash: setup() expects a table, not %s'):format(type(opts)), 0) end
-  H.check(opts, H.schema, '')
+  if opts == nil then opts = {} end
+  local errs = M.validate(opts)
+  M.errors, M.called = errs, true
+  if #errs > 0 then error(M.message(errs), 0) end
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
-  local builtin = { anthropic = true, openai = true, ollama = true, offline = true }
-  local name = M.options.provider
-  if name ~= nil and not M.options.providers[name] and not builtin[name] then
-    error(
-      ('leash: provider %q is not defined in providers (known: %s)'):format(
-        M.options.provider,
-        H.known(M.options.providers)
-      ),
-      0
-    )
-  end
   return M.options
 end
 
@@ -128,6 +149,17 @@ local function integer_in(lo, hi)
     end
   end
 end
+
+local function optional(check)
+  return function(v)
+    if v ~= nil then return check(v) end
+  end
+end
+
+-- Said for `api_key = '…'`: a key written in the config ends up in dotfile repositories.
+local api_key_ways = "api_key_env = 'NAME' (an environment variable), api_key_file = 'path' (a file holding it)"
+  .. " or api_key_cmd = { 'pass', 'show', 'llm' } (a command printing it)"
+local api_key_hint = 'a key does not belong in the config, only where it comes from: ' .. api_key_ways
 
 local function list_of_strings(v)
   if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of strings, not %s'):format(type(v)) end
@@ -191,16 +223,16 @@ H.schema = {
         fields = {
           name = { 'string', 'nil' },
           kind = function(v)
-            if v ~= nil and not vim.tbl_contains({ 'anthropic', 'openai', 'ollama', 'offline' }, v) then
+            if v ~= nil and not vim.tbl_contains(M.kinds, v) then
               return ("should be one of 'anthropic', 'openai', 'ollama', 'offline', not %s"):format(vim.inspect(v))
             end
           end,
           model = { 'string', 'nil' },
           url = { 'string', 'nil' },
           headers = { 'table', 'nil' },
-          timeout_ms = { 'number', 'nil' },
-          connect_timeout_ms = { 'number', 'nil' },
-          max_tokens = { 'number', 'nil' },
+          timeout_ms = optional(integer_in(1, 600000)),
+          connect_timeout_ms = optional(integer_in(1, 600000)),
+          max_tokens = optional(integer_in(1, 1000000)),
           temperature = { 'number', 'nil' },
           api_key_env = { 'string', 'nil' },
           api_key_file = { 'string', 'nil' },
@@ -214,8 +246,9 @@ H.schema = {
             end
           end,
           ca_file = { 'string', 'nil' },
-          retries = { 'number', 'nil' },
+          retries = optional(integer_in(0, 5)),
         },
+        hints = { api_key = api_key_hint },
       },
     },
     raise = function(v)
@@ -252,52 +285,106 @@ H.schema = {
     log = 'boolean',
     timeout_ms = integer_in(1000, 600000),
   },
+  hints = {
+    api_key = 'a key does not belong in the config, only where it comes from, in a provider (providers.NAME): '
+      .. api_key_ways,
+  },
 }
 
 -- Helper functionality =======================================================
 
+--- Check `value` against `schema`, appending every error to `errs` (`path: message`).
 ---@param value any
 ---@param schema any
 ---@param path string dotted path for messages
-function H.check(value, schema, path)
+---@param errs string[]
+function H.check(value, schema, path, errs)
   local name = path == '' and 'opts' or path
+  local function bad(msg) errs[#errs + 1] = ('%s: %s'):format(name, msg) end
   if type(schema) == 'function' then
     local err = schema(value)
-    if err then error(('leash: option %s %s'):format(name, err), 0) end
+    -- A validator of a list says which element: `[2] needs a title` becomes `entries[2]: needs a title`.
+    local index, rest = (err or ''):match('^(%[%d+%]) (.*)$')
+    if index then
+      errs[#errs + 1] = ('%s%s: %s'):format(name, index, rest)
+    elseif err then
+      bad(err)
+    end
     return
   end
   if type(schema) == 'string' or vim.islist(schema) then
     local types = type(schema) == 'string' and { schema } or schema
     if not vim.tbl_contains(types, type(value)) then
       local want = table.concat(vim.tbl_filter(function(t) return t ~= 'nil' end, types), ' or ')
-      error(('leash: option %s should be a %s, not %s'):format(name, want, type(value)), 0)
+      bad(('should be a %s, not %s'):format(want, type(value)))
     end
     return
   end
   if value == nil then return end
-  if type(value) ~= 'table' then error(('leash: option %s should be a table, not %s'):format(name, type(value)), 0) end
+  if type(value) ~= 'table' then return bad(('should be a table, not %s'):format(type(value))) end
   if schema.map then
-    for k, v in pairs(value) do
-      if type(k) ~= 'string' then error(('leash: option %s should have string keys'):format(name), 0) end
-      H.check(v, schema.map, path .. '.' .. k)
+    for _, k in ipairs(H.sorted_keys(value)) do
+      if type(k) ~= 'string' then
+        bad('should have string keys')
+      else
+        H.check(value[k], schema.map, path .. '.' .. k, errs)
+      end
     end
     return
   end
-  for k, v in pairs(value) do
+  for _, k in ipairs(H.sorted_keys(value)) do
     local sub = schema.fields[k]
     local full = path == '' and tostring(k) or (path .. '.' .. tostring(k))
-    if sub == nil then
+    if schema.hints and schema.hints[k] then
+      errs[#errs + 1] = ('%s: %s'):format(full, schema.hints[k])
+    elseif sub == nil then
       local guess = H.closest(tostring(k), vim.tbl_keys(schema.fields))
-      error(
-        ("leash: unknown option '%s'%s"):format(
-          full,
-          guess and (" (did you mean '%s'?)"):format(path == '' and guess or (path .. '.' .. guess)) or ''
-        ),
-        0
+      errs[#errs + 1] = ('%s: unknown option%s'):format(
+        full,
+        guess and (" (did you mean '%s'?)"):format(path == '' and guess or (path .. '.' .. guess)) or ''
       )
+    else
+      H.check(value[k], sub, full, errs)
     end
-    H.check(v, sub, full)
   end
+end
+
+--- `provider` names a built-in kind or an entry of `providers`, and every entry of
+--- `providers` has a kind (its own, or its name when that is a kind).
+---@param opts table
+---@return string[]
+function H.check_provider(opts)
+  local errs = {}
+  local providers = type(opts.providers) == 'table' and opts.providers or {}
+  local kinds = table.concat(M.kinds, ', ')
+  for _, name in ipairs(H.sorted_keys(providers)) do
+    local p = providers[name]
+    if type(name) == 'string' and type(p) == 'table' and p.kind == nil and not vim.tbl_contains(M.kinds, name) then
+      errs[#errs + 1] = ("providers.%s.kind: needed, since '%s' is not a built-in kind (%s)"):format(name, name, kinds)
+    end
+  end
+  local name = opts.provider
+  if type(name) == 'string' and providers[name] == nil and not vim.tbl_contains(M.kinds, name) then
+    local defined = vim.tbl_filter(function(k) return type(k) == 'string' end, H.sorted_keys(providers))
+    local guess = H.closest(name, vim.list_extend(vim.deepcopy(M.kinds), defined))
+    errs[#errs + 1] = ("provider: '%s' is neither a built-in kind (%s) nor defined in providers (%s)%s"):format(
+      name,
+      kinds,
+      #defined > 0 and ('defined: ' .. table.concat(defined, ', ')) or 'none defined',
+      guess and (" (did you mean '%s'?)"):format(guess) or ''
+    )
+  end
+  return errs
+end
+
+--- The keys of `t`, strings sorted first, so that messages come in a stable order.
+function H.sorted_keys(t)
+  local keys = vim.tbl_keys(t)
+  table.sort(keys, function(a, b)
+    if type(a) ~= type(b) then return type(a) == 'string' end
+    return tostring(a) < tostring(b)
+  end)
+  return keys
 end
 
 --- The candidate nearest to `word` by edit distance, if it is close enough.
@@ -330,12 +417,6 @@ function H.distance(a, b)
     prev = cur
   end
   return prev[#b]
-end
-
-function H.known(t)
-  local keys = vim.tbl_keys(t or {})
-  table.sort(keys)
-  return #keys > 0 and table.concat(keys, ', ') or 'none'
 end
 
 return M

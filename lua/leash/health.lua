@@ -62,8 +62,22 @@ function M.check()
     health.error(gerr .. ': every step that is not [shell] fails until this is fixed')
   end
 
+  health.start('Configuration')
+  local config = require('leash.config')
+  if #config.errors > 0 then
+    -- The same errors setup() raised, one per line; nothing of that config was applied.
+    for _, err in ipairs(config.errors) do
+      health.error(err)
+    end
+    health.info('setup() applied nothing of it: the options stay as they were (see :help leash-config)')
+  elseif config.called then
+    health.ok('setup() accepted the config')
+  else
+    health.info('setup() was not called: the defaults (see :help leash-config)')
+  end
+
   health.start('Provider')
-  local cfg = require('leash.config').get()
+  local cfg = config.get()
   local p = require('leash.planner').provider_config(cfg)
   if not p then
     health.info(

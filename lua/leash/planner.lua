@@ -123,7 +123,12 @@ function M.provider_config(cfg)
   if name == nil or name == 'offline' then return nil end
   local p = vim.deepcopy((cfg.providers or {})[name] or {})
   p.name = p.name or name
-  if p.timeout_ms == nil and cfg.timeout_ms ~= nil then p.timeout_ms = cfg.timeout_ms end
+  if p.timeout_ms == nil then
+    -- The deadline is then the top-level option's (or the default): the one a deadline
+    -- message tells the user to raise.
+    p.timeout_ms = cfg.timeout_ms
+    p.timeout_setting = 'timeout_ms'
+  end
   return p
 end
 

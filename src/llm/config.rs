@@ -127,6 +127,11 @@ pub struct ProviderConfig {
     /// How the frontend names these settings in messages (not a setting itself).
     #[serde(skip)]
     pub settings_in: SettingsIn,
+    /// The option a deadline message names instead of `providers.NAME.timeout_ms`: a
+    /// frontend sets it (`timeout_ms`) when the provider's table sets no deadline, so the
+    /// top-level `timeout_ms` is the one the user set or would set. Not a setting itself.
+    #[serde(default)]
+    pub timeout_setting: Option<String>,
 }
 
 /// Where the user writes provider settings, so that a message names the one to change
@@ -161,6 +166,7 @@ impl fmt::Debug for ProviderConfig {
             .field("ca_file", &self.ca_file)
             .field("retries", &self.retries)
             .field("settings_in", &self.settings_in)
+            .field("timeout_setting", &self.timeout_setting)
             .finish()
     }
 }
@@ -254,6 +260,8 @@ pub(crate) struct Resolved {
     /// The URL is the dialect's own service (not another server speaking it).
     pub default_url: bool,
     pub settings_in: SettingsIn,
+    /// See [`ProviderConfig::timeout_setting`].
+    pub timeout_setting: Option<String>,
 }
 
 impl Resolved {
@@ -278,6 +286,11 @@ impl Resolved {
             SettingsIn::Lua => format!("providers.{}.{field}", self.name),
             SettingsIn::Cli => format!("\"{field}\" in --config"),
         }
+    }
+
+    /// The option that sets the deadline, as the user writes it: the one they set.
+    pub fn deadline_setting(&self) -> String {
+        self.timeout_setting.clone().unwrap_or_else(|| self.setting("timeout_ms"))
     }
 }
 
@@ -433,6 +446,7 @@ impl ProviderConfig {
             loopback,
             default_url: is_default_url && kind != ProviderKind::Ollama,
             settings_in: self.settings_in,
+            timeout_setting: self.timeout_setting.clone(),
         })
     }
 

@@ -99,7 +99,7 @@ pub(crate) fn origin(url: &Url) -> String {
 }
 
 pub(crate) fn deadline_error(r: &Resolved) -> LlmError {
-    LlmError::Deadline { provider: r.label(), deadline: r.deadline, setting: r.setting("timeout_ms") }
+    LlmError::Deadline { provider: r.label(), deadline: r.deadline, setting: r.deadline_setting() }
 }
 
 /// POSTs `body` as JSON to `url` and returns the 2xx JSON body, retrying as the policy

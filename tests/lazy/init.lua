@@ -4,6 +4,7 @@
 --   LEASH_TEST_REMOTE   the leash repository to install
 --   LEASH_TEST_RELEASES "1": follow releases (version = '*'); else the default branch
 --   LEASH_TEST_NAME     a plugin name other than leash.nvim
+--   LEASH_TEST_OPTS     "bad": opts with two errors (an unknown provider kind, a deadline too short)
 vim.opt.rtp:prepend(assert(os.getenv('LEASH_TEST_LAZY')))
 require('lazy').setup({
   {
@@ -12,7 +13,7 @@ require('lazy').setup({
     cmd = { 'Do', 'Leash' },
     version = os.getenv('LEASH_TEST_RELEASES') == '1' and '*' or nil,
     build = 'build.lua',
-    opts = {},
+    opts = os.getenv('LEASH_TEST_OPTS') == 'bad' and { providers = { mine = { kind = 'gpt' } }, timeout_ms = 5 } or {},
   },
 }, {
   install = { colorscheme = {} },

@@ -5,13 +5,15 @@
 #   1. Release: the repository is tagged as the release and the spec follows releases
 #      (version = '*'); the prebuilt library comes from a local release server. A
 #      headless `nvim "+Lazy! sync" +qa` returns with the library in place, `:help leash`
-#      works before the plugin is loaded, and `:Do` plans offline and runs. A first
+#      works before the plugin is loaded, and so does `:checkhealth leash` (also for a
+#      config with errors: one message, no stack trace), and `:Do` plans offline and runs. A first
 #      start in a terminal (tmux) installs the same way and then quits on :qa!.
 #   2. Broken build: the default branch gets a commit whose crate does not compile
 #      (a type error; leash's name and version without dependencies, so it fails in
 #      seconds). The same command runs the real cargo build under lazy.nvim, returns,
-#      and lazy's build task shows cargo's error; `:Do` then says the library is
-#      missing in one message.
+#      prints cargo's progress and the reason no prebuilt library fits (once), and
+#      lazy's build task shows cargo's error; `:Do` then says the library is missing
+#      in one message.
 #   3. Fixed (with LEASH_TEST_LAZY_CARGO=1): the next commit compiles; `Lazy! sync`
 #      updates, cargo builds under lazy.nvim, and `:Do` works again.
 #
@@ -139,6 +141,9 @@ fi
 run_case release 300 "first start + Lazy! sync" "+Lazy! sync" +qa
 expect "installed the prebuilt library v$version" "no prebuilt install reported"
 run_case release 60 "help, :Do" +"luafile $repo/tests/lazy/check_installed.lua"
+run_case release 60 ":checkhealth before :Do" +"luafile $repo/tests/lazy/check_health.lua"
+EXTRA_ENV=LEASH_TEST_OPTS=bad run_case release 60 ":checkhealth, a config with errors" \
+  +"luafile $repo/tests/lazy/check_health.lua"
 # Under another name, leash's lazy.lua (which names leash.nvim) must not make lazy.nvim
 # install a second plugin.
 LEASH_TEST_NAME=leash run_case renamed 300 "first start under another name" "+Lazy! sync" \
@@ -169,6 +174,10 @@ printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npu
 g commit -qam "break the build"
 run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
 expect 'error\[E0308\]' "cargo's error is not in lazy's output"
+# Headless, lazy.nvim prints what is not a status line: cargo's progress (its bar, read
+# from the pipe), and the reason no prebuilt library fits, once.
+expect 'build | Compiling 0/1 (leash) · [0-9]* s (a first build: [0-9]* min or more)$' "no progress of cargo in the headless output"
+[ "$(grep -c 'after the release v' "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "the reason is not said once"; }
 
 # A successful cargo build under lazy.nvim compiles leash once more: minutes on two
 # cores, so it runs when asked for. It reuses this checkout's compiled dependencies

@@ -198,8 +198,8 @@ describe('prebuilt targets and release URLs', function()
     git('remote', 'add', 'origin', 'https://github.com/someone/leash.nvim.git')
     local rel, why = release_of(repo)
     eq(nil, rel)
-    matches('not the release v0%.1%.0', why)
-    matches("version = '%*'", why)
+    eq('this checkout has no release before it (no v* tag), and prebuilt libraries exist for releases only', why)
+    ok(not why:find('version =', 1, true), 'no setting is blamed when there is no release at all')
 
     git('tag', 'v0.1.0')
     rel = release_of(repo)
@@ -215,7 +215,26 @@ describe('prebuilt targets and release URLs', function()
     git('commit', '-q', '--allow-empty', '-m', 'two')
     rel, why = release_of(repo)
     eq(nil, rel, 'a commit after the tag is not the release')
-    matches('not the release', why)
+    local after =
+      'this checkout is 1 commit after the release v0.1.0, and prebuilt libraries exist for release commits only'
+    eq(after, why, 'no lazy.nvim setting is named outside lazy.nvim (:Leash build, nvim -l build.lua)')
+    -- Under lazy.nvim, its record of the plugin says whether the user chose what to follow.
+    local function under_lazy(spec)
+      package.loaded['lazy.core.config'] =
+        { plugins = { ['leash.nvim'] = vim.tbl_extend('force', spec, { dir = repo }) } }
+      local _, reason = release_of(repo)
+      package.loaded['lazy.core.config'] = nil
+      return reason
+    end
+    eq(after .. " (with lazy.nvim, version = '*' follows releases)", under_lazy({ _ = {} }))
+    eq(after, under_lazy({ version = '*', _ = {} }), 'a user who set version is not told to set it')
+    eq(after, under_lazy({ branch = 'main', _ = {} }), 'nor one who chose a branch')
+    eq(after, under_lazy({ _ = { is_local = true } }), 'nor a dir = checkout, which lazy.nvim never updates')
+    git('commit', '-q', '--allow-empty', '-m', 'three')
+    git('tag', 'v0.2.0')
+    rel, why = release_of(repo)
+    eq(nil, rel)
+    eq('this checkout is tagged v0.2.0, but its Lua code is v0.1.0', why)
   end)
 
   it('needs a download location when the plugin was not cloned from GitHub', function()
@@ -224,6 +243,45 @@ describe('prebuilt targets and release URLs', function()
     local rel, why = release_of(repo)
     eq(nil, rel)
     matches('LEASH_PREBUILT_URL', why)
+  end)
+end)
+
+describe("reading cargo's progress", function()
+  before_each(function() fresh() end)
+
+  it('finds the bar drawings and the lines in chunks cut anywhere', function()
+    local progress = require('leash.build.progress')
+    local text = '   Compiling a v1\n    Building [=>  ] 1/212: serde, tok'
+      .. 'io     \r    Building [==> ] 2/212: tokio \r   Compiling b v2\nerror: x'
+    for _, cut in ipairs({ 1, 7, 20, 45, #text - 3 }) do
+      local read = progress.reader()
+      local events = vim.list_extend(read(text:sub(1, cut)), read(text:sub(cut + 1)))
+      vim.list_extend(events, read(nil))
+      eq({
+        { line = '   Compiling a v1' },
+        { bar = { done = 1, total = 212, names = 'serde, tokio' } },
+        { bar = { done = 2, total = 212, names = 'tokio' } },
+        { line = '   Compiling b v2' },
+        { line = 'error: x' },
+      }, events, 'cut at ' .. cut)
+    end
+  end)
+
+  it('says durations and what a first build takes', function()
+    local progress = require('leash.build.progress')
+    eq('45 s', progress.duration(45.2))
+    eq('2 min 10 s', progress.duration(130))
+    eq('1 h 3 min', progress.duration(3790))
+    eq('a first build usually takes 4 min or more on 2 cores (about 460 s of CPU time)', progress.expected(nil, 2))
+    eq('the last build here took 2 min 21 s', progress.expected(141))
+    eq('a first build: 4 min or more', progress.usual(nil, 2))
+    eq('a first build: 2 min or more', progress.usual(nil, 4))
+    eq('last build: 2 min 21 s', progress.usual(141))
+    eq(
+      'Compiling 1/2 (serde) · 5 s (last build: 2 min 21 s)',
+      progress.status({ done = 1, total = 2, names = 'serde' }, 5, progress.usual(141))
+    )
+    eq('Compiling 1/2 · 5 s', progress.status({ done = 1, total = 2, names = '' }, 5))
   end)
 end)
 
@@ -333,6 +391,123 @@ describe('build.start()', function()
     matches(vim.pesc(log), result.msg)
   end)
 
+  --- cargo's stderr as cargo writes it into a pipe with CARGO_TERM_PROGRESS_WHEN=always
+  --- and --color never (copied from a real build of three crates): each drawing of the
+  --- bar ends with `\r`, and the next line is written over it.
+  local bar_start = {
+    'echo "   Compiling itoa v1.0.19" >&2',
+    [[printf '    Building [      ] 0/3: itoa                \r' >&2]],
+    'echo "   Compiling serde v1.0.0" >&2',
+    [[printf '    Building [==>   ] 1/3: serde, tokio        \r' >&2]],
+  }
+  local cargo_fails = { 'echo "error: could not compile \\`leash\\`" >&2', 'exit 101' }
+  local cargo_bar = table.concat(vim.list_extend(vim.list_extend({}, bar_start), cargo_fails), '\n')
+  -- The status line's end when this root never built (the estimate for this machine's
+  -- cores: its words are checked in 'says durations and what a first build takes').
+  local first_build = ' (' .. require('leash.build.progress').usual() .. ')'
+
+  it("shows cargo's progress bar as Compiling n/m with the time, and what a build takes", function()
+    local script = { 'echo "env: $CARGO_TERM_PROGRESS_WHEN" >&2', unpack(bar_start) }
+    vim.list_extend(script, { 'sleep 1.2', [[printf '    Building [====> ] 2/3: leash(lib)          \r' >&2]] })
+    local dir = fake_cargo_root(table.concat(vim.list_extend(script, { 'sleep 0.2', unpack(cargo_fails) }), '\n'))
+    vim.fn.writefile({ 'leash build (an earlier one)', 'cargo finished in 222 s' }, dir .. '/build.log')
+    local progress, finish = run_build({ root = dir, from_source = true, checkpoints = true })
+    local result = finish()
+    eq(false, result.ok)
+    local levels = vim.log.levels
+    local function at(level)
+      return vim.tbl_map(
+        function(p) return p.msg end,
+        vim.tbl_filter(function(p) return p.level == level end, progress)
+      )
+    end
+    eq('building from source with cargo build --release: the last build here took 3 min 42 s', at(levels.INFO)[1])
+    local status = at(levels.TRACE)
+    -- cargo's own status line until its bar is drawn, then the bar only.
+    eq('Compiling itoa v1.0.19', status[1])
+    eq('Compiling 0/3 (itoa) · 0 s (last build: 3 min 42 s)', status[2], 'what a build takes stays in sight')
+    eq('Compiling 1/3 (serde, tokio) · 0 s (last build: 3 min 42 s)', status[3])
+    matches('^Compiling 2/3 %(leash%(lib%)%) · 1 s %(last build: 3 min 42 s%)$', status[4])
+    eq(4, #status, 'one status line per crate finished: ' .. table.concat(status, ' | '))
+    eq('Compiling 0/3 (itoa) · 0 s (last build: 3 min 42 s)', at(levels.INFO)[2], 'the first drawing, for headless')
+    eq(2, #at(levels.INFO), 'the next one is due after 30 s')
+    local log = table.concat(vim.fn.readfile(dir .. '/build.log'), '\n')
+    matches('env: always', log, 'cargo was asked to draw its bar into the pipe')
+    matches('Compiling serde v1%.0%.0', log)
+    ok(not log:find('Building [', 1, true), 'the bar drawings are left out of the log')
+    matches('cargo build failed %(exit 101%) after %d s', result.msg)
+  end)
+
+  it('says the elapsed time every 5 s while cargo draws nothing new (the long link of leash)', function()
+    local dir = fake_cargo_root(table.concat({
+      [[printf '    Building [=====>] 2/3: leash(lib)          \r' >&2]],
+      'sleep 5.6',
+      'exit 101',
+    }, '\n'))
+    local progress, finish = run_build({ root = dir, from_source = true })
+    finish()
+    local status = vim.tbl_map(
+      function(p) return p.msg end,
+      vim.tbl_filter(function(p) return p.level == vim.log.levels.TRACE end, progress)
+    )
+    eq('Compiling 2/3 (leash(lib)) · 0 s' .. first_build, status[1])
+    eq('Compiling 2/3 (leash(lib)) · 5 s' .. first_build, status[2], table.concat(status, ' | '))
+    eq(2, #status)
+  end)
+
+  it("gives lazy.nvim's build line cargo's progress: build.run() yields it to lazy's task", function()
+    local dir = fake_cargo_root(cargo_bar)
+    -- lazy.nvim runs build.lua in a task coroutine and logs each yielded { msg, level }:
+    -- the task's line in its window is the latest one.
+    package.loaded['lazy.async'] = { running = function() return true end }
+    local co = coroutine.create(function() return require('leash.build').run({ root = dir, from_source = true }) end)
+    local yielded, result = {}, nil
+    vim.wait(30000, function()
+      local res = { coroutine.resume(co) }
+      assert(res[1], res[2])
+      if coroutine.status(co) == 'dead' then
+        result = { res[2], res[3] }
+      elseif res[2] then
+        yielded[#yielded + 1] = res[2]
+      end
+      return result ~= nil
+    end, 10)
+    package.loaded['lazy.async'] = nil
+    vim.env.PATH = saved_path
+    eq(false, result and result[1])
+    matches('^leash: cargo build failed %(exit 101%) after 0 s; the whole output is in ', result[2])
+    local trace = vim.tbl_filter(function(y) return y.level == vim.log.levels.TRACE end, yielded)
+    eq({
+      'Compiling itoa v1.0.19',
+      'Compiling 0/3 (itoa) · 0 s' .. first_build,
+      'Compiling 1/3 (serde, tokio) · 0 s' .. first_build,
+    }, vim.tbl_map(function(y) return y.msg end, trace))
+    matches('^building from source with cargo build %-%-release: a first build usually takes %d+ min', yielded[1].msg)
+    eq(vim.log.levels.INFO, yielded[1].level, 'what the build takes is kept in the task log')
+  end)
+
+  it('prints the progress headless (nvim -l build.lua), not silent for minutes', function()
+    local dir = fake_cargo_root(cargo_bar)
+    vim.env.PATH = saved_path
+    for _, path in ipairs({ 'build.lua', 'lua/leash/native.lua', 'lua/leash/build.lua', 'lua/leash/build', 'doc' }) do
+      vim.fn.mkdir(vim.fs.dirname(dir .. '/' .. path), 'p')
+      vim.system({ 'cp', '-R', root .. '/' .. path, dir .. '/' .. path }):wait()
+    end
+    local res = vim
+      .system({ vim.v.progpath, '--headless', '--clean', '-l', dir .. '/build.lua' }, {
+        env = { PATH = dir .. '/bin:' .. saved_path, LEASH_BUILD_FROM_SOURCE = '1' },
+        text = true,
+      })
+      :wait(60000)
+    eq(1, res.code, res.stderr)
+    -- `nvim -l` prints messages (print()) to stderr, as lines ended by \r\n.
+    local out = vim.split(res.stderr:gsub('\r', ''), '\n')
+    matches('^building from source with cargo build %-%-release: a first build usually takes ', out[1])
+    eq('Compiling 0/3 (itoa) · 0 s' .. first_build, out[2], 'the first drawing, then one line every 30 s')
+    matches('leash: cargo build failed %(exit 101%) after 0 s; the whole output is in ', out[3])
+    matches('error: could not compile `leash`', res.stderr)
+  end)
+
   it('falls back to cargo with the reason when the download is corrupt', function()
     vim.env.LEASH_PREBUILT_URL = release_server() .. '/corrupt'
     local dir = fake_cargo_root('echo "error: could not find Cargo.toml" >&2; exit 101')
@@ -341,10 +516,24 @@ describe('build.start()', function()
     vim.env.LEASH_PREBUILT_URL = nil
     eq(false, result.ok)
     matches('could not find Cargo.toml', result.msg)
-    matches('no prebuilt library was used: checksum mismatch', result.msg)
     local said = vim.tbl_filter(function(p) return p.level == vim.log.levels.INFO end, progress)
-    matches('no prebuilt library %(checksum mismatch.*building from source with cargo', said[1] and said[1].msg)
+    matches('^no prebuilt library: checksum mismatch for leash_native%-', said[1] and said[1].msg)
+    matches('^building from source with cargo build %-%-release: ', said[2] and said[2].msg)
+    -- The reason is said once: not again in the final message, nor in another line.
+    local all = table.concat(vim.tbl_map(function(p) return p.msg end, progress), '\n') .. '\n' .. result.msg
+    local _, times = all:gsub('checksum mismatch', '')
+    eq(1, times, all)
     eq({}, vim.fn.glob(dir .. '/lua/*', false, true), 'nothing was installed')
+  end)
+
+  it('says once, in its own words, that no prebuilt library exists for this system', function()
+    local prebuilt = require('leash.build.prebuilt')
+    prebuilt.target = function() return nil, 'no prebuilt library for plan9 mips' end
+    local dir = fake_cargo_root('exit 101')
+    local progress, finish = run_build({ root = dir })
+    local result = finish()
+    eq('no prebuilt library for plan9 mips', progress[2] and progress[2].msg)
+    ok(not result.msg:find('plan9', 1, true), result.msg)
   end)
 
   it('builds from source without asking the server when LEASH_BUILD_FROM_SOURCE is set', function()

@@ -20,39 +20,128 @@ describe('config', function()
 
   it('names an unknown key and suggests the closest', function()
     local err = raises(require('leash').setup, { shortlist_limt = 10 })
-    eq("leash: unknown option 'shortlist_limt' (did you mean 'shortlist_limit'?)", err)
+    eq("leash: config: shortlist_limt: unknown option (did you mean 'shortlist_limit'?)", err)
   end)
 
   it('names unknown nested keys by dotted path', function()
     local err = raises(require('leash').setup, { sources = { keymap = false } })
-    eq("leash: unknown option 'sources.keymap' (did you mean 'sources.keymaps'?)", err)
+    eq("leash: config: sources.keymap: unknown option (did you mean 'sources.keymaps'?)", err)
   end)
 
   it('names the wrong type', function()
     eq(
-      'leash: option confirm_before_run should be a boolean, not string',
+      'leash: config: confirm_before_run: should be a boolean, not string',
       raises(require('leash').setup, {
         confirm_before_run = 'no',
       })
     )
     matches(
-      'option shortlist_limit should be an integer from 1 to 500, not 0',
+      'shortlist_limit: should be an integer from 1 to 500, not 0',
       raises(require('leash').setup, {
         shortlist_limit = 0,
       })
     )
-    matches('option sources should be a table, not boolean', raises(require('leash').setup, { sources = true }))
+    matches('sources: should be a table, not boolean', raises(require('leash').setup, { sources = true }))
+    matches(
+      'entries%[2%]: needs a title',
+      raises(require('leash').setup, { entries = { { id = 'a', title = 'a', cmd = { 'x' } }, { id = 'b' } } })
+    )
   end)
 
   it('checks providers and that the chosen one exists', function()
     matches(
-      "option providers.x.kind should be one of 'anthropic', 'openai', 'ollama'",
+      "providers.x.kind: should be one of 'anthropic', 'openai', 'ollama'",
       raises(require('leash').setup, {
         providers = { x = { kind = 'gpt' } },
       })
     )
-    matches('provider "nope" is not defined', raises(require('leash').setup, { provider = 'nope' }))
     require('leash').setup({ provider = 'local', providers = { ['local'] = { kind = 'ollama', model = 'm' } } })
     eq('local', require('leash.config').get().provider)
+    require('leash').setup({ provider = 'ollama' })
+    eq('ollama', require('leash.config').get().provider, 'a built-in kind needs no providers entry')
+  end)
+
+  it('an undefined provider lists the built-in kinds and what is defined', function()
+    eq(
+      "leash: config: provider: 'nope' is neither a built-in kind (anthropic, openai, ollama, offline)"
+        .. ' nor defined in providers (none defined)',
+      raises(require('leash').setup, { provider = 'nope' })
+    )
+    eq(
+      "leash: config: provider: 'antropic' is neither a built-in kind (anthropic, openai, ollama, offline)"
+        .. " nor defined in providers (defined: groq, work) (did you mean 'anthropic'?)",
+      raises(require('leash').setup, {
+        provider = 'antropic',
+        providers = { work = { kind = 'openai' }, groq = { kind = 'openai' } },
+      })
+    )
+    matches(
+      "^leash: config: providers.mine.kind: needed, since 'mine' is not a built%-in kind %(anthropic, openai, ollama, offline%)$",
+      raises(require('leash').setup, { provider = 'mine', providers = { mine = { model = 'm' } } })
+    )
+  end)
+
+  it('reports every error at once, by name, in one message without a position', function()
+    local err = raises(require('leash').setup, {
+      provider = 'mine',
+      providers = { mine = { kind = 'gpt', timeout_ms = 2.5 } },
+      timeout_ms = 5,
+      sources = { gti = false },
+    })
+    eq(
+      table.concat({
+        "leash: config: providers.mine.kind: should be one of 'anthropic', 'openai', 'ollama', 'offline', not \"gpt\"",
+        'providers.mine.timeout_ms: should be an integer from 1 to 600000, not 2.5',
+        "sources.gti: unknown option (did you mean 'sources.git'?)",
+        'timeout_ms: should be an integer from 1000 to 600000, not 5',
+      }, '; '),
+      err
+    )
+    ok(not err:find('config.lua', 1, true), 'no position in the message')
+    eq(err, require('leash.config').message(require('leash.config').errors), 'kept for :checkhealth')
+  end)
+
+  it('applies nothing of a config with errors', function()
+    require('leash').setup({ shortlist_limit = 20, provider = 'ollama' })
+    raises(require('leash').setup, { shortlist_limit = 30, sources = { keymaps = false }, provider = 'nope' })
+    local cfg = require('leash.config').get()
+    eq(20, cfg.shortlist_limit, 'the earlier config stays')
+    eq('ollama', cfg.provider)
+    eq(true, cfg.sources.keymaps)
+    require('leash').setup({})
+    eq({}, require('leash.config').errors, 'a valid setup() clears the errors')
+  end)
+
+  it('an inline api_key gets where a key may come from, never its value', function()
+    local err = raises(require('leash').setup, {
+      provider = 'groq',
+      providers = { groq = { kind = 'openai', api_key = 'sk-inline-secret-7' } },
+    })
+    ok(not err:find('sk-inline-secret', 1, true), 'the key is not repeated: ' .. err)
+    eq(
+      'leash: config: providers.groq.api_key: a key does not belong in the config, only where it comes from:'
+        .. " api_key_env = 'NAME' (an environment variable), api_key_file = 'path' (a file holding it)"
+        .. " or api_key_cmd = { 'pass', 'show', 'llm' } (a command printing it)",
+      err
+    )
+    matches(
+      '^leash: config: api_key: a key does not belong in the config, only where it comes from, in a provider %(providers%.NAME%): api_key_env',
+      raises(require('leash').setup, { api_key = 'sk-inline-secret-7' })
+    )
+  end)
+
+  it(':checkhealth leash reports the same errors', function()
+    raises(require('leash').setup, { providers = { mine = { kind = 'gpt' } }, timeout_ms = 5 })
+    vim.cmd('silent checkhealth leash')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('ERROR providers%.mine%.kind: should be one of', text)
+    matches('ERROR timeout_ms: should be an integer from 1000 to 600000, not 5', text)
+    matches('setup%(%) applied nothing of it', text)
+    vim.cmd.bwipeout()
+    require('leash').setup({})
+    vim.cmd('silent checkhealth leash')
+    text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('OK setup%(%) accepted the config', text)
+    vim.cmd.bwipeout()
   end)
 end)

@@ -99,22 +99,23 @@ local function anthropic_server(plans, delay_ms)
   return s
 end
 
-local function use_server(port, kind, extra)
+--- setup() with the provider `spec` at the local server: `extra` is merged into the
+--- config, `fields` into the provider's table (vim.NIL removes a field).
+local function use_server(port, kind, extra, fields)
   vim.env.LEASH_SPEC_KEY = 'sk-spec-secret-0123456789'
   kind = kind or 'anthropic'
   local url = 'http://127.0.0.1:' .. port .. (kind == 'openai' and '/v1' or '')
-  require('leash').setup(vim.tbl_extend('force', {
-    provider = 'spec',
-    providers = {
-      spec = {
-        kind = kind,
-        url = url,
-        model = kind == 'anthropic' and 'claude-haiku-4-5' or 'spec-model',
-        api_key_env = 'LEASH_SPEC_KEY',
-        timeout_ms = 10000,
-      },
-    },
-  }, extra or {}))
+  local spec = vim.tbl_extend('force', {
+    kind = kind,
+    url = url,
+    model = kind == 'anthropic' and 'claude-haiku-4-5' or 'spec-model',
+    api_key_env = 'LEASH_SPEC_KEY',
+    timeout_ms = 10000,
+  }, fields or {})
+  for k, v in pairs(spec) do
+    if v == vim.NIL then spec[k] = nil end
+  end
+  require('leash').setup(vim.tbl_extend('force', { provider = 'spec', providers = { spec = spec } }, extra or {}))
 end
 
 local function plan_and_wait(request, timeout)
@@ -287,6 +288,17 @@ describe('planner with a provider', function()
     eq(1, #server.requests)
     matches('POST /v1/messages', server.requests[1].head)
     matches('anthropic%-version: 2023%-06%-01', server.requests[1].head:lower())
+  end)
+
+  it("a deadline names the option that set it: the top-level timeout_ms or the provider's", function()
+    server = anthropic_server(WRAP_PLAN, 3000)
+    use_server(server.port, nil, { timeout_ms = 1000 }, { timeout_ms = vim.NIL })
+    local r = plan_and_wait('turn on word wrap', 5000)
+    eq('error', r.status)
+    matches('did not answer within 1 s %(deadline%); raise timeout_ms$', r.err)
+    use_server(server.port, nil, { timeout_ms = 5000 }, { timeout_ms = 1000 })
+    r = plan_and_wait('turn on word wrap', 5000)
+    matches('did not answer within 1 s %(deadline%); raise providers%.spec%.timeout_ms$', r.err)
   end)
 
   it(':Leash cancel ends the request at once and nothing runs', function()

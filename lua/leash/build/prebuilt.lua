@@ -85,14 +85,36 @@ function M.release(root, version, on_done)
   if not vim.uv.fs_stat(root .. '/.git') then return with_base(override) end
   H.git(root, { 'tag', '--points-at', 'HEAD' }, function(tags)
     if not vim.tbl_contains(vim.split(tags or '', '\n', { trimempty = true }), tag) then
-      return on_done(
-        nil,
-        ("this checkout is not the release %s (with lazy.nvim, version = '*' follows releases)"):format(tag)
+      return H.git(
+        root,
+        { 'describe', '--tags', '--long', '--match', 'v[0-9]*', 'HEAD' },
+        function(described) on_done(nil, M.not_a_release(tag, described, H.lazy_hint(root))) end
       )
     end
     if override then return with_base(override) end
     H.git(root, { 'config', '--get', 'remote.origin.url' }, function(origin) with_base(M.github_base(origin)) end)
   end)
+end
+
+--- Why a checkout whose HEAD is not tagged `tag` gets no prebuilt library, from
+--- `git describe --tags --long` of HEAD (nil: no release tag before HEAD).
+---@param tag string the release this Lua code is (`v` .. version)
+---@param described? string `v0.1.0-3-gabc1234`
+---@param hint? string how to follow releases, said only for a checkout after one
+---@return string
+function M.not_a_release(tag, described, hint)
+  local last, ahead = (described or ''):match('^(v[%w%.%-]-)%-(%d+)%-g%x+%s*$')
+  if not last then
+    return 'this checkout has no release before it (no v* tag), and prebuilt libraries exist for releases only'
+  end
+  ahead = tonumber(ahead)
+  if ahead == 0 then return ('this checkout is tagged %s, but its Lua code is %s'):format(last, tag) end
+  return ('this checkout is %d commit%s after the release %s, and prebuilt libraries exist for release commits only%s'):format(
+    ahead,
+    ahead == 1 and '' or 's',
+    last,
+    hint and (' (%s)'):format(hint) or ''
+  )
 end
 
 --- The releases download root of a GitHub remote URL, or nil.
@@ -223,6 +245,25 @@ function H.curl_error(url, res)
     return ('the download of %s timed out (deadline %d s): %s'):format(url, M.timeouts.total, stderr)
   end
   return ('curl failed on %s (exit %d): %s'):format(url, res.code, stderr)
+end
+
+--- How to get release checkouts, when lazy.nvim installed the plugin at `root` on a
+--- branch it did not ask for: nil for a spec that sets a version, tag, commit or
+--- branch (the user chose it), a `dir =` checkout (never updated), another manager.
+---@param root string
+---@return string?
+function H.lazy_hint(root)
+  local config = package.loaded['lazy.core.config']
+  local plugins = type(config) == 'table' and type(config.plugins) == 'table' and config.plugins or {}
+  local function real(path) return vim.uv.fs_realpath(path) or vim.fs.normalize(path) end
+  local here = real(root)
+  for _, p in pairs(plugins) do
+    if type(p) == 'table' and type(p.dir) == 'string' and real(p.dir) == here then
+      if (type(p._) == 'table' and p._.is_local) or p.version or p.tag or p.commit or p.branch then return nil end
+      return "with lazy.nvim, version = '*' follows releases"
+    end
+  end
+  return nil
 end
 
 return M

@@ -23,6 +23,7 @@ local H = {}
 ---@class leash.UndoRecord
 ---@field settings leash.SettingRecord[]
 ---@field not_undoable string[] labels of steps that ran and cannot be undone
+---@field edits string[] labels of steps of reach `edit` that ran: buffer changes `u` undoes
 
 ---@class leash.RunOpts
 ---@field entries? table[] the catalog snapshot the plan was made from (default: the live catalog)
@@ -43,8 +44,8 @@ M.handlers = {}
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
-  local record = { settings = {}, not_undoable = {} }
-  if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
+  local record = { settings = {}, not_undoable = {}, edits = {} }
+  if #plan.steps > 0 then H.push(record) end -- an empty plan keeps the previous undo
   local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan), settings = {} }
   local entries
   for pos, step in ipairs(plan.steps) do
@@ -63,8 +64,10 @@ function M.run(plan, opts)
   return true
 end
 
---- Restore the settings changed by the last plan (old values, same scope, same window or
---- buffer) and say which of its steps cannot be undone. `:Leash undo` calls it with
+--- Restore the settings changed by the last plan not undone yet (old values, same scope,
+--- same window or buffer) and say which of its steps cannot be undone, and which changed
+--- text (`u` undoes those). Plans are undone newest first, up to |M.undo_depth| of them:
+--- calling it again goes back one plan further. `:Leash undo` calls it with
 --- `{ notify = true }`.
 ---@param opts? { notify?: boolean } report the outcome with |vim.notify()|
 ---@return boolean ok
@@ -75,9 +78,12 @@ function M.undo(opts)
   return ok, msg
 end
 
---- What the last plan recorded for undo (specs and `:Leash log` read it).
+--- What the last plan not undone yet recorded for undo (specs read it).
 ---@return leash.UndoRecord?
-function M.last() return H.last end
+function M.last() return H.stack[#H.stack] end
+
+--- How many plans `:Leash undo` can go back.
+M.undo_depth = 20
 
 --- Show the plan window when the rules require it (|leash.confirm.needs_window()|), then
 --- run the plan. Reports the outcome with |vim.notify()|.
@@ -157,8 +163,16 @@ end
 
 -- Helper data ================================================================
 
----@type leash.UndoRecord?
-H.last = nil
+--- What each plan that ran recorded for undo, oldest first.
+---@type leash.UndoRecord[]
+H.stack = {}
+
+function H.push(record)
+  table.insert(H.stack, record)
+  while #H.stack > M.undo_depth do
+    table.remove(H.stack, 1)
+  end
+end
 
 -- Sources whose items run by their own path, one action module each (lua/leash/actions/).
 -- Required on first use so loading this module stays cheap.
@@ -242,7 +256,11 @@ function H.run_step(step, entries, ctx)
     ok, err =
       false, "it let control characters be drawn raw ('isprint', perhaps from a modeline); leash put 'isprint' back"
   end
-  if ok and step.type ~= 'setting' then ctx.record.not_undoable[#ctx.record.not_undoable + 1] = H.label(step) end
+  if ok and step.type ~= 'setting' then
+    -- A buffer change is in the buffer's own undo history: `u` takes it back.
+    local list = step.reach == 'edit' and ctx.record.edits or ctx.record.not_undoable
+    list[#list + 1] = H.label(step)
+  end
   return ok, err
 end
 
@@ -371,9 +389,8 @@ function H.handler(prefix)
 end
 
 function H.undo()
-  local record = H.last
+  local record = table.remove(H.stack)
   if not record then return false, 'leash: nothing to undo' end
-  H.last = nil
   local restored, failed = {}, {}
   local settings = require('leash.actions.settings')
   for i = #record.settings, 1, -1 do
@@ -394,6 +411,13 @@ function H.undo()
   if #failed > 0 then parts[#parts + 1] = 'could not restore ' .. table.concat(failed, ', ') end
   if #record.not_undoable > 0 then
     parts[#parts + 1] = 'cannot be undone: ' .. table.concat(record.not_undoable, '; ')
+  end
+  if #record.edits > 0 then
+    parts[#parts + 1] = 'changed text (press u in that buffer to undo it): ' .. table.concat(record.edits, '; ')
+  end
+  local left = #H.stack
+  if left > 0 then
+    parts[#parts + 1] = ('%d earlier plan%s: :Leash undo again'):format(left, left == 1 and '' or 's')
   end
   return #failed == 0, 'leash: ' .. table.concat(parts, '; ')
 end

@@ -246,7 +246,7 @@ fn tail_lines(request: &str, context: &Context, round: Round, found: &[Found]) -
 /// The plan being refined: the earlier request and its steps, one compact JSON object
 /// a line with only the fields a step of the model's has.
 fn previous_lines(previous: &Previous) -> String {
-    const FIELDS: [&str; 6] = ["type", "id", "args", "key", "value", "scope"];
+    const FIELDS: [&str; 7] = ["type", "id", "args", "key", "value", "scope", "command"];
     let mut out = format!(
         "\nThe user saw your plan for an earlier request and asks to change it.\nEarlier request: {}\n",
         one_line(&previous.request)
@@ -851,14 +851,18 @@ mod tests {
         let ctx = Context {
             previous: Some(Previous {
                 request: "turn on\nword wrap".into(),
-                steps: vec![json!({"type": "setting", "key": "wrap", "value": true, "why": "w", "reach": "safe",
-                                   "label": "Set wrap", "index": 0, "args": []})],
+                steps: vec![
+                    json!({"type": "setting", "key": "wrap", "value": true, "why": "w", "reach": "safe",
+                                   "label": "Set wrap", "index": 0, "args": []}),
+                    json!({"type": "terminal", "command": "make test", "why": "t", "reach": "shell"}),
+                ],
             }),
             ..Context::default()
         };
         let p = build_round("no, only this buffer", &e, &ctx, Round::First, &[]);
         let earlier = p.user.find("Earlier request: turn on word wrap\n").expect(&p.user);
         let step = p.user.find("- {\"type\":\"setting\",\"key\":\"wrap\",\"value\":true}\n").expect(&p.user);
+        assert!(p.user.contains("- {\"type\":\"terminal\",\"command\":\"make test\"}\n"), "{}", p.user);
         let request = p.user.find("Request: no, only this buffer\n").unwrap();
         assert!(earlier < step && step < request, "{}", p.user);
         assert!(!p.user.contains("\"why\"") && !p.user.contains("label"), "only a step's own fields: {}", p.user);

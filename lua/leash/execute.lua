@@ -41,6 +41,7 @@ M.handlers = {}
 ---@param opts? leash.RunOpts
 ---@return boolean ok
 ---@return string? err names the step: `step 2 (Run :vsplit x): E…`
+---@return integer? ran when it stopped: how many steps ran before the one that failed
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
@@ -58,7 +59,7 @@ function M.run(plan, opts)
     end
     if not ok then
       local n = type(step) == 'table' and tonumber(step.index) and (step.index + 1) or pos
-      return false, ('leash: step %d (%s): %s'):format(n, H.label(step), H.clean(err or 'failed'))
+      return false, ('leash: step %d (%s): %s'):format(n, H.label(step), H.clean(err or 'failed')), pos - 1
     end
   end
   return true
@@ -86,18 +87,21 @@ function M.last() return H.stack[#H.stack] end
 M.undo_depth = 20
 
 --- Show the plan window when the rules require it (|leash.confirm.needs_window()|), then
---- run the plan. Reports the outcome with |vim.notify()|.
+--- run the plan. Reports the outcome with |vim.notify()| and writes it to the log: ran
+--- (and how many steps), cancelled, failed (with the message), nothing to run, or only
+--- shown (`plan_only`).
 ---
 --- `entries` is the catalog snapshot the plan was made from: the window shows it and the
 --- steps run from it, so a project script or task that changes while the window is open
 --- runs as shown or not at all. Script steps show the folder they run in.
 ---@param plan table validated plan
----@param opts? { config?: leash.Config, on_done?: fun(ran: boolean, err?: string), entries?: table[], range?: leash.LineRange }
+---@param opts? leash.ConfirmRunOpts
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
   local text = require('leash.text')
-  local function done(ran, err)
+  local function done(ran, err, status, steps)
+    pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
@@ -107,7 +111,7 @@ function M.confirm_and_run(plan, opts)
   local entries = opts.entries or require('leash.catalog').entries()
   local function go()
     local _, same = confirm.unchanged(plan)
-    local ok, err = M.run(plan, { entries = entries, range = opts.range })
+    local ok, err, count = M.run(plan, { entries = entries, range = opts.range })
     if ok then
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
@@ -115,7 +119,7 @@ function M.confirm_and_run(plan, opts)
     else
       H.notify(err, vim.log.levels.ERROR)
     end
-    done(ok, err)
+    done(ok, err, nil, ok and #plan.steps or count)
   end
   local nothing = #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan)
   if nothing then
@@ -128,19 +132,24 @@ function M.confirm_and_run(plan, opts)
       lines[#lines + 1] = ('dropped step %d: %s'):format((d.index or 0) + 1, text.visible(d.reason))
     end
     H.notify(table.concat(lines, '\n'), #plan.dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
-    return done(false)
+    return done(false, nil, 'nothing to run', 0)
   end
   H.annotate(plan, H.entry_map(entries))
-  if confirm.needs_window(plan, opts.config) then
+  if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
     require('leash.ui.arrival').arrive(function()
       H.at_window(plan)
       confirm.open(plan, {
+        plan_only = opts.plan_only,
         on_run = go,
         on_cancel = function()
-          H.notify('leash: cancelled, nothing ran')
-          done(false)
+          H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
+          done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
+        end,
+        on_refine = opts.on_refine and function()
+          done(false, nil, 'edited', 0)
+          opts.on_refine()
         end,
       })
     end, ('%d step%s'):format(n, n == 1 and '' or 's'))
@@ -148,6 +157,16 @@ function M.confirm_and_run(plan, opts)
   end
   go()
 end
+
+---@class leash.ConfirmRunOpts
+---@field config? leash.Config
+---@field on_done? fun(ran: boolean, err?: string)
+---@field entries? table[] the catalog snapshot the plan was made from
+---@field range? leash.LineRange
+---@field request? string the request, for the log line of the outcome
+---@field plan_only? boolean show the plan with no run key (`:Do!`)
+---@field on_refine? fun() the window's `e`: called after it closed, nothing ran
+---@field window? boolean open the window even where the rules would run the plan at once (`:Leash last`)
 
 --- The argument filter for builtin command `name` (|leash.filter.check_command_args()|),
 --- as `ok, why`.

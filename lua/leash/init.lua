@@ -89,6 +89,8 @@ end
 --- not lost; one that ran can be run again.
 function M.last()
   if not H.last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  -- Asked for now: the keys of `:Leash last` do not make it wait (|leash.ui.arrival|).
+  require('leash.ui.arrival').request_sent()
   H.show(H.last, { window = true })
 end
 

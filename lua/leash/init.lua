@@ -35,7 +35,7 @@ end
 --- thread. Fails closed: without the native library nothing is planned.
 ---@param request string
 ---@param on_done fun(plan?: table, err?: string, status?: 'done'|'error'|'cancelled', entries?: table[]) `entries`: the catalog snapshot the plan was made from
----@param opts? { range?: integer, line1?: integer, line2?: integer } passed on to |leash.context|
+---@param opts? leash.DoOpts the range (passed on to |leash.context|) and `previous`, the plan it refines
 function M.plan(request, on_done, opts)
   local started, err = require('leash.planner').start(request, function(result)
     if result.status == 'done' then return on_done(result.plan, nil, 'done', result.entries) end
@@ -44,7 +44,7 @@ function M.plan(request, on_done, opts)
   if not started then on_done(nil, err, 'error') end
 end
 
----@class leash.RunOpts the command's range and how the plan is shown
+---@class leash.DoOpts the command's range and how the plan is shown
 ---@field range? integer `:Do`'s range count (`:'<,'>Do …`), with `line1` and `line2`
 ---@field line1? integer
 ---@field line2? integer
@@ -55,7 +55,7 @@ end
 --- loader's message) when the native library is missing. The plan is kept for
 --- `:Leash last`, whatever becomes of it.
 ---@param request string
----@param opts? leash.RunOpts
+---@param opts? leash.DoOpts
 function M.run(request, opts)
   opts = opts or {}
   request = vim.trim(request or '')

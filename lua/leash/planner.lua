@@ -34,7 +34,7 @@ local PIPE_KEY = 'leash.planner.pipe'
 --- main thread with the result.
 ---@param request string
 ---@param on_done fun(result: leash.PlanResult)
----@param opts? leash.RunOpts the range, and `previous`: the plan this request refines
+---@param opts? leash.DoOpts the range, and `previous`: the plan this request refines
 ---@return boolean started
 ---@return string? err
 function M.start(request, on_done, opts)

@@ -242,6 +242,11 @@ function H.refine(last)
     local opts = vim.tbl_extend('force', last.opts, {
       previous = { request = last.request, steps = H.plain_steps(last.plan.steps) },
     })
+    if last.range then
+      -- The lines the first plan was for, also when they came from a Visual selection
+      -- (a `<Cmd>Do …<CR>` mapping), which is gone by now.
+      opts.range, opts.line1, opts.line2 = 2, last.range[1], last.range[2]
+    end
     M.run(input, opts)
   end)
 end

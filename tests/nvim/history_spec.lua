@@ -166,6 +166,23 @@ describe('refining in the plan window (e)', function()
     eq('no, only this window', o[2].request)
   end)
 
+  it('keeps the lines of a Visual selection the first plan was for', function()
+    start(WRAP_PLAN)
+    local saved = vim.ui.input
+    vim.ui.input = function(_, on_confirm) on_confirm('sort them instead') end
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'a', 'b', 'c', 'd' })
+    -- What a Visual-mode mapping to `<Cmd>Do …<CR>` gives: the selection, no range.
+    vim.cmd('normal! 2GVj')
+    require('leash').run('turn on word wrap')
+    press('<Esc>')
+    wait_window()
+    press('e')
+    vim.wait(5000, function() return #server.requests == 2 end, 5)
+    vim.ui.input = saved
+    matches('lines 2%-3', sent_text(server.requests[1]))
+    matches('lines 2%-3', sent_text(server.requests[2]))
+  end)
+
   it('an empty or dismissed edit plans nothing', function()
     start(WRAP_PLAN)
     local saved = vim.ui.input

@@ -254,6 +254,17 @@ describe('the log records what became of each request', function()
     eq('nothing to run', outcomes()[2].status)
   end)
 
+  it('a request whose planning failed, with the message', function()
+    start(WRAP_PLAN)
+    server.stop() -- nothing listens there now: the connection is refused
+    server = nil
+    vim.cmd('Do turn on word wrap')
+    vim.wait(8000, function() return #outcomes() == 1 end, 10)
+    local o = outcomes()[1]
+    eq({ 'turn on word wrap', 'failed', 0 }, { o and o.request, o and o.status, o and o.steps })
+    matches('connection refused', o.error)
+  end)
+
   it('a request cancelled while planning', function()
     start(WRAP_PLAN, 5000)
     vim.cmd('Do turn on word wrap')

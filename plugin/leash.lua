@@ -1,9 +1,10 @@
--- Defines :Do and :Leash. Nothing is required until a command runs.
+-- Defines :Do and :Leash, and <Plug>(leash-do). Nothing is required until a command runs.
 if vim.g.loaded_leash then return end
 vim.g.loaded_leash = true
 
 vim.api.nvim_create_user_command('Do', function(cmd)
-  local range = { range = cmd.range, line1 = cmd.line1, line2 = cmd.line2 }
+  -- :Do! shows the plan without a run key.
+  local range = { range = cmd.range, line1 = cmd.line1, line2 = cmd.line2, plan_only = cmd.bang }
   if cmd.args ~= '' then return require('leash').run(cmd.args, range) end
   vim.ui.input({ prompt = 'leash: ' }, function(input)
     if input and vim.trim(input) ~= '' then require('leash').run(input, range) end
@@ -11,12 +12,19 @@ vim.api.nvim_create_user_command('Do', function(cmd)
 end, {
   nargs = '*',
   range = true,
+  bang = true,
   desc = 'leash: ask the model to do something in the editor',
   complete = function(arglead, cmdline) return require('leash').complete_request(arglead, cmdline) end,
 })
 
 vim.api.nvim_create_user_command('Leash', function(cmd) require('leash').command(cmd.fargs) end, {
   nargs = '*',
-  desc = 'leash: catalog, rank, build, log, show, undo, cancel (alone: list them)',
+  desc = 'leash: catalog, rank, build, log, last, show, undo, cancel (alone: list them)',
   complete = function(arglead, cmdline) return require('leash').complete(arglead, cmdline) end,
 })
+
+-- For the user's own mapping: the `:Do ` command line, on the selection in Visual mode
+-- (`:` there types `:'<,'>`). Not silent: the command line is where the request is typed.
+for _, mode in ipairs({ 'n', 'x' }) do
+  vim.api.nvim_set_keymap(mode, '<Plug>(leash-do)', ':Do ', { noremap = true, desc = 'leash: type a request' })
+end

@@ -171,6 +171,9 @@ impl Run<'_> {
             return Ok((self.validate(&parsed), String::new(), Vec::new(), entries.len()));
         };
 
+        // A refined plan keeps what it refines within reach ("no, only this buffer"
+        // names none of it).
+        let entries = with_previous(catalog, &req.context, entries);
         let t = std::time::Instant::now();
         let first = prompt::build_round(&req.request, &entries, &req.context, Round::First, &[]);
         self.timings.prompt_ms = ms(t.elapsed());
@@ -348,6 +351,26 @@ pub fn look_up<'a>(catalog: &'a Catalog, queries: &[String], shortlist: &[&'a En
     (found, widened)
 }
 
+/// The shortlist with the entries the plan being refined named (`context.previous`)
+/// put first, each once; unknown names are skipped (the catalog may have changed).
+pub fn with_previous<'a>(catalog: &'a Catalog, context: &Context, shortlist: Vec<&'a Entry>) -> Vec<&'a Entry> {
+    let Some(previous) = &context.previous else { return shortlist };
+    let mut out: Vec<&'a Entry> = Vec::with_capacity(shortlist.len() + previous.steps.len());
+    for name in previous.names() {
+        if let Some(e) = catalog.get(name) {
+            if !out.iter().any(|o| std::ptr::eq(*o, e)) {
+                out.push(e);
+            }
+        }
+    }
+    for e in shortlist {
+        if !out.iter().any(|o| std::ptr::eq(*o, e)) {
+            out.push(e);
+        }
+    }
+    out
+}
+
 /// Milliseconds spent in each stage (model time summed over the exchanges).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timings {
@@ -494,6 +517,25 @@ mod tests {
         dedup.dedup();
         assert_eq!(dedup.len(), names.len(), "{names:?}");
         assert!(names.starts_with(&["cmd:global"]));
+    }
+
+    #[test]
+    fn a_refined_request_keeps_the_entries_of_the_plan_it_refines() {
+        let c = catalog();
+        let vsplit = c.get("cmd:vsplit").unwrap();
+        let mut ctx = Context::default();
+        assert_eq!(with_previous(&c, &ctx, vec![vsplit]).len(), 1, "no previous plan: the shortlist as it was");
+        ctx.previous = Some(prompt::Previous {
+            request: "turn on wrap and split".into(),
+            steps: vec![
+                json!({"type": "setting", "key": "wrap", "value": true}),
+                json!({"type": "item", "id": "cmd:vsplit", "args": []}),
+                json!({"type": "item", "id": "cmd:gone"}),
+                json!({"type": "terminal", "command": "ls"}),
+            ],
+        });
+        let names: Vec<&str> = with_previous(&c, &ctx, vec![vsplit]).iter().map(|e| e.name()).collect();
+        assert_eq!(names, ["wrap", "cmd:vsplit"], "named entries first, each once, unknown ones skipped");
     }
 
     #[test]

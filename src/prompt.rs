@@ -58,6 +58,36 @@ pub struct Context {
     /// so "toggle" and "turn off" can be planned. Only shortlisted ones are shown.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub current: BTreeMap<String, Value>,
+    /// The plan the user asked to change ("no, only this buffer"): shown to the model
+    /// with the new request, and its entries are put on the shortlist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Previous>,
+}
+
+/// An earlier request and the steps planned for it, which the new request refines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Previous {
+    /// The earlier request, in the user's words.
+    pub request: String,
+    /// Its validated steps as plan steps (`{"type": "setting", "key": …, "value": …}`);
+    /// fields other than a step's own are left out of the prompt.
+    pub steps: Vec<Value>,
+}
+
+/// The most earlier steps shown to the model, and the most bytes of each.
+const PREVIOUS_STEPS: usize = 10;
+const PREVIOUS_STEP_MAX: usize = 240;
+
+impl Previous {
+    /// The ids and keys its steps name, in order (for the shortlist).
+    pub fn names(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .take(PREVIOUS_STEPS)
+            .filter_map(|s| s.get("id").or_else(|| s.get("key")).and_then(Value::as_str))
+            .collect()
+    }
 }
 
 /// The messages and the schemas for one request.
@@ -206,7 +236,42 @@ fn tail_lines(request: &str, context: &Context, round: Round, found: &[Found]) -
         out.push_str("They are in the lists above. This is the last look: answer with steps now.\n\n");
     }
     out.push_str(&format!("Context: {}\n", context_line(context)));
+    if let Some(previous) = &context.previous {
+        out.push_str(&previous_lines(previous));
+    }
     out.push_str(&format!("\nRequest: {}\n", one_line(request)));
+    out
+}
+
+/// The plan being refined: the earlier request and its steps, one compact JSON object
+/// a line with only the fields a step of the model's has.
+fn previous_lines(previous: &Previous) -> String {
+    const FIELDS: [&str; 7] = ["type", "id", "args", "key", "value", "scope", "command"];
+    let mut out = format!(
+        "\nThe user saw your plan for an earlier request and asks to change it.\nEarlier request: {}\n",
+        one_line(&previous.request)
+    );
+    if previous.steps.is_empty() {
+        out.push_str("Your plan for it had no steps.\n");
+    } else {
+        out.push_str("Your plan for it (not run):\n");
+        for step in previous.steps.iter().take(PREVIOUS_STEPS) {
+            // Written field by field: `type` first, as in every example the model sees.
+            let fields: Vec<String> = FIELDS
+                .iter()
+                .filter_map(|f| match step.get(*f) {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Array(a)) if a.is_empty() => None,
+                    Some(v) => Some(format!("{}:{}", Value::from(*f), v)),
+                })
+                .collect();
+            let line = format!("{{{}}}", fields.join(","));
+            out.push_str("- ");
+            out.push_str(&cut(&line, PREVIOUS_STEP_MAX));
+            out.push('\n');
+        }
+    }
+    out.push_str("Answer with the whole new plan for the request below, which replaces that plan.\n");
     out
 }
 
@@ -775,6 +840,36 @@ mod tests {
         assert!(p.schema["properties"].get("lookup").is_none());
         assert!(p.compact_schema["properties"].get("lookup").is_none());
         assert!(!p.system.contains("lookup"));
+    }
+
+    #[test]
+    fn a_refined_request_shows_the_plan_it_changes_before_the_request() {
+        let c = catalog();
+        let e = entries(&c, &["wrap"]);
+        let plain = build_round("no, only this buffer", &e, &Context::default(), Round::First, &[]);
+        assert!(!plain.user.contains("Earlier request"), "{}", plain.user);
+        let ctx = Context {
+            previous: Some(Previous {
+                request: "turn on\nword wrap".into(),
+                steps: vec![
+                    json!({"type": "setting", "key": "wrap", "value": true, "why": "w", "reach": "safe",
+                                   "label": "Set wrap", "index": 0, "args": []}),
+                    json!({"type": "terminal", "command": "make test", "why": "t", "reach": "shell"}),
+                ],
+            }),
+            ..Context::default()
+        };
+        let p = build_round("no, only this buffer", &e, &ctx, Round::First, &[]);
+        let earlier = p.user.find("Earlier request: turn on word wrap\n").expect(&p.user);
+        let step = p.user.find("- {\"type\":\"setting\",\"key\":\"wrap\",\"value\":true}\n").expect(&p.user);
+        assert!(p.user.contains("- {\"type\":\"terminal\",\"command\":\"make test\"}\n"), "{}", p.user);
+        let request = p.user.find("Request: no, only this buffer\n").unwrap();
+        assert!(earlier < step && step < request, "{}", p.user);
+        assert!(!p.user.contains("\"why\"") && !p.user.contains("label"), "only a step's own fields: {}", p.user);
+        assert!(p.user.ends_with("Request: no, only this buffer\n"));
+        // The request asks for this buffer: the schema offers scope, as for any request.
+        let none = Context { previous: Some(Previous::default()), ..Context::default() };
+        assert!(build_round("x", &e, &none, Round::First, &[]).user.contains("Your plan for it had no steps."));
     }
 
     #[test]

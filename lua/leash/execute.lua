@@ -23,6 +23,7 @@ local H = {}
 ---@class leash.UndoRecord
 ---@field settings leash.SettingRecord[]
 ---@field not_undoable string[] labels of steps that ran and cannot be undone
+---@field edits string[] labels of steps of reach `edit` that ran: buffer changes `u` undoes
 
 ---@class leash.RunOpts
 ---@field entries? table[] the catalog snapshot the plan was made from (default: the live catalog)
@@ -40,11 +41,12 @@ M.handlers = {}
 ---@param opts? leash.RunOpts
 ---@return boolean ok
 ---@return string? err names the step: `step 2 (Run :vsplit x): E…`
+---@return integer? ran when it stopped: how many steps ran before the one that failed
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
-  local record = { settings = {}, not_undoable = {} }
-  if #plan.steps > 0 then H.last = record end -- an empty plan keeps the previous undo
+  local record = { settings = {}, not_undoable = {}, edits = {} }
+  if #plan.steps > 0 then H.push(record) end -- an empty plan keeps the previous undo
   local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan), settings = {} }
   local entries
   for pos, step in ipairs(plan.steps) do
@@ -57,14 +59,16 @@ function M.run(plan, opts)
     end
     if not ok then
       local n = type(step) == 'table' and tonumber(step.index) and (step.index + 1) or pos
-      return false, ('leash: step %d (%s): %s'):format(n, H.label(step), H.clean(err or 'failed'))
+      return false, ('leash: step %d (%s): %s'):format(n, H.label(step), H.clean(err or 'failed')), pos - 1
     end
   end
   return true
 end
 
---- Restore the settings changed by the last plan (old values, same scope, same window or
---- buffer) and say which of its steps cannot be undone. `:Leash undo` calls it with
+--- Restore the settings changed by the last plan not undone yet (old values, same scope,
+--- same window or buffer) and say which of its steps cannot be undone, and which changed
+--- text (`u` undoes those). Plans are undone newest first, up to |M.undo_depth| of them:
+--- calling it again goes back one plan further. `:Leash undo` calls it with
 --- `{ notify = true }`.
 ---@param opts? { notify?: boolean } report the outcome with |vim.notify()|
 ---@return boolean ok
@@ -75,23 +79,29 @@ function M.undo(opts)
   return ok, msg
 end
 
---- What the last plan recorded for undo (specs and `:Leash log` read it).
+--- What the last plan not undone yet recorded for undo (specs read it).
 ---@return leash.UndoRecord?
-function M.last() return H.last end
+function M.last() return H.stack[#H.stack] end
+
+--- How many plans `:Leash undo` can go back.
+M.undo_depth = 20
 
 --- Show the plan window when the rules require it (|leash.confirm.needs_window()|), then
---- run the plan. Reports the outcome with |vim.notify()|.
+--- run the plan. Reports the outcome with |vim.notify()| and writes it to the log: ran
+--- (and how many steps), cancelled, failed (with the message), nothing to run, or only
+--- shown (`plan_only`).
 ---
 --- `entries` is the catalog snapshot the plan was made from: the window shows it and the
 --- steps run from it, so a project script or task that changes while the window is open
 --- runs as shown or not at all. Script steps show the folder they run in.
 ---@param plan table validated plan
----@param opts? { config?: leash.Config, on_done?: fun(ran: boolean, err?: string), entries?: table[], range?: leash.LineRange }
+---@param opts? leash.ConfirmRunOpts
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
   local text = require('leash.text')
-  local function done(ran, err)
+  local function done(ran, err, status, steps)
+    pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
@@ -101,7 +111,7 @@ function M.confirm_and_run(plan, opts)
   local entries = opts.entries or require('leash.catalog').entries()
   local function go()
     local _, same = confirm.unchanged(plan)
-    local ok, err = M.run(plan, { entries = entries, range = opts.range })
+    local ok, err, count = M.run(plan, { entries = entries, range = opts.range })
     if ok then
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
@@ -109,7 +119,7 @@ function M.confirm_and_run(plan, opts)
     else
       H.notify(err, vim.log.levels.ERROR)
     end
-    done(ok, err)
+    done(ok, err, nil, ok and #plan.steps or count)
   end
   local nothing = #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan)
   if nothing then
@@ -122,19 +132,24 @@ function M.confirm_and_run(plan, opts)
       lines[#lines + 1] = ('dropped step %d: %s'):format((d.index or 0) + 1, text.visible(d.reason))
     end
     H.notify(table.concat(lines, '\n'), #plan.dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
-    return done(false)
+    return done(false, nil, 'nothing to run', 0)
   end
   H.annotate(plan, H.entry_map(entries))
-  if confirm.needs_window(plan, opts.config) then
+  if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
     require('leash.ui.arrival').arrive(function()
       H.at_window(plan)
       confirm.open(plan, {
+        plan_only = opts.plan_only,
         on_run = go,
         on_cancel = function()
-          H.notify('leash: cancelled, nothing ran')
-          done(false)
+          H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
+          done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
+        end,
+        on_refine = opts.on_refine and function()
+          done(false, nil, 'edited', 0)
+          opts.on_refine()
         end,
       })
     end, ('%d step%s'):format(n, n == 1 and '' or 's'))
@@ -142,6 +157,16 @@ function M.confirm_and_run(plan, opts)
   end
   go()
 end
+
+---@class leash.ConfirmRunOpts
+---@field config? leash.Config
+---@field on_done? fun(ran: boolean, err?: string)
+---@field entries? table[] the catalog snapshot the plan was made from
+---@field range? leash.LineRange
+---@field request? string the request, for the log line of the outcome
+---@field plan_only? boolean show the plan with no run key (`:Do!`)
+---@field on_refine? fun() the window's `e`: called after it closed, nothing ran
+---@field window? boolean open the window even where the rules would run the plan at once (`:Leash last`)
 
 --- The argument filter for builtin command `name` (|leash.filter.check_command_args()|),
 --- as `ok, why`.
@@ -157,8 +182,16 @@ end
 
 -- Helper data ================================================================
 
----@type leash.UndoRecord?
-H.last = nil
+--- What each plan that ran recorded for undo, oldest first.
+---@type leash.UndoRecord[]
+H.stack = {}
+
+function H.push(record)
+  table.insert(H.stack, record)
+  while #H.stack > M.undo_depth do
+    table.remove(H.stack, 1)
+  end
+end
 
 -- Sources whose items run by their own path, one action module each (lua/leash/actions/).
 -- Required on first use so loading this module stays cheap.
@@ -242,7 +275,11 @@ function H.run_step(step, entries, ctx)
     ok, err =
       false, "it let control characters be drawn raw ('isprint', perhaps from a modeline); leash put 'isprint' back"
   end
-  if ok and step.type ~= 'setting' then ctx.record.not_undoable[#ctx.record.not_undoable + 1] = H.label(step) end
+  if ok and step.type ~= 'setting' then
+    -- A buffer change is in the buffer's own undo history: `u` takes it back.
+    local list = step.reach == 'edit' and ctx.record.edits or ctx.record.not_undoable
+    list[#list + 1] = H.label(step)
+  end
   return ok, err
 end
 
@@ -371,9 +408,8 @@ function H.handler(prefix)
 end
 
 function H.undo()
-  local record = H.last
+  local record = table.remove(H.stack)
   if not record then return false, 'leash: nothing to undo' end
-  H.last = nil
   local restored, failed = {}, {}
   local settings = require('leash.actions.settings')
   for i = #record.settings, 1, -1 do
@@ -394,6 +430,13 @@ function H.undo()
   if #failed > 0 then parts[#parts + 1] = 'could not restore ' .. table.concat(failed, ', ') end
   if #record.not_undoable > 0 then
     parts[#parts + 1] = 'cannot be undone: ' .. table.concat(record.not_undoable, '; ')
+  end
+  if #record.edits > 0 then
+    parts[#parts + 1] = 'changed text (press u in that buffer to undo it): ' .. table.concat(record.edits, '; ')
+  end
+  local left = #H.stack
+  if left > 0 then
+    parts[#parts + 1] = ('%d earlier plan%s: :Leash undo again'):format(left, left == 1 and '' or 's')
   end
   return #failed == 0, 'leash: ' .. table.concat(parts, '; ')
 end

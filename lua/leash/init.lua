@@ -35,7 +35,7 @@ end
 --- thread. Fails closed: without the native library nothing is planned.
 ---@param request string
 ---@param on_done fun(plan?: table, err?: string, status?: 'done'|'error'|'cancelled', entries?: table[]) `entries`: the catalog snapshot the plan was made from
----@param opts? { range?: integer, line1?: integer, line2?: integer } passed on to |leash.context|
+---@param opts? leash.DoOpts the range (passed on to |leash.context|) and `previous`, the plan it refines
 function M.plan(request, on_done, opts)
   local started, err = require('leash.planner').start(request, function(result)
     if result.status == 'done' then return on_done(result.plan, nil, 'done', result.entries) end
@@ -44,11 +44,20 @@ function M.plan(request, on_done, opts)
   if not started then on_done(nil, err, 'error') end
 end
 
+---@class leash.DoOpts the command's range and how the plan is shown
+---@field range? integer `:Do`'s range count (`:'<,'>Do …`), with `line1` and `line2`
+---@field line1? integer
+---@field line2? integer
+---@field plan_only? boolean show the plan without a run key (`:Do!`)
+---@field previous? { request: string, steps: table[] } the plan this request refines (the window's `e`)
+
 --- `:Do {request}`: plan, confirm where the rules require it, and run. Refuses (with the
---- loader's message) when the native library is missing.
+--- loader's message) when the native library is missing. The plan is kept for
+--- `:Leash last`, whatever becomes of it.
 ---@param request string
----@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range (`:'<,'>Do …`)
+---@param opts? leash.DoOpts
 function M.run(request, opts)
+  opts = opts or {}
   request = vim.trim(request or '')
   if request == '' then return H.notify('leash: empty request', vim.log.levels.WARN) end
   local native, err = require('leash.native').load()
@@ -59,14 +68,30 @@ function M.run(request, opts)
   H.remember(request)
   require('leash.ui.arrival').request_sent()
   M.plan(request, function(plan, perr, status, entries)
-    if status == 'cancelled' then return end -- the planner said so already
-    if not plan then return H.notify(perr or 'leash: no plan', vim.log.levels.ERROR) end
+    local planner = require('leash.planner')
+    if status == 'cancelled' then
+      -- The planner said so already; the log keeps the request.
+      return planner.log_outcome(request, 'cancelled while planning', 0)
+    end
+    if not plan then
+      perr = perr or 'leash: no plan'
+      planner.log_outcome(request, 'failed', 0, perr)
+      return H.notify(perr, vim.log.levels.ERROR)
+    end
     -- Run from the catalog the plan was made and shown from, never a newer one.
-    require('leash.execute').confirm_and_run(
-      plan,
-      { config = require('leash.config').get(), entries = entries, range = range }
-    )
+    H.last = { request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts }
+    H.show(H.last, {})
   end, opts)
+end
+
+--- `:Leash last`: open the last plan of this session again, with the catalog it was made
+--- from, without asking the model. A plan that was dismissed, cancelled or only shown is
+--- not lost; one that ran can be run again.
+function M.last()
+  if not H.last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  -- Asked for now: the keys of `:Leash last` do not make it wait (|leash.ui.arrival|).
+  require('leash.ui.arrival').request_sent()
+  H.show(H.last, { window = true })
 end
 
 ---@class leash.Subcommand
@@ -94,8 +119,12 @@ M.commands = {
     desc = 'open the log of requests and plans',
     run = function() require('leash.planner').open_log() end,
   },
+  last = {
+    desc = 'open the last plan again (without asking the model)',
+    run = function() M.last() end,
+  },
   undo = {
-    desc = 'undo the last plan',
+    desc = 'undo the last plan (again: the one before, up to 20)',
     run = function() require('leash.execute').undo({ notify = true }) end,
   },
   show = {
@@ -185,7 +214,71 @@ H.history = {}
 
 H.history_max = 100
 
+--- The last plan of this session: `{ request, plan, entries, range, opts }`.
+H.last = nil
+
 -- Helper functionality =======================================================
+
+--- Show (and run, where the rules allow) a kept plan; `e` in its window refines it.
+---@param last table |H.last|
+---@param how { window?: boolean } always open the window (`:Leash last`)
+function H.show(last, how)
+  require('leash.execute').confirm_and_run(H.copy(last.plan), {
+    config = require('leash.config').get(),
+    entries = last.entries,
+    range = last.range,
+    request = last.request,
+    plan_only = last.opts.plan_only,
+    window = how.window,
+    on_refine = function() H.refine(last) end,
+  })
+end
+
+--- The window's `e`: edit the request (prefilled) and plan again, with the plan being
+--- changed as context, on the same lines and shown the same way.
+function H.refine(last)
+  vim.ui.input({ prompt = 'leash: change the request: ', default = last.request }, function(input)
+    if not input or vim.trim(input) == '' then return end
+    local opts = vim.tbl_extend('force', last.opts, {
+      previous = { request = last.request, steps = H.plain_steps(last.plan.steps) },
+    })
+    if last.range then
+      -- The lines the first plan was for, also when they came from a Visual selection
+      -- (a `<Cmd>Do …<CR>` mapping), which is gone by now.
+      opts.range, opts.line1, opts.line2 = 2, last.range[1], last.range[2]
+    end
+    M.run(input, opts)
+  end)
+end
+
+--- A plain copy of a plan: the window puts notes on the steps it shows, and a kept
+--- plan is shown afresh each time. (The core's tables carry a metatable that
+--- |vim.deepcopy()| cannot copy.)
+function H.copy(v)
+  if type(v) ~= 'table' then return v end
+  local out = {}
+  for k, x in pairs(v) do
+    out[k] = H.copy(x)
+  end
+  return out
+end
+
+--- Steps as the model would write them: the prompt shows only a step's own fields.
+function H.plain_steps(steps)
+  local out = {}
+  for _, s in ipairs(steps) do
+    out[#out + 1] = {
+      type = s.type,
+      id = s.id,
+      args = s.args and #s.args > 0 and s.args or nil,
+      key = s.key,
+      value = s.value,
+      scope = s.scope,
+      command = s.command,
+    }
+  end
+  return out
+end
 
 function H.remember(request)
   for i = #H.history, 1, -1 do

@@ -34,7 +34,7 @@ local PIPE_KEY = 'leash.planner.pipe'
 --- main thread with the result.
 ---@param request string
 ---@param on_done fun(result: leash.PlanResult)
----@param opts? { range?: integer, line1?: integer, line2?: integer }
+---@param opts? leash.DoOpts the range, and `previous`: the plan this request refines
 ---@return boolean started
 ---@return string? err
 function M.start(request, on_done, opts)
@@ -50,6 +50,7 @@ function M.start(request, on_done, opts)
   local provider = M.provider_config(cfg)
   local context = require('leash.context').get(opts)
   local prompt_context = H.prompt_context(context)
+  prompt_context.previous = opts and opts.previous or nil
   -- The current values go with the request (read here, on the main thread, in well under
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
   -- look may add any setting to it.
@@ -162,6 +163,28 @@ function M.log(line)
   if not fd then return end
   vim.uv.fs_write(fd, line .. '\n')
   vim.uv.fs_close(fd)
+end
+
+--- Append what became of a request to the log: `{"outcome": {"request", "status",
+--- "steps", "error"?, "time_ms"}}`. `status`: `ran` (`steps` ran), `failed` (`steps` ran
+--- before the one that failed, or planning failed), `cancelled`, `nothing to run`,
+--- `shown` (`:Do!`), `edited` (the window's `e`) or `cancelled while planning`.
+---@param request? string
+---@param status string
+---@param steps integer
+---@param err? string
+function M.log_outcome(request, status, steps, err)
+  local sec, usec = vim.uv.gettimeofday()
+  M.log(vim.json.encode({
+    outcome = {
+      request = request,
+      status = status,
+      steps = steps,
+      error = err and require('leash.text').visible(err) or nil,
+      -- Milliseconds since the Unix epoch, as the core's lines have.
+      time_ms = sec * 1000 + math.floor(usec / 1000),
+    },
+  }))
 end
 
 --- `:Leash log`: open the log. The log holds model answers, so it is shown as text in a

@@ -6,6 +6,9 @@
 #      screen with capture-pane); <CR> runs it; `:set wrap?` then shows `wrap`.
 #   2. `:Do ... leash-e2e ...` proposes a terminal step: the window shows the whole
 #      command; `q` cancels and nothing runs; asked again, the file appears only after <CR>.
+#   2b. `e` in the window asks for the request again, prefilled, and plans the edited
+#      request with the earlier plan as context; `q`, then `:Leash last` reopens that plan
+#      without a new request to the model, and <CR> runs it.
 #   3.–8. the plan window against scripted plans: keys typed ahead, an editor made small
 #      by an earlier plan, a plan that must be scrolled, 'rightleft', a plan that changes
 #      nothing (tests/e2e/window.sh).
@@ -107,6 +110,40 @@ for _ in $(seq 100); do [ -s "$echo_file" ] && break; sleep 0.1; done
 [ -s "$echo_file" ] || fail "the command did not run after the run key"
 [ "$(cat "$echo_file")" = "leash-e2e" ] || fail "the command wrote $(cat "$echo_file"), not leash-e2e"
 echo "e2e: ok: the terminal step ran only after y (<CR> did nothing in a marked plan)"
+
+# --- 2b. refine with e, reopen with :Leash last -------------------------------------
+ex 'set nowrap'
+ex 'Do make the font bigger and turn on word wrap'
+wait_for 'leash plan' 30 || fail ":Do did not open the plan window"
+wait_for '<CR>/y run · e edit · q/<Esc> cancel' 2 || fail "the footer does not name e"
+sleep 0.3
+keys e
+wait_for 'change the request: make the font bigger and turn on word wrap' 5 ||
+  fail "e did not ask for the request again, prefilled with the old one"
+keys -l ' only here'
+keys Enter
+wait_for 'leash plan' 30 || fail "the edited request did not open a plan window"
+grep -q 'Earlier request: make the font bigger and turn on word wrap' "$tmp/requests.jsonl" ||
+  fail "the edited request did not reach the model with the earlier plan"
+grep -q 'Request: make the font bigger and turn on word wrap only here' "$tmp/requests.jsonl" ||
+  fail "the edited request did not reach the model"
+keys q
+gone 5 || fail "q did not close the window"
+asked=$(wc -l <"$tmp/requests.jsonl")
+ex 'Leash last'
+wait_for 'leash plan' 5 || fail ":Leash last did not open the last plan"
+wait_for 'Set wrap: false → true' 2 || fail ":Leash last does not show the last plan's step"
+[ "$(wc -l <"$tmp/requests.jsonl")" = "$asked" ] || fail ":Leash last asked the model again"
+sleep 0.3
+keys Enter
+gone 5 || fail "the reopened window did not close on <CR>"
+ex 'set wrap?'
+wait_for '^ *wrap *$' 5 || fail "the plan reopened with :Leash last did not run"
+log="$tmp/state/nvim/leash.log"
+for status in edited cancelled ran; do
+  grep -q '"status":"'"$status"'"' "$log" || fail "the log has no outcome $status"
+done
+echo "e2e: ok: e edited the request and planned again with the earlier plan, :Leash last reopened it, <CR> ran it"
 
 # --- 3.–8. the plan window (tests/e2e/window.sh) ---------------------------------------
 . tests/e2e/window.sh

@@ -139,6 +139,50 @@ describe('execute.run() with settings', function()
     matches('cannot be undone: Run :vsplit', msg)
   end)
 
+  it('undo goes back one plan at a time, newest first, up to undo_depth plans', function()
+    local ex = require('leash.execute')
+    vim.o.wrap, vim.o.tabstop, vim.o.scrolloff = false, 8, 0
+    eq(true, (ex.run(plan({ setting(0, 'wrap', true) }))))
+    eq(true, (ex.run(plan({ setting(0, 'tabstop', 4) }))))
+    eq(true, (ex.run(plan({}))), 'an empty plan')
+    eq(true, (ex.run(plan({ setting(0, 'scrolloff', 5) }))))
+    local _, msg = ex.undo()
+    matches('restored scrolloff; 2 earlier plans: :Leash undo again', msg)
+    eq({ 0, 4, true }, { vim.o.scrolloff, vim.o.tabstop, vim.o.wrap }, 'only the newest plan undone')
+    _, msg = ex.undo()
+    matches('restored tabstop; 1 earlier plan: ', msg)
+    eq({ 8, true }, { vim.o.tabstop, vim.o.wrap })
+    _, msg = ex.undo()
+    matches('restored wrap', msg)
+    ok(not msg:find('earlier', 1, true), msg)
+    eq(false, vim.o.wrap)
+    eq(false, (ex.undo()), 'nothing left')
+
+    for i = 1, ex.undo_depth + 5 do
+      ex.run(plan({ setting(0, 'scrolloff', i) }))
+    end
+    local n = 0
+    while ex.undo() do
+      n = n + 1
+    end
+    eq(ex.undo_depth, n, 'the oldest plans beyond the depth are forgotten')
+    eq(5, vim.o.scrolloff, 'back to before the oldest plan kept')
+  end)
+
+  it('undo points at u for a step that changed text', function()
+    local ex = require('leash.execute')
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'b', 'a' })
+    vim.bo.undolevels = vim.bo.undolevels -- a new undo step, as typing the command would
+    local sort = vim.tbl_extend('force', item(0, 'cmd:sort', {}, 'edit'), { label = 'Run :sort' })
+    eq(true, (ex.run(plan({ sort }))))
+    eq({ 'a', 'b' }, vim.api.nvim_buf_get_lines(0, 0, -1, false))
+    local _, msg = ex.undo()
+    matches('changed text %(press u in that buffer to undo it%): Run :sort', msg)
+    ok(not msg:find('cannot be undone', 1, true), msg)
+    vim.cmd('undo')
+    eq({ 'b', 'a' }, vim.api.nvim_buf_get_lines(0, 0, -1, false), 'u takes it back')
+  end)
+
   it('refuses aliases, non-option types and control characters in values', function()
     local ex = require('leash.execute')
     local okr, err = ex.run(plan({ setting(0, 'ts', 4) }))

@@ -22,7 +22,10 @@ describe('plugin/leash.lua', function()
   end)
 
   it('completes :Leash subcommands', function()
-    eq({ 'build', 'cancel', 'catalog', 'log', 'rank', 'show', 'undo' }, vim.fn.getcompletion('Leash ', 'cmdline'))
+    eq(
+      { 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' },
+      vim.fn.getcompletion('Leash ', 'cmdline')
+    )
     eq({ 'cancel', 'catalog' }, vim.fn.getcompletion('Leash ca', 'cmdline'))
     eq({ 'rank' }, vim.fn.getcompletion('Leash ra', 'cmdline'))
   end)
@@ -114,7 +117,7 @@ describe('plugin/leash.lua', function()
     vim.notify = saved
     ok(okc, err)
     matches('^leash: :Leash {subcommand}, one of:', notes[1][1])
-    for _, sub in ipairs({ 'build', 'cancel', 'catalog', 'log', 'rank', 'show', 'undo' }) do
+    for _, sub in ipairs({ 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' }) do
       matches('\n  ' .. sub .. ' +%S', notes[1][1])
     end
     ok(notes[1][2] == nil or notes[1][2] < vim.log.levels.WARN, 'not an error')

@@ -43,6 +43,8 @@ local text_rows = require('leash.ui.rows')
 ---@field on_cancel? fun() called once when the window was closed any other way
 ---@field current_values? table<integer, any> current value per setting step `index` (default: read from the editor)
 ---@field arm_ms? integer run keys are ignored for this long after the window was first drawn; default 150
+---@field plan_only? boolean show the plan without a run key (`:Do!`): no key runs it
+---@field on_refine? fun() `e` closes the window (nothing runs) and calls this, once, to edit the request
 
 ---@class leash.ConfirmHandle
 ---@field buf integer
@@ -50,6 +52,7 @@ local text_rows = require('leash.ui.rows')
 ---@field lines string[] the text shown (one entry per screen row)
 ---@field run fun() what the run key does
 ---@field cancel fun() what `q` does
+---@field refine fun() what `e` does (with |leash.ConfirmOpts| `on_refine`)
 ---@field status fun(): 'ready'|'unread'|'arming'|'too_small'|'terminal'|'closed' what the run key would do now
 ---@field marked boolean the plan has a marked step, so only `y` runs it
 
@@ -125,6 +128,8 @@ function M.open(plan, opts)
     lines = {},
     done = false,
     marked = marked,
+    plan_only = opts.plan_only or false,
+    refine = opts.on_refine ~= nil,
     untrusted = not trusted,
     arm_ns = (opts.arm_ms or 150) * 1e6,
   }
@@ -139,7 +144,7 @@ function M.open(plan, opts)
     if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
     if vim.api.nvim_win_is_valid(prev_win) then pcall(vim.api.nvim_set_current_win, prev_win) end
     pcall(restore_terminal)
-    local cb = run and opts.on_run or opts.on_cancel
+    local cb = (run == 'refine' and opts.on_refine) or (run == true and opts.on_run) or opts.on_cancel
     if cb then cb() end
   end
 
@@ -150,9 +155,15 @@ function M.open(plan, opts)
     marked = marked,
     status = function() return H.status(state) end,
     run = function()
-      if H.status(state) == 'ready' then finish(true) end
+      if H.status(state) == 'ready' and not state.plan_only then finish(true) end
     end,
     cancel = function() finish(false) end,
+    refine = function()
+      -- Like the run key, it waits until the window was on screen long enough: a key
+      -- typed before it was drawn was meant for something else.
+      local armed = state.armed_at and vim.uv.hrtime() - state.armed_at >= state.arm_ns
+      if opts.on_refine and armed and not state.done then finish('refine') end
+    end,
   }
   state.update = function()
     if state.done or not vim.api.nvim_win_is_valid(win) then return end
@@ -200,12 +211,20 @@ function M.open(plan, opts)
   end
   H.set_window_options(win, buf)
   local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
-  for _, lhs in ipairs(marked and H.marked_run_keys or H.run_keys) do
-    map(lhs, handle.run, 'leash: run this plan')
+  if state.plan_only then
+    -- Shown to be read (`:Do!`): no key runs it, and the run keys do nothing.
+    for _, lhs in ipairs(H.run_keys) do
+      map(lhs, '<Nop>', 'leash: plan only, nothing runs')
+    end
+  else
+    for _, lhs in ipairs(marked and H.marked_run_keys or H.run_keys) do
+      map(lhs, handle.run, 'leash: run this plan')
+    end
+    -- <CR> does nothing in a marked plan's window (rather than move the cursor: the
+    -- footer says which key runs it).
+    if marked then map('<CR>', '<Nop>', 'leash: y runs this plan') end
   end
-  -- <CR> does nothing in a marked plan's window (rather than move the cursor: the
-  -- footer says which key runs it).
-  if marked then map('<CR>', '<Nop>', 'leash: y runs this plan') end
+  if opts.on_refine then map(H.refine_key, handle.refine, 'leash: edit the request and plan again') end
   for _, lhs in ipairs(H.cancel_keys) do
     map(lhs, handle.cancel, 'leash: cancel')
   end
@@ -424,12 +443,19 @@ H.sideways_keys =
   { 'zl', 'zh', 'zL', 'zH', 'zs', 'ze', 'z<Right>', 'z<Left>', '<ScrollWheelRight>', '<ScrollWheelLeft>' }
 H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
 H.marked_keys_text = 'y run (not <CR>: marked steps) · q/<Esc> cancel · <C-d>/<C-u> scroll'
+H.plan_only_keys_text = 'plan only (:Do!), nothing runs · q/<Esc> close · <C-d>/<C-u> scroll'
+-- Edits the request and plans again with this plan as context (|leash.ConfirmOpts|).
+H.refine_key = 'e'
 H.footers = {
   ready = ' <CR>/y run · q/<Esc> cancel ',
   scrolled = ' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ',
   marked = {
     ready = ' y run (marked steps: not <CR>) · q/<Esc> cancel ',
     scrolled = ' y run (marked steps: not <CR>) · q cancel · <C-d>/<C-u> scroll ',
+  },
+  plan_only = {
+    ready = ' plan only (:Do!), nothing runs · q/<Esc> close ',
+    scrolled = ' plan only (:Do!), nothing runs · q close · <C-d>/<C-u> scroll ',
   },
   terminal = ' the terminal may hide this plan · q cancel ',
   unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
@@ -755,7 +781,7 @@ end
 --- Lay the plan out for the editor's current size and show it: window size and place,
 --- buffer text, footer. Rows already drawn stay counted when the text did not change.
 function H.show(win, buf, state)
-  local layout = H.layout(state.plan_rows, state.border, state.marked)
+  local layout = H.layout(state.plan_rows, state.border, state)
   local lines, marks = {}, {}
   for i, r in ipairs(layout.rows) do
     lines[i] = r.text
@@ -802,15 +828,34 @@ function H.footer(state)
   if state.covered then return H.footers.covered end
   local left = #state.lines - state.nseen
   if left > 0 then return H.footers.unread:format(left, left == 1 and '' or 's') end
-  local f = state.marked and H.footers.marked or H.footers
+  local f = H.key_texts(state)
   return state.layout.fits and f.ready or f.scrolled
+end
+
+--- The footers (`ready`, `scrolled`) and the borderless key line (`inline`) for the
+--- window's kind: a marked plan, a plan only shown (`:Do!`), with or without `e`.
+function H.key_texts(state)
+  local f = state.plan_only and H.footers.plan_only or state.marked and H.footers.marked or H.footers
+  local out = {
+    ready = f.ready,
+    scrolled = f.scrolled,
+    inline = state.plan_only and H.plan_only_keys_text or state.marked and H.marked_keys_text or H.keys_text,
+  }
+  if state.refine then
+    -- `e` goes before cancel: ' <CR>/y run · e edit · q/<Esc> cancel '.
+    for k, v in pairs(out) do
+      out[k] = v:gsub(' · q', ' · e edit · q', 1)
+    end
+  end
+  return out
 end
 
 --- Rows, size and place of the window for the editor's current size. The text area is
 --- `width` columns; every row fits in it, so what is drawn never depends on 'wrap',
 --- 'linebreak', 'showbreak', 'breakindent' or 'display'. Too small: fewer than
 --- `H.min_cols` columns, or a plan that does not fit in fewer than `H.min_rows` rows.
-function H.layout(plan_rows, border, marked)
+function H.layout(plan_rows, border, state)
+  local marked, texts = state.marked, H.key_texts(state)
   local extra = border.has_border and 2 or 0
   local screen = H.screen()
   local free_rows = screen.rows - extra
@@ -823,8 +868,11 @@ function H.layout(plan_rows, border, marked)
 
   local function lay(rows)
     local width = math.min(40, max_cols)
-    for _, text in pairs(marked and H.footers.marked or H.footers) do
+    for _, text in pairs(H.footers) do
       if type(text) == 'string' then width = math.max(width, vim.fn.strdisplaywidth(text) + 2) end
+    end
+    for _, text in pairs(texts) do
+      width = math.max(width, vim.fn.strdisplaywidth(text) + 2)
     end
     for _, chunks in ipairs(rows) do
       local w = 2
@@ -841,15 +889,15 @@ function H.layout(plan_rows, border, marked)
     return all, width
   end
 
-  local keys_text = marked and H.marked_keys_text or H.keys_text
-  local keys = border.has_border and {} or { {}, { { keys_text, 'LeashConfirmKeys' } } }
+  local keys = border.has_border and {} or { {}, { { texts.inline, 'LeashConfirmKeys' } } }
   local rows, width = lay(vim.list_extend(vim.list_slice(plan_rows), keys))
   if #rows > max_rows then
     -- Say so at the top (also where there is no footer to say it).
     local with_note = vim.list_slice(plan_rows)
     table.insert(with_note, 2, {
       {
-        ('It does not fit: scroll to the end (j, <C-d>) before %s can run it.'):format(marked and 'y' or '<CR>'),
+        state.plan_only and 'It does not fit: scroll to read it all (j, <C-d>).'
+          or ('It does not fit: scroll to the end (j, <C-d>) before %s can run it.'):format(marked and 'y' or '<CR>'),
         'LeashConfirmKeys',
       },
     })

@@ -20,8 +20,8 @@ fn the_helix_subcommands_answer_as_the_bindings_need() {
     assert!(take.status.success());
     assert_eq!(
         String::from_utf8_lossy(&take.stdout),
-        ":echo leash: nothing to apply<ret>",
-        "one harmless command, no newline"
+        "<space><F12>:echo leash: nothing to apply<ret>",
+        "one harmless command, typed through leash's own key, no newline"
     );
     assert!(take.stderr.is_empty(), "Helix shows stderr instead of stdout: it must stay empty");
     let plan = leash(&["helix", "plan"]);
@@ -30,7 +30,8 @@ fn the_helix_subcommands_answer_as_the_bindings_need() {
     let keys = leash(&["helix", "keys", "--command", "leash"]);
     assert!(keys.status.success());
     let text = String::from_utf8_lossy(&keys.stdout);
-    assert!(text.contains("[keys.normal.space]\n\".\" = \"@:noop %sh{leash helix do --tag "), "{text}");
+    assert!(text.contains("[keys.normal.space]\n\".\" = \"@<space><F12>:noop %sh{leash helix do --tag "), "{text}");
+    assert!(text.contains("[keys.normal.space.F12]\n\":\" = \"command_mode\"\n"), "{text}");
     let help = leash(&["helix", "--help"]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("WHAT WAITS FOR HELIX'S PLUGIN SYSTEM"));
     let bad = leash(&["helix", "frobnicate"]);

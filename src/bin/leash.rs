@@ -504,7 +504,7 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
                 let path = leash::helix::helix_config_path(&opts)
                     .ok_or_else(|| helix_usage("cannot find Helix's config.toml; pass --helix-config FILE"))?;
                 leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path).map_err(CliError::Helix)?;
-                format!("leash: added space . and space , to {} (run :config-reload in Helix)\n", path.display())
+                format!("leash: added space . and space , (and leash's own keys under space F12) to {} (run :config-reload in Helix)\n", path.display())
             } else {
                 leash::helix::keys(&program, opts.helix_config.as_deref()).map_err(helix_usage)?
             }

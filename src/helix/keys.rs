@@ -3,6 +3,11 @@
 //!
 //! `space .` is a macro (Helix 25.07 has no plugin system and no IPC):
 //!
+//! The macros never type a key the user's keymap may have rebound (`:`, `"`, `y`, `q`:
+//! with `q = ":quit"`, `"lq` would quit Helix): they type leash's own keys instead, a
+//! table under `space F12` that the same snippet binds to `command_mode`,
+//! `select_register`, `yank` and `replay_macro` by name (see [`HELPERS`]).
+//!
 //! 1. `:noop %sh{leash helix do <<'LEASH_CONTEXT_…' …}` runs the dialog on the terminal
 //!    while the user's buffer is still current; the here-document carries the file,
 //!    language and selected lines as plain text (see [`super::context`]).
@@ -18,6 +23,26 @@ use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 
 use super::context::heredoc;
+
+/// The key of leash's own table under `space`.
+pub const HELPER_TABLE: &str = "F12";
+
+/// leash's own keys under `space F12`: the key, the static command it runs, and what a
+/// macro types for it.
+pub const HELPERS: [(&str, &str); 4] =
+    [(":", "command_mode"), ("\"", "select_register"), ("y", "yank"), ("q", "replay_macro")];
+
+/// The macro text that runs `command` (one of [`HELPERS`]) whatever the user's keymap binds
+/// to its default key.
+pub fn helper(command: &str) -> String {
+    let key = HELPERS.iter().find(|(_, c)| *c == command).map_or(":", |(k, _)| k);
+    format!("<space><{HELPER_TABLE}>{key}")
+}
+
+/// Macro text typing one command line: `:line<ret>`, through leash's own key.
+pub fn command_line(line: &str) -> String {
+    format!("{}{}<ret>", helper("command_mode"), super::commandline::macro_escape(line))
+}
 
 /// What goes into the snippet.
 pub struct KeysOptions<'a> {
@@ -99,11 +124,13 @@ pub fn bindings(opts: &KeysOptions<'_>) -> Result<(String, String), String> {
         None => String::new(),
     };
     let context = helix_text_keep_expansions(&heredoc(&tag));
+    let (cmd, reg, yank, replay) =
+        (helper("command_mode"), helper("select_register"), helper("yank"), helper("replay_macro"));
     let apply = format!(
-        "@:noop %sh{{{program} helix do --tag {tag}{config} {context}}}<ret>:new<ret>:insert-output {program} helix take<ret>\"ly:buffer-close!<ret>:redraw<ret>\"lq"
+        "@{cmd}noop %sh{{{program} helix do --tag {tag}{config} {context}}}<ret>{cmd}new<ret>{cmd}insert-output {program} helix take<ret>{reg}l{yank}{cmd}buffer-close!<ret>{cmd}redraw<ret>{reg}l{replay}"
     );
     let plan = format!(
-        "@:noop %sh{{{program} helix ask --tag {tag} {context}}}<ret>:redraw<ret>:run-shell-command {program} helix plan{config}<ret>"
+        "@{cmd}noop %sh{{{program} helix ask --tag {tag} {context}}}<ret>{cmd}redraw<ret>{cmd}run-shell-command {program} helix plan{config}<ret>"
     );
     Ok((apply, plan))
 }
@@ -119,9 +146,14 @@ pub fn snippet(opts: &KeysOptions<'_>) -> Result<String, String> {
          # there instead (`leash helix keys --install` does that for you).\n\
          [keys.normal.space]\n\
          \".\" = {}\n\
-         \",\" = {}\n",
+         \",\" = {}\n\
+         \n\
+         # leash's own keys, which the two macros type instead of keys you may rebind.\n\
+         [keys.normal.space.{HELPER_TABLE}]\n\
+         {}",
         toml_string(&apply),
-        toml_string(&plan)
+        toml_string(&plan),
+        HELPERS.iter().map(|(k, c)| format!("{} = \"{c}\"\n", toml_string(k))).collect::<String>()
     ))
 }
 
@@ -132,6 +164,9 @@ pub fn install(opts: &KeysOptions<'_>, path: &Path) -> Result<(), String> {
     let mut file = super::config::ConfigFile::read(path).map_err(|e| e.to_string())?;
     for (key, value) in [(".", apply), (",", plan)] {
         file.set_path(&["keys", "normal", "space", key], value.into()).map_err(|e| e.to_string())?;
+    }
+    for (key, command) in HELPERS {
+        file.set_path(&["keys", "normal", "space", HELPER_TABLE, key], command.into()).map_err(|e| e.to_string())?;
     }
     file.write().map_err(|e| e.to_string())
 }
@@ -154,19 +189,36 @@ mod tests {
         let space = doc.pointer("/keys/normal/space").unwrap().as_object().unwrap();
         let mut keys: Vec<&String> = space.keys().collect();
         keys.sort();
-        assert_eq!(keys, [",", "."]);
+        assert_eq!(keys, [",", ".", "F12"]);
         let apply = space["."].as_str().unwrap();
+        let c = "<space><F12>:";
         assert!(
-            apply.starts_with(
-                "@:noop %sh{'/opt/my tools/leash' helix do --tag abc <lt><lt>'LEASH_CONTEXT_abc'%{line_ending}"
-            ),
+            apply.starts_with(&format!(
+                "@{c}noop %sh{{'/opt/my tools/leash' helix do --tag abc <lt><lt>'LEASH_CONTEXT_abc'%{{line_ending}}"
+            )),
             "{apply}"
         );
         assert!(apply.contains("%{buffer_name}%{line_ending}LEASH_CONTEXT_abc%{line_ending}}<ret>"), "{apply}");
-        assert!(apply
-            .ends_with(":insert-output '/opt/my tools/leash' helix take<ret>\"ly:buffer-close!<ret>:redraw<ret>\"lq"));
+        assert!(apply.ends_with(&format!(
+            "{c}insert-output '/opt/my tools/leash' helix take<ret><space><F12>\"l<space><F12>y{c}buffer-close!<ret>{c}redraw<ret><space><F12>\"l<space><F12>q"
+        )));
         let plan = space[","].as_str().unwrap();
-        assert!(plan.ends_with(":run-shell-command '/opt/my tools/leash' helix plan<ret>"), "{plan}");
+        assert!(plan.ends_with(&format!("{c}run-shell-command '/opt/my tools/leash' helix plan<ret>")), "{plan}");
+        // Every key the macros type outside a prompt is one of leash's own, bound by name.
+        let own = space["F12"].as_object().unwrap();
+        assert_eq!(own.len(), 4);
+        assert_eq!(own[":"], "command_mode");
+        assert_eq!(own["\""], "select_register");
+        assert_eq!(own["y"], "yank");
+        assert_eq!(own["q"], "replay_macro");
+        for m in [apply, plan] {
+            let outside_prompts: String = m.split("<ret>").map(|part| part.split(c).next().unwrap_or("")).collect();
+            let bare = outside_prompts
+                .replace("<space><F12>\"l", "")
+                .replace("<space><F12>y", "")
+                .replace("<space><F12>q", "");
+            assert!(bare == "@" || bare.is_empty(), "{m}: {bare}");
+        }
         let with_config = snippet(&KeysOptions {
             program: "leash",
             helix_config: Some(Path::new("/tmp/100%/hx.toml")),
@@ -199,6 +251,7 @@ mod tests {
         let space = doc.pointer("/keys/normal/space").unwrap();
         assert_eq!(space["."], serde_json::Value::String(bindings(&opts).unwrap().0));
         assert_eq!(space["x"], ":write");
+        assert_eq!(space["F12"]["q"], "replay_macro");
         let fresh = dir.join("new.toml");
         install(&opts, &fresh).unwrap();
         let text = std::fs::read_to_string(&fresh).unwrap();

@@ -2,6 +2,8 @@
 # End-to-end: a real Helix (25.07) in tmux, with the key bindings `leash helix keys`
 # prints, against a local model server (tests/e2e/scripted_model.py, OpenAI wire format).
 #
+#   The user's config.toml rebinds q (to :quit), y, " and : (command mode is on ;): the
+#   bindings leash makes type none of them, so the plans run and Helix stays open.
 #   1. `space .`, "relative line numbers and a vertical split": the dialog shows the plan
 #      (current → new value, the command), `y` writes config.toml (comments kept), Helix
 #      reloads it and the split opens. The file open in Helix is named
@@ -16,6 +18,8 @@
 #      plan with its [shell] step below the fold: y does nothing until every row was on
 #      screen.
 #   4. `space ,`: the plan in Helix's popup; nothing is applied.
+#   4b. Helix's own error after the plan (`:format` with no formatter) stays on the
+#      status line: leash's "done" does not hide it.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
 #
@@ -82,6 +86,13 @@ mouse = false # and this one
 
 [keys.normal]
 C-c = "no_op" # toggle_comments' first default key, taken by the user
+# Keys a macro would type: q quits, y and " do nothing, and : moved to ;. leash's
+# bindings must not depend on them.
+q = ":quit"
+y = "no_op"
+'"' = "no_op"
+":" = "no_op"
+";" = "command_mode"
 EOF
 "$leash" helix keys --install --helix-config "$hxconf" >/dev/null
 grep -q '^\[keys.normal.space\]' "$hxconf" || { echo "helix e2e: FAIL: leash helix keys printed no bindings" >&2; exit 1; }
@@ -126,8 +137,9 @@ grep -q '^# my Helix settings: leash must keep this comment$' "$hxconf" || fail 
 grep -q '^mouse = false # and this one$' "$hxconf" || fail "the comment after a value is gone"
 grep -q '^\[keys.normal.space\]' "$hxconf" || fail "the key bindings are gone from config.toml"
 [ "$(splits)" -gt 0 ] || fail "no vertical split after y"
+wait_for 'NOR' 2 || fail "Helix is gone after y (a macro typed the user's q = \":quit\")"
 normal
-keys -l ':get-option line-number'; keys Enter
+keys -l ';get-option line-number'; keys Enter
 wait_for '"relative"' 5 || fail "Helix did not reload config.toml (line-number is not relative)"
 [ -e "$tmp/proj/pwned" ] && fail "the file name reached a shell"
 grep -q 'filetype text' "$tmp/requests.jsonl" || fail "the file's language did not reach the model's context"
@@ -273,6 +285,15 @@ capture plan-popup
 normal
 cmp -s "$hxconf" "$tmp/before.toml" || fail "space , changed config.toml"
 echo "helix e2e: ok: space , showed the plan and applied nothing"
+
+# --- 4b. Helix's own error after the plan stays on the status line ----------------------
+ask 'format this file'
+wait_for 'Run :format' 30 || fail "the dialog did not show the :format plan"
+sleep 0.3
+keys y
+wait_for "A formatter isn't available" 10 || fail "Helix's error after the plan is not on the status line: $(screen | tail -n 2)"
+screen | grep -q 'leash: done' && fail "leash's status hides Helix's error"
+echo "helix e2e: ok: Helix's own error after the plan stays on the status line"
 
 # --- 5. a config.toml that does not parse is never written ------------------------------
 printf '[editor\nbroken = \n' >>"$hxconf"

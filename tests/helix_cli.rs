@@ -60,3 +60,21 @@ fn the_helix_subcommands_answer_as_the_bindings_need() {
 
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// A missing API key is found without asking the model: what `space .` and `space ,`
+/// check before they open the request line.
+#[test]
+fn a_missing_api_key_is_named_before_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("leash")).unwrap();
+    std::fs::write(
+        dir.path().join("leash/config.toml"),
+        "provider = \"claude\"\n[providers.claude]\nkind = \"anthropic\"\napi_key_env = \"LEASH_TEST_NO_SUCH_KEY\"\n",
+    )
+    .unwrap();
+    let cfg = leash::program_config::ProgramConfig::load(&dir.path().join("leash/config.toml")).unwrap();
+    let e = leash::llm::check_key(&cfg.provider_config().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("LEASH_TEST_NO_SUCH_KEY"), "{e}");
+    let offline = leash::program_config::ProgramConfig::default();
+    assert!(leash::llm::check_key(&offline.provider_config().unwrap()).is_ok());
+}

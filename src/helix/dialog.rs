@@ -478,6 +478,12 @@ impl Screen {
 
     /// Reads the request. `None` when the user cancelled (Esc, Ctrl-C, an empty line).
     pub fn ask(&mut self, hint: &[Row]) -> Option<String> {
+        self.ask_or_empty(hint, false)
+    }
+
+    /// [`Screen::ask`]; with `empty_ok`, Enter on an empty line answers `""` (the hint says
+    /// what that means) instead of nothing.
+    pub fn ask_or_empty(&mut self, hint: &[Row], empty_ok: bool) -> Option<String> {
         let mut input = String::new();
         let hint = labelled(hint.to_vec());
         loop {
@@ -495,7 +501,7 @@ impl Screen {
             match self.tty.key(None)? {
                 Key::Enter => {
                     let request = input.trim().to_string();
-                    return (!request.is_empty()).then_some(request);
+                    return (empty_ok || !request.is_empty()).then_some(request);
                 }
                 Key::Esc | Key::CtrlC => return None,
                 Key::Backspace => {

@@ -130,7 +130,7 @@ pub fn bindings(opts: &KeysOptions<'_>) -> Result<(String, String), String> {
         "@{cmd}noop %sh{{{program} helix do --tag {tag}{config} {context}}}<ret>{cmd}new<ret>{cmd}insert-output {program} helix take<ret>{reg}l{yank}{cmd}buffer-close!<ret>{cmd}redraw<ret>{reg}l{replay}"
     );
     let plan = format!(
-        "@{cmd}noop %sh{{{program} helix ask --tag {tag} {context}}}<ret>{cmd}redraw<ret>{cmd}run-shell-command {program} helix plan{config}<ret>"
+        "@{cmd}noop %sh{{{program} helix ask --tag {tag}{config} {context}}}<ret>{cmd}redraw<ret>{cmd}run-shell-command {program} helix plan<ret>"
     );
     Ok((apply, plan))
 }

@@ -17,7 +17,9 @@
 #      its mark, its start and a pinned summary; a double Enter runs nothing. A 10-step
 #      plan with its [shell] step below the fold: y does nothing until every row was on
 #      screen.
-#   4. `space ,`: the plan in Helix's popup; nothing is applied.
+#   4. `space ,`: "Planning with …" while the model plans, then the plan in Helix's popup;
+#      nothing is applied. `space .` then Enter alone applies exactly that
+#      plan (the model is not asked again).
 #   4b. Helix's own error after the plan (`:format` with no formatter) stays on the
 #      status line: leash's "done" does not hide it.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
@@ -109,6 +111,7 @@ EOF
 # Escape in a call of its own: sent with other keys, tmux may fold it into a sequence.
 normal() { keys Escape; sleep 0.2; }
 splits() { screen | grep -c '│' || true; }
+views() { screen | grep -o ' sel ' | wc -l; } # one status line per view
 capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
 ask() { # REQUEST: space . and type the request
   normal
@@ -273,18 +276,39 @@ tmux -L "$sock" resize-window -t "$e2e_session" -x 120 -y 40
 sleep 0.5
 echo "helix e2e: ok: y waits until every row of a 10-step plan was on screen; the summary names the [shell] step"
 
-# --- 4. space , shows the plan only ---------------------------------------------------
+# --- 4. space , shows the plan only; space . applies exactly that plan -----------------
 cp "$hxconf" "$tmp/before.toml"
+before=$(views)
 normal
 keys Space; keys ,
 wait_for 'what should Helix do' 10 || fail "space , did not open the request line"
-keys -l 'soft wrap and a horizontal split'; keys Enter
+keys -l 'soft wrap and a horizontal split, slowly'; keys Enter
+wait_for 'Planning with' 2 || fail "space , shows nothing while the model plans"
 wait_for 'leash plan for: soft wrap' 30 || fail "space , did not show the plan in Helix's popup"
 wait_for 'Nothing was applied' 2 || fail "the popup does not say that nothing was applied"
+wait_for 'space . then Enter alone' 2 || fail "the popup does not say how to apply this plan"
 capture plan-popup
 normal
 cmp -s "$hxconf" "$tmp/before.toml" || fail "space , changed config.toml"
-echo "helix e2e: ok: space , showed the plan and applied nothing"
+[ "$(views)" -eq "$before" ] || fail "space , changed the views"
+asked=$(wc -l <"$tmp/requests.jsonl")
+normal
+keys Space; keys .
+wait_for 'what should Helix do' 10 || fail "space . did not open the dialog"
+wait_for 'the same request: the plan space , showed for “soft wrap and a horizontal split, slowly”' 2 ||
+  fail "space . does not offer the plan space , showed"
+keys Enter
+wait_for 'Run :hsplit' 10 || fail "the previewed plan is not shown again"
+wait_for 'Set soft-wrap.enable: false \(Helix.s default\) → true' 2 || fail "the previewed plan's setting is not shown"
+[ "$(wc -l <"$tmp/requests.jsonl")" -eq "$asked" ] || fail "space . asked the model again instead of applying the previewed plan"
+sleep 0.3
+keys y
+wait_for 'Config refreshed' 10 || fail "Helix did not come back with the previewed plan applied"
+sleep 0.5
+grep -q '^soft-wrap = { enable = true }\|^enable = true' "$hxconf" || grep -q 'soft-wrap.enable = true' "$hxconf" ||
+  fail "the previewed setting was not written: $(cat "$hxconf")"
+[ "$(views)" -gt "$before" ] || fail "the previewed :hsplit did not run"
+echo "helix e2e: ok: space , said it was planning, showed the plan and applied nothing; space . applied exactly that plan without asking the model again"
 
 # --- 4b. Helix's own error after the plan stays on the status line ----------------------
 ask 'format this file'

@@ -129,7 +129,10 @@ impl ConfigFile {
         let new: toml_edit::Value = match value {
             SettingValue::Boolean(b) => (*b).into(),
             SettingValue::Number(n) => (*n).into(),
-            SettingValue::String(s) => s.as_str().into(),
+            SettingValue::String(s) => match crate::policy::helix::list_array(key, s) {
+                Some(serde_json::Value::Array(items)) => toml_array(&items).into(),
+                _ => s.as_str().into(),
+            },
         };
         self.set_path(&table_path(key), new)
     }
@@ -170,6 +173,19 @@ impl ConfigFile {
         }
         result.map_err(err)
     }
+}
+
+/// A list option's items as a TOML array: numbers stay numbers (`rulers = [80, 100]`).
+fn toml_array(items: &[serde_json::Value]) -> toml_edit::Array {
+    let mut array = toml_edit::Array::new();
+    for item in items {
+        match item {
+            serde_json::Value::Number(n) => array.push(n.as_i64().unwrap_or_default()),
+            other => array.push(other.as_str().unwrap_or_default()),
+        }
+    }
+    array.fmt();
+    array
 }
 
 fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_edit::Value) -> Result<(), String> {
@@ -286,6 +302,21 @@ mod tests {
         c.write().unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert!(std::fs::read_to_string(&real).unwrap().contains("mouse = false"));
+    }
+
+    #[test]
+    fn list_options_are_written_as_arrays() {
+        let (_d, path) = file("[editor]\nrulers = [120] # wide\n");
+        let mut c = ConfigFile::read(&path).unwrap();
+        c.set("rulers", &SettingValue::String("80,100".into())).unwrap();
+        c.set("statusline.left", &SettingValue::String("mode,file-name".into())).unwrap();
+        c.set("gutters.layout", &SettingValue::String(String::new())).unwrap();
+        let text = c.text();
+        assert!(text.contains("rulers = [80, 100] # wide"), "{text}");
+        let v = crate::toml_json::parse(&text).unwrap();
+        assert_eq!(v["editor"]["rulers"], serde_json::json!([80, 100]));
+        assert_eq!(v["editor"]["statusline"]["left"], serde_json::json!(["mode", "file-name"]));
+        assert_eq!(v["editor"]["gutters"]["layout"], serde_json::json!([]));
     }
 
     #[test]

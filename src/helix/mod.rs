@@ -461,10 +461,15 @@ fn settings_view(
 fn current_value(file: Option<&config::ConfigFile>, key: &str) -> (serde_json::Value, &'static str) {
     match file.and_then(|f| f.get(key)) {
         Some(v) => (v, ""),
-        None => (
-            crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default(),
-            " (Helix's default)",
-        ),
+        None => {
+            let default = crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default();
+            // Helix's data gives no default for `rulers`: its default is no rulers.
+            let default = match default {
+                serde_json::Value::Null if crate::policy::helix::is_list_option(key) => serde_json::json!([]),
+                d => d,
+            };
+            (default, " (Helix's default)")
+        }
     }
 }
 

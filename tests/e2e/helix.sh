@@ -22,6 +22,8 @@
 #      plan (the model is not asked again).
 #   4b. Helix's own error after the plan (`:format` with no formatter) stays on the
 #      status line: leash's "done" does not hide it.
+#   4c. List options ("rulers at 80 and 100"): written as TOML arrays, Helix loads them;
+#      an element Helix does not have is dropped.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
 #
@@ -318,6 +320,25 @@ keys y
 wait_for "A formatter isn't available" 10 || fail "Helix's error after the plan is not on the status line: $(screen | tail -n 2)"
 screen | grep -q 'leash: done' && fail "leash's status hides Helix's error"
 echo "helix e2e: ok: Helix's own error after the plan stays on the status line"
+
+# --- 4c. list options: Helix's own elements, written as TOML arrays ---------------------
+ask 'rulers at 80 and 100'
+wait_for 'Set rulers: \[\] \(Helix.s default\) → \[80,100\]' 30 || fail "the dialog does not show the rulers as a list"
+wait_for 'Set statusline.right: ' 2 && wait_for '→ *$' 2 && wait_for '^ *\["position","file-type"\]' 2 ||
+  fail "the dialog does not show the statusline elements"
+wait_for 'clock' 2 || fail "the dialog does not say why statusline.left = mode,clock was dropped"
+sleep 0.3
+keys y
+wait_for 'Config refreshed' 10 || fail "Helix did not reload the config after the list options"
+sleep 0.5
+grep -q '^rulers = \[80, 100\]$' "$hxconf" || fail "rulers was not written as a TOML array: $(cat "$hxconf")"
+grep -q '^right = \["position", "file-type"\]$' "$hxconf" || fail "statusline.right was not written as a TOML array: $(cat "$hxconf")"
+grep -q 'clock' "$hxconf" && fail "an element Helix does not have was written"
+screen | grep -q 'Failed to load config' && fail "Helix refused the config leash wrote"
+normal
+keys -l ';get-option rulers'; keys Enter
+wait_for '\[ ?80, ?100 ?\]' 5 || fail "Helix does not have the rulers leash wrote"
+echo "helix e2e: ok: rulers and statusline elements were written as TOML arrays and Helix loaded them; an unknown element was dropped"
 
 # --- 5. a config.toml that does not parse is never written ------------------------------
 printf '[editor\nbroken = \n' >>"$hxconf"

@@ -146,6 +146,43 @@ impl ConfigFile {
         })
     }
 
+    /// The value at a table path as JSON (`["keys", "normal", "space", "."]`), if any.
+    pub fn get_path(&self, path: &[&str]) -> Option<serde_json::Value> {
+        let mut json = crate::toml_json::parse(&self.text()).ok()?;
+        for part in path {
+            json = json.get(part)?.clone();
+        }
+        Some(json)
+    }
+
+    /// Turns each inline table along `path` (`space = { x = ":write" }`) into a table of
+    /// its own (`[keys.normal.space]`), so keys added there get lines of their own
+    /// instead of growing one line by hundreds of characters. The values stay as they
+    /// are; a comment inside the braces goes with them.
+    pub fn expand_inline(&mut self, path: &[&str]) {
+        let mut table: &mut dyn TableLike = self.doc.as_table_mut();
+        for part in path {
+            let Some(item) = table.get_mut(part) else { return };
+            if let Item::Value(toml_edit::Value::InlineTable(inline)) = item {
+                // A comment after the braces goes above the new header.
+                let comment = inline.decor().suffix().and_then(|s| s.as_str()).map(str::trim).unwrap_or_default();
+                let comment = comment.starts_with('#').then(|| format!("\n{comment}\n"));
+                let mut expanded = std::mem::take(inline).into_table();
+                if let Some(c) = comment {
+                    expanded.decor_mut().set_prefix(c);
+                }
+                *item = Item::Table(expanded);
+                // `space = ` left spaces around the key, which would go into the header.
+                if let Some(mut key) = table.key_mut(part) {
+                    key.fmt();
+                }
+            }
+            let Some(item) = table.get_mut(part) else { return };
+            let Some(next) = item.as_table_like_mut() else { return };
+            table = next;
+        }
+    }
+
     /// The text the file would have.
     pub fn text(&self) -> String {
         self.doc.to_string()

@@ -157,11 +157,56 @@ pub fn snippet(opts: &KeysOptions<'_>) -> Result<String, String> {
     ))
 }
 
+/// Whether a binding is one leash made (an older install, another leash path): replacing
+/// it is an update, not taking a key from the user.
+fn is_leash_binding(value: &serde_json::Value, command: &str) -> bool {
+    value.as_str().is_some_and(|v| v.starts_with('@') && v.contains(&format!(" helix {command} ")))
+}
+
+/// The keys the install would take from the user's own bindings, as `space .` = "…".
+fn taken(file: &super::config::ConfigFile) -> Vec<String> {
+    let space = ["keys", "normal", "space"];
+    let mut taken = Vec::new();
+    for (key, command) in [(".", "do"), (",", "ask")] {
+        match file.get_path(&[&space[..], &[key]].concat()) {
+            Some(v) if !is_leash_binding(&v, command) => {
+                taken.push(format!("space {key} = {}", crate::text::visible(&v.to_string())))
+            }
+            _ => {}
+        }
+    }
+    match file.get_path(&[&space[..], &[HELPER_TABLE]].concat()) {
+        None => {}
+        Some(serde_json::Value::Object(own)) => {
+            for (key, command) in HELPERS {
+                match own.get(key) {
+                    Some(v) if v != command => {
+                        taken.push(format!("space {HELPER_TABLE} {key} = {}", crate::text::visible(&v.to_string())))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Some(v) => taken.push(format!("space {HELPER_TABLE} = {}", crate::text::visible(&v.to_string()))),
+    }
+    taken
+}
+
 /// Writes the two bindings into Helix's config.toml (into `[keys.normal.space]`,
-/// created when missing), keeping everything else as it is.
-pub fn install(opts: &KeysOptions<'_>, path: &Path) -> Result<(), String> {
+/// created when missing), keeping everything else as it is. A key the user bound to
+/// something else is replaced only with `force`; an earlier leash binding is updated.
+pub fn install(opts: &KeysOptions<'_>, path: &Path, force: bool) -> Result<(), String> {
     let (apply, plan) = bindings(opts)?;
     let mut file = super::config::ConfigFile::read(path).map_err(|e| e.to_string())?;
+    let taken = taken(&file);
+    if !taken.is_empty() && !force {
+        return Err(format!(
+            "{} binds already: {}; nothing was written. Pass --force to replace them, or paste what `leash helix keys` prints under keys of your choice",
+            path.display(),
+            taken.join(", ")
+        ));
+    }
+    file.expand_inline(&["keys", "normal", "space"]);
     for (key, value) in [(".", apply), (",", plan)] {
         file.set_path(&["keys", "normal", "space", key], value.into()).map_err(|e| e.to_string())?;
     }
@@ -236,14 +281,61 @@ mod tests {
     }
 
     #[test]
+    fn install_takes_no_key_from_the_user_unless_forced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("config.toml");
+        let mine = "[keys.normal.space]\n\".\" = \":write\"\n";
+        std::fs::write(&path, mine).unwrap();
+        let opts = KeysOptions { program: "leash", helix_config: None, tag: Some("t".into()) };
+        let e = install(&opts, &path, false).unwrap_err();
+        assert!(e.contains("space . = \":write\"") && e.contains("--force"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), mine, "nothing was written");
+        install(&opts, &path, true).unwrap();
+        let doc = crate::toml_json::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(doc["keys"]["normal"]["space"]["."], serde_json::Value::String(bindings(&opts).unwrap().0));
+        // leash's own earlier binding (another path, another tag) is updated without --force.
+        let other = KeysOptions { program: "/opt/leash", helix_config: None, tag: Some("u".into()) };
+        install(&other, &path, false).unwrap();
+        // A key of leash's own table bound to something else is the user's too.
+        std::fs::write(&path, "[keys.normal.space.F12]\nq = \":quit\"\n").unwrap();
+        assert!(install(&opts, &path, false).unwrap_err().contains("space F12 q = \":quit\""));
+    }
+
+    #[test]
+    fn an_inline_space_table_becomes_a_table_of_its_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[keys.normal]\nspace = { x = \":write\", w = { v = \":vsplit\" } } # mine\nC-s = \":w\"\n",
+        )
+        .unwrap();
+        let opts = KeysOptions { program: "leash", helix_config: None, tag: Some("t".into()) };
+        install(&opts, &path, false).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.lines().all(|l| l.len() < 400 || l.starts_with("\".\" = ") || l.starts_with("\",\" = ")),
+            "{text}"
+        );
+        assert!(text.contains("# mine\n[keys.normal.space]\n"), "{text}");
+        let doc = crate::toml_json::parse(&text).unwrap();
+        let space = &doc["keys"]["normal"]["space"];
+        assert_eq!(space["x"], ":write");
+        assert_eq!(space["w"]["v"], ":vsplit");
+        assert_eq!(doc["keys"]["normal"]["C-s"], ":w");
+        assert_eq!(space["F12"]["y"], "yank");
+        assert!(space["."].as_str().unwrap().contains(" helix do "));
+    }
+
+    #[test]
     fn install_adds_the_bindings_to_an_existing_table() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let path = dir.join("config.toml");
         std::fs::write(&path, "# mine\n[keys.normal.space]\nx = \":write\" # save\n").unwrap();
         let opts = KeysOptions { program: "leash", helix_config: None, tag: Some("t".into()) };
-        install(&opts, &path).unwrap();
-        install(&opts, &path).unwrap();
+        install(&opts, &path, false).unwrap();
+        install(&opts, &path, false).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# mine\n[keys.normal.space]\nx = \":write\" # save\n"), "{text}");
         assert_eq!(text.matches("[keys.normal.space]").count(), 1, "{text}");
@@ -253,7 +345,7 @@ mod tests {
         assert_eq!(space["x"], ":write");
         assert_eq!(space["F12"]["q"], "replay_macro");
         let fresh = dir.join("new.toml");
-        install(&opts, &fresh).unwrap();
+        install(&opts, &fresh, false).unwrap();
         let text = std::fs::read_to_string(&fresh).unwrap();
         assert!(text.starts_with("[keys.normal.space]\n"), "no empty [keys] or [keys.normal] headers: {text}");
     }

@@ -735,9 +735,32 @@ pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, String
     keys::snippet(&keys::KeysOptions { program, helix_config, tag: None })
 }
 
-/// `leash helix keys --install`: the bindings written into Helix's config.toml.
-pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path) -> Result<(), String> {
-    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path)
+/// `leash helix keys --install`: the bindings written into Helix's config.toml (see
+/// [`install_target`]); a key bound to something else is replaced only with `force`.
+pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, force: bool) -> Result<(), String> {
+    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force)
+}
+
+/// The config.toml `keys --install` writes: `--helix-config`, else the file the Helix
+/// that started leash reads (`hx -c FILE`), else Helix's default. Only a Helix ancestor
+/// counts (a `python3 -c CODE` or `tmux -c DIR` says nothing about Helix), and a file
+/// named on its command line is written only when it exists: a name on a command line
+/// is no reason to create a file.
+pub fn install_target(args: &Args) -> Result<PathBuf, String> {
+    if let Some(p) = &args.helix_config {
+        return Ok(p.clone());
+    }
+    let from_helix = process::helix_pid().filter(|&p| process::is_helix(p)).and_then(process::helix_config_arg);
+    match from_helix {
+        Some(p) if p.is_file() => Ok(p),
+        Some(p) => Err(format!(
+            "the Helix that started leash reads {}, which does not exist; pass --helix-config FILE",
+            p.display()
+        )),
+        None => {
+            config::default_path().ok_or_else(|| "cannot find Helix's config.toml; pass --helix-config FILE".into())
+        }
+    }
 }
 
 /// `leash helix catalog`: the Helix catalog file for this folder, as JSON.

@@ -26,6 +26,7 @@
 #      an element Helix does not have is dropped.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
+#   6. After Helix quits, the shell's screen is back: no dialog left the alternate screen.
 #
 # Usage: tests/e2e/helix.sh [--capture DIR]
 # hx comes from $LEASH_TEST_HX, else PATH (25.07 or newer), else ../shared/tools (unpacked
@@ -107,6 +108,7 @@ cat >"$tmp/launch.sh" <<EOF
 cd $(printf %q "$tmp/proj")
 export HELIX_RUNTIME=$(printf %q "$runtime") XDG_CONFIG_HOME=$(printf %q "$tmp/config") XDG_STATE_HOME=$(printf %q "$tmp/state")
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+echo 'leash-e2e: the shell before Helix'
 exec $(printf %q "$hx") -c $(printf %q "$hxconf") $(printf %q "$weird")
 EOF
 
@@ -248,7 +250,9 @@ esac
 wait_for 'marked: 1 \[shell\]' 2 || fail "no summary of the marked steps"
 wait_for 'y run · n/Esc cancel' 2 || fail "a marked plan offers Enter"
 capture plan-padded
-screen | awk '{ if (length($0) > 80) bad = 1 } END { exit bad }' || fail "a screen line is wider than 80 columns"
+# Characters, not bytes (mawk's length counts bytes: ␠ is three).
+screen | python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in sys.stdin.buffer.read().decode().splitlines()))' ||
+  fail "a screen line is wider than 80 columns"
 sleep 0.3
 keys Enter; keys Enter
 wait_for 'Enter does not run a plan with marked steps' 3 || fail "Enter on a marked plan says nothing"
@@ -353,3 +357,11 @@ wait_for 'leash: nothing applied' 10 || fail "the dialog did not close with noth
 cmp -s "$hxconf" "$tmp/before.toml" || fail "leash wrote a config.toml that does not parse"
 [ "$(splits)" -eq "$before" ] || fail "a command ran although the plan could not be applied"
 echo "helix e2e: ok: a config.toml that does not parse was left as it was, and nothing ran"
+
+# --- 6. after Helix quits, the shell's screen comes back ---------------------------------
+# Every dialog above ran while Helix held the alternate screen: none may have left it.
+normal
+keys -l ';quit-all!'; keys Enter
+wait_for 'leash-e2e: the shell before Helix' 10 || fail "after Helix quit, the shell's screen did not come back"
+screen | grep -q 'NOR' && fail "Helix's last frame stayed on the shell's screen: a dialog left the alternate screen"
+echo "helix e2e: ok: after Helix quit, the shell's screen came back"

@@ -777,6 +777,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn an_error_keeps_its_line_breaks() {
+        let toml = "TOML parse error at line 2, column 11\n  |\n2 | [providers\n  |           ^\nunclosed table";
+        let rows = error_rows("leash: the configuration file has an error", toml);
+        let lines: Vec<String> = rows.iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect();
+        assert_eq!(
+            lines[2..],
+            ["TOML parse error at line 2, column 11", "  |", "2 | [providers", "  |           ^", "unclosed table"]
+        );
+        assert!(lines.iter().all(|l| !l.contains("^J")));
+        // Other controls are still shown, not sent to the terminal.
+        assert_eq!(error_rows("e", "a\u{1b}[2Jb")[2][0].0, "a^[[2Jb");
+    }
+
+    #[test]
     fn a_previewed_plan_is_applied_only_as_it_was_shown() {
         let tmp = tempfile::tempdir().unwrap();
         let args = Args { helix_config: Some(tmp.path().join("config.toml")), ..Args::default() };

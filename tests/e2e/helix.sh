@@ -2,6 +2,8 @@
 # End-to-end: a real Helix (25.07) in tmux, with the key bindings `leash helix keys`
 # prints, against a local model server (tests/e2e/scripted_model.py, OpenAI wire format).
 #
+#   0. `keys --install` into a config whose inline space table binds space . already:
+#      refused with the binding named, then --force: a [keys.normal.space] table Helix reads.
 #   The user's config.toml rebinds q (to :quit), y, " and : (command mode is on ;): the
 #   bindings leash makes type none of them, so the plans run and Helix stays open.
 #   1. `space .`, "relative line numbers and a vertical split": the dialog shows the plan
@@ -24,6 +26,7 @@
 #      status line: leash's "done" does not hide it.
 #   4c. List options ("rulers at 80 and 100"): written as TOML arrays, Helix loads them;
 #      an element Helix does not have is dropped.
+#   4d. A missing API key: space . and space , say so before the request line.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
 #   6. After Helix quits, the shell's screen is back: no dialog left the alternate screen.
@@ -101,6 +104,21 @@ y = "no_op"
 EOF
 "$leash" helix keys --install --helix-config "$hxconf" >/dev/null
 grep -q '^\[keys.normal.space\]' "$hxconf" || { echo "helix e2e: FAIL: leash helix keys printed no bindings" >&2; exit 1; }
+
+# --- 0. install into a config with a space . of the user's own, in an inline table -------
+setup_fail() { echo "helix e2e: FAIL: $*" >&2; exit 1; }
+inline=$tmp/hx/inline.toml
+printf '[keys.normal]\nspace = { "." = ":write", x = ":vsplit" } # mine\n' >"$inline"
+cp "$inline" "$tmp/inline-before.toml"
+"$leash" helix keys --install --helix-config "$inline" 2>"$tmp/install.err" >/dev/null &&
+  setup_fail "keys --install replaced the user's space . without --force"
+grep -q 'space \. = ":write"' "$tmp/install.err" || setup_fail "keys --install does not name the binding in the way: $(cat "$tmp/install.err")"
+cmp -s "$inline" "$tmp/inline-before.toml" || setup_fail "a refused install changed the file"
+"$leash" helix keys --install --force --helix-config "$inline" >/dev/null || setup_fail "keys --install --force failed"
+grep -q '^\[keys.normal.space\]$' "$inline" || setup_fail "the inline space table did not become a table: $(cat "$inline")"
+grep -q '^x = ":vsplit"$' "$inline" || setup_fail "the user's other binding is gone: $(cat "$inline")"
+"$hx" -c "$inline" --health clipboard 2>&1 | grep -qi 'malformed\|error' && setup_fail "Helix refuses the installed file: $("$hx" -c "$inline" --health clipboard 2>&1 | head -5)"
+echo "helix e2e: ok: keys --install named the user's space . and wrote nothing; --force expanded the inline table into a file Helix reads"
 
 weird="we'ird;\$(touch pwned).txt"
 printf 'first line\nsecond line\nthird line\n' >"$tmp/proj/$weird"
@@ -343,6 +361,29 @@ normal
 keys -l ';get-option rulers'; keys Enter
 wait_for '\[ ?80, ?100 ?\]' 5 || fail "Helix does not have the rulers leash wrote"
 echo "helix e2e: ok: rulers and statusline elements were written as TOML arrays and Helix loaded them; an unknown element was dropped"
+
+# --- 4d. a missing API key is said before the request is typed -------------------------
+cp "$tmp/config/leash/config.toml" "$tmp/leash-config.toml"
+cat >"$tmp/config/leash/config.toml" <<'EOF2'
+provider = "claude"
+[providers.claude]
+kind = "anthropic"
+api_key_env = "LEASH_E2E_NO_SUCH_KEY"
+EOF2
+asked=$(wc -l <"$tmp/requests.jsonl")
+normal
+keys Space; keys .
+wait_for 'no API key for claude: set LEASH_E2E_NO_SUCH_KEY' 10 || fail "space . does not say that the API key is missing"
+screen | grep -q 'what should Helix do' && fail "space . asked for a request it could not plan"
+keys Escape
+wait_for 'leash: nothing applied' 10 || fail "the key error did not close with nothing applied"
+normal
+keys Space; keys ,
+wait_for 'no API key for claude: set LEASH_E2E_NO_SUCH_KEY' 10 || fail "space , does not say that the API key is missing"
+normal
+cp "$tmp/leash-config.toml" "$tmp/config/leash/config.toml"
+[ "$(wc -l <"$tmp/requests.jsonl")" -eq "$asked" ] || fail "a request reached a model without a key"
+echo "helix e2e: ok: a missing API key was named before the request line, by space . and space ,"
 
 # --- 5. a config.toml that does not parse is never written ------------------------------
 printf '[editor\nbroken = \n' >>"$hxconf"

@@ -107,10 +107,20 @@ impl ConfigFile {
         &self.path
     }
 
+    /// Where the file keeps a setting: its table path, except that `gutters = [ … ]` (the
+    /// shorthand Helix reads as `gutters.layout`) is where `gutters.layout` lives.
+    fn path_of<'k>(&self, key: &'k str) -> Vec<&'k str> {
+        let shorthand = self.doc.get("editor").and_then(|e| e.get("gutters")).is_some_and(|g| g.is_array());
+        if key == "gutters.layout" && shorthand {
+            return vec!["editor", "gutters"];
+        }
+        table_path(key)
+    }
+
     /// The value the file gives a setting, as JSON (`None` when the file does not set it).
     pub fn get(&self, key: &str) -> Option<serde_json::Value> {
         let mut item: &Item = self.doc.as_item();
-        for part in table_path(key) {
+        for part in self.path_of(key) {
             item = item.as_table_like()?.get(part)?;
         }
         let v = item.as_value()?;
@@ -134,7 +144,7 @@ impl ConfigFile {
                 _ => s.as_str().into(),
             },
         };
-        self.set_path(&table_path(key), new)
+        self.set_path(&self.path_of(key), new)
     }
 
     /// Sets the value at a table path (`["keys", "normal", "space", "."]`).
@@ -354,6 +364,12 @@ mod tests {
         assert_eq!(v["editor"]["rulers"], serde_json::json!([80, 100]));
         assert_eq!(v["editor"]["statusline"]["left"], serde_json::json!(["mode", "file-name"]));
         assert_eq!(v["editor"]["gutters"]["layout"], serde_json::json!([]));
+        // `gutters = [ … ]` is Helix's shorthand for gutters.layout: read and written there.
+        let (_d, path) = file("[editor]\ngutters = [\"diff\"]\n");
+        let mut c = ConfigFile::read(&path).unwrap();
+        assert_eq!(c.get("gutters.layout"), Some(serde_json::json!(["diff"])));
+        c.set("gutters.layout", &SettingValue::String("line-numbers,spacer".into())).unwrap();
+        assert_eq!(c.text(), "[editor]\ngutters = [\"line-numbers\", \"spacer\"]\n");
     }
 
     #[test]

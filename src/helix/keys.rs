@@ -16,8 +16,9 @@
 //! 3. `:redraw` clears what the dialog left on screen; `"lq` replays register `l` as a
 //!    macro: `:config-reload` when config.toml changed, then the plan's commands.
 //!
-//! `space ,` asks for the request the same way, then `:sh leash helix plan` shows the
-//! plan in Helix's popup and applies nothing.
+//! `space ,` asks for the request and plans it the same way (`leash helix ask`, with
+//! progress on the terminal), then `:run-shell-command leash helix plan` prints the plan
+//! into Helix's popup and applies nothing; `space .` can then apply that plan as shown.
 
 use std::hash::{BuildHasher, Hasher};
 use std::path::Path;

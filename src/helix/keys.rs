@@ -202,9 +202,10 @@ pub fn install(opts: &KeysOptions<'_>, path: &Path, force: bool) -> Result<(), S
     let taken = taken(&file);
     if !taken.is_empty() && !force {
         return Err(format!(
-            "{} binds already: {}; nothing was written. Pass --force to replace them, or paste what `leash helix keys` prints under keys of your choice",
+            "{} binds already: {}; nothing was written. Pass --force to replace {}, or paste what `leash helix keys` prints under keys of your choice",
             path.display(),
-            taken.join(", ")
+            taken.join(", "),
+            if taken.len() == 1 { "it" } else { "them" }
         ));
     }
     file.expand_inline(&["keys", "normal", "space"]);

@@ -10,7 +10,7 @@ use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::catalog::{Args, Catalog, Reach, Setting, SettingValue, ValueType};
+use crate::catalog::{Args, Catalog, ListKind, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
 use crate::policy::{CodeWrite, Policy, Profile};
@@ -263,6 +263,16 @@ fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, Refusal
         (ValueType::Number, Value::Number(n)) => SettingValue::Number(n.as_i64().ok_or_else(mismatch)?),
         (ValueType::Number, Value::String(s)) => SettingValue::Number(parse_integer(s).ok_or_else(mismatch)?),
         (ValueType::String, Value::String(s)) => SettingValue::String(s.clone()),
+        // A comma list written as a JSON list (`[80, 100]` for "80,100"): the same items.
+        (ValueType::String, Value::Array(items)) if setting.list == Some(ListKind::Comma) => {
+            let item = |v: &Value| match v {
+                Value::String(s) if !s.contains(',') => Some(s.clone()),
+                Value::Number(n) if n.is_i64() => Some(n.to_string()),
+                _ => None,
+            };
+            let items: Option<Vec<String>> = items.iter().map(item).collect();
+            SettingValue::String(items.ok_or_else(mismatch)?.join(","))
+        }
         _ => return Err(mismatch()),
     };
     Ok(typed)

@@ -477,6 +477,7 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
     let mut opts = leash::helix::Args::default();
     let mut program: Option<String> = None;
     let mut install = false;
+    let mut force = false;
     let mut it = rest.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| helix_usage(format!("{name} needs a value")));
@@ -486,6 +487,7 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
             "--config" => opts.config = Some(value("--config")?.into()),
             "--command" if sub == "keys" => program = Some(value("--command")?),
             "--install" if sub == "keys" => install = true,
+            "--force" if sub == "keys" => force = true,
             other => return Err(helix_usage(format!("leash helix {sub}: unknown argument {other}"))),
         }
     }
@@ -501,10 +503,10 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
                     .into_owned(),
             };
             if install {
-                let path = leash::helix::helix_config_path(&opts)
-                    .ok_or_else(|| helix_usage("cannot find Helix's config.toml; pass --helix-config FILE"))?;
-                leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path).map_err(CliError::Helix)?;
-                format!("leash: added space . and space , to {} (run :config-reload in Helix)\n", path.display())
+                let path = leash::helix::install_target(&opts).map_err(CliError::Helix)?;
+                leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path, force)
+                    .map_err(CliError::Helix)?;
+                format!("leash: added space . and space , (and leash's own keys under space F12) to {} (run :config-reload in Helix)\n", path.display())
             } else {
                 leash::helix::keys(&program, opts.helix_config.as_deref()).map_err(helix_usage)?
             }

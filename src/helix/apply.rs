@@ -384,15 +384,19 @@ pub struct HandOff {
 impl HandOff {
     /// The macro Helix replays: the reload first (Helix queues it until the macro's
     /// commands ran, so no command of the plan may depend on it), the plan's steps, then
-    /// the programs after them or the status message.
+    /// the programs after them. leash's own status message comes only when Helix runs
+    /// nothing after it: a status set before Helix's commands would hide nothing, and one
+    /// set after them would hide what Helix said about them (`:format` without a
+    /// formatter). Command lines are typed through leash's own key (see
+    /// [`super::keys::helper`]), never through a `:` the user may have rebound.
     pub fn to_macro(&self) -> String {
-        let line = |l: &str| format!(":{}<ret>", super::commandline::macro_escape(l));
+        let line = |l: &str| super::keys::command_line(l);
         let echo = line(&format!("echo {}", self.status));
         let mut out = String::new();
         if self.reload {
             out.push_str(&line("config-reload"));
         }
-        if self.waits {
+        if self.waits || (self.typed.is_empty() && self.resume.is_none()) {
             out.push_str(&echo);
         }
         for t in &self.typed {
@@ -401,19 +405,15 @@ impl HandOff {
                 Typed::Keys(k) => out.push_str(k),
             }
         }
-        match &self.resume {
-            Some(r) => {
-                // Helix saves files in its event loop, after the macro, and `%sh{…}`
-                // blocks that loop: closing a buffer first is what makes Helix finish
-                // every pending write (`:buffer-close` flushes them), so a program after
-                // `:write` sees the saved file.
-                out.push_str(&line("new"));
-                out.push_str(&line("buffer-close!"));
-                out.push_str(&line(r));
-                out.push_str(&line("redraw"));
-            }
-            None if !self.waits => out.push_str(&echo),
-            None => {}
+        if let Some(r) = &self.resume {
+            // Helix saves files in its event loop, after the macro, and `%sh{…}`
+            // blocks that loop: closing a buffer first is what makes Helix finish
+            // every pending write (`:buffer-close` flushes them), so a program after
+            // `:write` sees the saved file.
+            out.push_str(&line("new"));
+            out.push_str(&line("buffer-close!"));
+            out.push_str(&line(r));
+            out.push_str(&line("redraw"));
         }
         out
     }
@@ -523,25 +523,36 @@ mod tests {
     }
 
     #[test]
-    fn the_hand_off_reloads_first_and_echoes_last() {
+    fn the_hand_off_reloads_first_and_leaves_helixs_last_word() {
+        let c = super::super::keys::helper("command_mode");
         let mut h = HandOff {
-            typed: vec![Typed::Line("vsplit".into()), Typed::Keys("<C-c>".into()), Typed::Line("echo a<b>".into())],
+            typed: vec![Typed::Line("vsplit".into()), Typed::Keys("<C-c>".into()), Typed::Line("format".into())],
             reload: true,
             status: "leash: done".into(),
             ..HandOff::default()
         };
-        assert_eq!(h.to_macro(), ":config-reload<ret>:vsplit<ret><C-c>:echo a<lt>b<gt><ret>:echo leash: done<ret>");
+        // Nothing after Helix's last command: its error (or message) stays on the status line.
+        assert_eq!(h.to_macro(), format!("{c}config-reload<ret>{c}vsplit<ret><C-c>{c}format<ret>"));
+        let m = h.to_macro();
+        assert!(
+            !m.starts_with(':') && !m.contains("<ret>:") && !m.contains("<C-c>:"),
+            "a bare : is the user's key: {m}"
+        );
+        h.typed = vec![Typed::Line("echo a<b>".into())];
         h.resume = Some("noop %sh{leash helix resume}".into());
-        assert!(h.to_macro().ends_with(
-            ":echo a<lt>b<gt><ret>:new<ret>:buffer-close!<ret>:noop %sh{leash helix resume}<ret>:redraw<ret>"
-        ));
+        assert!(h.to_macro().ends_with(&format!(
+            "{c}echo a<lt>b<gt><ret>{c}new<ret>{c}buffer-close!<ret>{c}noop %sh{{leash helix resume}}<ret>{c}redraw<ret>"
+        )));
+        // No Helix command: leash's status is the last word.
+        let settings_only = HandOff { reload: true, status: "leash: done".into(), ..HandOff::default() };
+        assert_eq!(settings_only.to_macro(), format!("{c}config-reload<ret>{c}echo leash: done<ret>"));
         let picker = HandOff {
             typed: vec![Typed::Keys("<space>f".into())],
             waits: true,
             status: "leash: done".into(),
             ..HandOff::default()
         };
-        assert_eq!(picker.to_macro(), ":echo leash: done<ret><space>f", "nothing is typed into the picker");
+        assert_eq!(picker.to_macro(), format!("{c}echo leash: done<ret><space>f"), "nothing is typed into the picker");
     }
 
     #[test]

@@ -5,15 +5,16 @@
 //! entries.
 //!
 //! The command and option data is Helix 25.07.1's (`policy/helix-reach.json`), plus what
-//! master added when the running Helix is newer. Options whose values are lists or
-//! tables (`rulers`, `shell`, `gutters`…) are classified by the policy but not offered:
-//! a plan's setting value is a boolean, a number or a string.
+//! master added when the running Helix is newer. The list options `rulers`,
+//! `gutters.layout` and `statusline.left/center/right` are offered as comma lists of
+//! their allowed elements; other lists and tables (`shell`, `gutters` as a table…) are
+//! classified by the policy but not offered.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::statics;
-use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, Reach, Setting, SettingScope, ValueType};
+use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Reach, Setting, SettingScope, ValueType};
 use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use crate::program_config::ProgramConfig;
 use crate::sources::{self, Discovered, Editor};
@@ -195,13 +196,17 @@ fn static_entry(s: &StaticCommand, waits: statics::Waits) -> Entry {
 }
 
 fn option_entry(o: &HelixOption) -> Option<Entry> {
+    let list = crate::policy::helix::is_list_option(&o.key).then_some(ListKind::Comma);
     let value_type = match o.kind.as_str() {
         "boolean" => ValueType::Boolean,
         "number" => ValueType::Number,
         "string" => ValueType::String,
+        "list" if list.is_some() => ValueType::String,
         _ => return None,
     };
     let values = match value_type {
+        // Helix's rulers are column numbers.
+        ValueType::String if o.key == "rulers" => Some(vec!["{number}".to_string()]),
         ValueType::String => o
             .values
             .as_ref()
@@ -214,7 +219,7 @@ fn option_entry(o: &HelixOption) -> Option<Entry> {
         title: o.title.trim_end_matches('.').to_string(),
         value_type,
         values,
-        list: None,
+        list,
         min: None,
         max: None,
         // Helix has one value per setting: config.toml's.
@@ -228,6 +233,7 @@ fn option_entry(o: &HelixOption) -> Option<Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::SettingValue;
 
     fn cfg() -> ProgramConfig {
         ProgramConfig::default()
@@ -263,11 +269,46 @@ mod tests {
         let ln = cat.setting("line-number").unwrap();
         assert_eq!(ln.values.as_deref().unwrap(), ["absolute", "relative"]);
         assert_eq!(cat.setting("soft-wrap.enable").unwrap().value_type, ValueType::Boolean);
-        assert!(cat.setting("rulers").is_none(), "lists are not offered");
+        let rulers = cat.setting("rulers").unwrap();
+        assert_eq!((rulers.value_type, rulers.list), (ValueType::String, Some(ListKind::Comma)));
+        let left = cat.setting("statusline.left").unwrap();
+        assert!(left.values.as_deref().unwrap().contains(&"file-name".to_string()));
+        assert!(cat.setting("gutters.layout").unwrap().values.as_deref().unwrap().contains(&"diff".to_string()));
+        assert!(cat.setting("shell").is_none(), "other lists are not offered");
+        assert!(cat.setting("gutters").is_none(), "the table is not offered");
         assert!(cat.setting("editor.line-number").is_none());
         assert_eq!(cat.item("term:run").unwrap().reach, Reach::Shell);
         let newer = build(Version(26, 1, 0), &dir, None, &cfg()).unwrap();
         assert!(newer.catalog.item("cmd:set-register").is_some());
+    }
+
+    #[test]
+    fn list_options_take_their_elements_only() {
+        let c = build(Version(25, 7, 1), &std::env::temp_dir(), None, &cfg()).unwrap();
+        let policy = crate::policy::Policy::new(crate::policy::Profile::Helix);
+        let check = |key: &str, value: serde_json::Value| {
+            let answer = serde_json::json!({"reply": "r", "steps": [
+                {"type": "setting", "key": key, "value": value, "why": "w"}]});
+            let plan = crate::validate::validate_text(&answer.to_string(), &c.catalog, &policy).unwrap();
+            match plan.steps.first().map(|s| &s.action) {
+                Some(crate::validate::Action::Setting { value, .. }) => Ok(value.clone()),
+                _ => Err(plan.dropped[0].refusal.to_string()),
+            }
+        };
+        let text = |s: &str| SettingValue::String(s.into());
+        assert_eq!(check("rulers", "80,100".into()), Ok(text("80,100")));
+        assert_eq!(check("rulers", serde_json::json!([80, 100])), Ok(text("80,100")));
+        assert_eq!(check("rulers", "".into()), Ok(text("")), "no rulers");
+        assert!(check("rulers", "80,wide".into()).unwrap_err().contains("wide"));
+        assert!(check("rulers", "70000".into()).unwrap_err().contains("70000"));
+        assert_eq!(
+            check("statusline.right", serde_json::json!(["position", "file-type"])),
+            Ok(text("position,file-type"))
+        );
+        assert!(check("statusline.left", "mode,clock".into()).unwrap_err().contains("clock"));
+        assert!(check("gutters.layout", serde_json::json!(["diff", 3])).is_err());
+        assert_eq!(crate::policy::helix::list_array("rulers", "80,100"), Some(serde_json::json!([80, 100])));
+        assert_eq!(crate::policy::helix::list_array("line-number", "x"), None);
     }
 
     #[test]

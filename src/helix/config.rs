@@ -107,10 +107,20 @@ impl ConfigFile {
         &self.path
     }
 
+    /// Where the file keeps a setting: its table path, except that `gutters = [ … ]` (the
+    /// shorthand Helix reads as `gutters.layout`) is where `gutters.layout` lives.
+    fn path_of<'k>(&self, key: &'k str) -> Vec<&'k str> {
+        let shorthand = self.doc.get("editor").and_then(|e| e.get("gutters")).is_some_and(|g| g.is_array());
+        if key == "gutters.layout" && shorthand {
+            return vec!["editor", "gutters"];
+        }
+        table_path(key)
+    }
+
     /// The value the file gives a setting, as JSON (`None` when the file does not set it).
     pub fn get(&self, key: &str) -> Option<serde_json::Value> {
         let mut item: &Item = self.doc.as_item();
-        for part in table_path(key) {
+        for part in self.path_of(key) {
             item = item.as_table_like()?.get(part)?;
         }
         let v = item.as_value()?;
@@ -129,9 +139,12 @@ impl ConfigFile {
         let new: toml_edit::Value = match value {
             SettingValue::Boolean(b) => (*b).into(),
             SettingValue::Number(n) => (*n).into(),
-            SettingValue::String(s) => s.as_str().into(),
+            SettingValue::String(s) => match crate::policy::helix::list_array(key, s) {
+                Some(serde_json::Value::Array(items)) => toml_array(&items).into(),
+                _ => s.as_str().into(),
+            },
         };
-        self.set_path(&table_path(key), new)
+        self.set_path(&self.path_of(key), new)
     }
 
     /// Sets the value at a table path (`["keys", "normal", "space", "."]`).
@@ -141,6 +154,43 @@ impl ConfigFile {
             key: path.join("."),
             reason,
         })
+    }
+
+    /// The value at a table path as JSON (`["keys", "normal", "space", "."]`), if any.
+    pub fn get_path(&self, path: &[&str]) -> Option<serde_json::Value> {
+        let mut json = crate::toml_json::parse(&self.text()).ok()?;
+        for part in path {
+            json = json.get(part)?.clone();
+        }
+        Some(json)
+    }
+
+    /// Turns each inline table along `path` (`space = { x = ":write" }`) into a table of
+    /// its own (`[keys.normal.space]`), so keys added there get lines of their own
+    /// instead of growing one line by hundreds of characters. The values stay as they
+    /// are; a comment inside the braces goes with them.
+    pub fn expand_inline(&mut self, path: &[&str]) {
+        let mut table: &mut dyn TableLike = self.doc.as_table_mut();
+        for part in path {
+            let Some(item) = table.get_mut(part) else { return };
+            if let Item::Value(toml_edit::Value::InlineTable(inline)) = item {
+                // A comment after the braces goes above the new header.
+                let comment = inline.decor().suffix().and_then(|s| s.as_str()).map(str::trim).unwrap_or_default();
+                let comment = comment.starts_with('#').then(|| format!("\n{comment}\n"));
+                let mut expanded = std::mem::take(inline).into_table();
+                if let Some(c) = comment {
+                    expanded.decor_mut().set_prefix(c);
+                }
+                *item = Item::Table(expanded);
+                // `space = ` left spaces around the key, which would go into the header.
+                if let Some(mut key) = table.key_mut(part) {
+                    key.fmt();
+                }
+            }
+            let Some(item) = table.get_mut(part) else { return };
+            let Some(next) = item.as_table_like_mut() else { return };
+            table = next;
+        }
     }
 
     /// The text the file would have.
@@ -170,6 +220,19 @@ impl ConfigFile {
         }
         result.map_err(err)
     }
+}
+
+/// A list option's items as a TOML array: numbers stay numbers (`rulers = [80, 100]`).
+fn toml_array(items: &[serde_json::Value]) -> toml_edit::Array {
+    let mut array = toml_edit::Array::new();
+    for item in items {
+        match item {
+            serde_json::Value::Number(n) => array.push(n.as_i64().unwrap_or_default()),
+            other => array.push(other.as_str().unwrap_or_default()),
+        }
+    }
+    array.fmt();
+    array
 }
 
 fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_edit::Value) -> Result<(), String> {
@@ -286,6 +349,27 @@ mod tests {
         c.write().unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert!(std::fs::read_to_string(&real).unwrap().contains("mouse = false"));
+    }
+
+    #[test]
+    fn list_options_are_written_as_arrays() {
+        let (_d, path) = file("[editor]\nrulers = [120] # wide\n");
+        let mut c = ConfigFile::read(&path).unwrap();
+        c.set("rulers", &SettingValue::String("80,100".into())).unwrap();
+        c.set("statusline.left", &SettingValue::String("mode,file-name".into())).unwrap();
+        c.set("gutters.layout", &SettingValue::String(String::new())).unwrap();
+        let text = c.text();
+        assert!(text.contains("rulers = [80, 100] # wide"), "{text}");
+        let v = crate::toml_json::parse(&text).unwrap();
+        assert_eq!(v["editor"]["rulers"], serde_json::json!([80, 100]));
+        assert_eq!(v["editor"]["statusline"]["left"], serde_json::json!(["mode", "file-name"]));
+        assert_eq!(v["editor"]["gutters"]["layout"], serde_json::json!([]));
+        // `gutters = [ … ]` is Helix's shorthand for gutters.layout: read and written there.
+        let (_d, path) = file("[editor]\ngutters = [\"diff\"]\n");
+        let mut c = ConfigFile::read(&path).unwrap();
+        assert_eq!(c.get("gutters.layout"), Some(serde_json::json!(["diff"])));
+        c.set("gutters.layout", &SettingValue::String("line-numbers,spacer".into())).unwrap();
+        assert_eq!(c.text(), "[editor]\ngutters = [\"line-numbers\", \"spacer\"]\n");
     }
 
     #[test]

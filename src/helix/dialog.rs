@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::apply::{HelixAction, HelixPlan};
 use super::tty::{char_width, width, Key, Tty};
-use crate::catalog::Reach;
+use crate::catalog::{Reach, SettingValue};
 
 /// How a piece of text is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +157,12 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
         let mark = mark(s.step.reach);
         match &s.action {
             HelixAction::Setting { key, value } => {
-                let new = value_text(&serde_json::to_value(value).unwrap_or_default());
+                // A list option as the array config.toml gets.
+                let written = match value {
+                    SettingValue::String(s) => crate::policy::helix::list_array(key, s),
+                    _ => None,
+                };
+                let new = value_text(&written.unwrap_or_else(|| serde_json::to_value(value).unwrap_or_default()));
                 let change = match current.get(&s.step.index) {
                     Some((now, from)) => format!("{}{from} → {new}", value_text(now)),
                     None => new,
@@ -478,6 +483,12 @@ impl Screen {
 
     /// Reads the request. `None` when the user cancelled (Esc, Ctrl-C, an empty line).
     pub fn ask(&mut self, hint: &[Row]) -> Option<String> {
+        self.ask_or_empty(hint, false)
+    }
+
+    /// [`Screen::ask`]; with `empty_ok`, Enter on an empty line answers `""` (the hint says
+    /// what that means) instead of nothing.
+    pub fn ask_or_empty(&mut self, hint: &[Row], empty_ok: bool) -> Option<String> {
         let mut input = String::new();
         let hint = labelled(hint.to_vec());
         loop {
@@ -495,7 +506,7 @@ impl Screen {
             match self.tty.key(None)? {
                 Key::Enter => {
                     let request = input.trim().to_string();
-                    return (!request.is_empty()).then_some(request);
+                    return (empty_ok || !request.is_empty()).then_some(request);
                 }
                 Key::Esc | Key::CtrlC => return None,
                 Key::Backspace => {

@@ -67,18 +67,38 @@ struct Later {
     detached: bool,
 }
 
-/// What `ask` leaves for `plan`.
+/// The plan `space ,` showed, which `space .` offers to apply as it was shown.
 #[derive(Debug, Serialize, Deserialize)]
-struct Pending {
+struct Preview {
     request: String,
-    context_text: String,
-    tag: Option<String>,
+    cwd: PathBuf,
+    file: Option<PathBuf>,
+    /// The model's answer the plan came from.
+    answer: String,
+    /// The validated plan as it was shown: applied only when the answer validates to
+    /// exactly this again against the catalog as it is then.
+    validated: serde_json::Value,
+    /// Seconds since the Unix epoch.
+    at: u64,
+}
+
+/// How long a previewed plan is offered.
+const PREVIEW_SECS: u64 = 30 * 60;
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 fn read_stdin() -> String {
     let mut text = String::new();
     let _ = std::io::stdin().take(64 * 1024).read_to_string(&mut text);
     text
+}
+
+/// The model's configuration and its key, as far as they can be checked without asking it.
+fn key_ready(cfg: &ProgramConfig) -> Result<(), String> {
+    let provider = cfg.provider_config().map_err(|e| e.to_string())?;
+    crate::llm::check_key(&provider).map_err(|e| e.to_string())
 }
 
 fn load_config(args: &Args) -> Result<ProgramConfig, String> {
@@ -97,8 +117,12 @@ pub fn helix_config_path(args: &Args) -> Option<PathBuf> {
         .or_else(config::default_path)
 }
 
+/// An error for the dialog: its detail keeps its line breaks (a TOML error points at the
+/// line with a caret below it), each line shown with its controls made visible.
 fn error_rows(what: &str, detail: &str) -> Vec<Row> {
-    vec![vec![(what.to_string(), Style::Error)], Vec::new(), vec![(dialog::visible(detail), Style::Plain)]]
+    let mut rows = vec![vec![(what.to_string(), Style::Error)], Vec::new()];
+    rows.extend(detail.lines().map(|l| vec![(dialog::visible(l), Style::Plain)]));
+    rows
 }
 
 /// `leash helix do`: the dialog. Leaves a [`HandOff`] for `take` and prints nothing.
@@ -137,47 +161,139 @@ pub fn run_resume() {
     screen.any_key("Press any key to return to Helix");
 }
 
-/// `leash helix ask`: reads the request for `space ,` and leaves it for `plan`.
+/// `leash helix ask`: reads the request for `space ,`, plans it on the terminal (with
+/// progress; Esc cancels) and leaves the popup's text for `plan` and the plan for
+/// `space .`. Applies nothing.
 pub fn run_ask(args: &Args) {
     let context_text = read_stdin();
-    state::clear("request");
+    state::clear("popup");
+    state::clear("preview");
     let Ok(mut screen) = Screen::open() else { return };
     let context = HelixContext::parse(&context_text, args.tag.as_deref());
-    if let Some(request) = screen.ask(&hint(&context)) {
-        let _ = state::put("request", &Pending { request, context_text, tag: args.tag.clone() });
+    // A configuration or key error is shown before the user types a request.
+    let ready = load_config(args).and_then(|cfg| key_ready(&cfg).map(|()| cfg));
+    let text = match ready {
+        Err(e) => Some(Err(e)),
+        Ok(cfg) => {
+            let Some(request) = screen.ask(&hint(&context, None)) else { return };
+            preview(&mut screen, &cfg, args, &context, &request)
+        }
+    };
+    let text = match text {
+        Some(Ok(text)) => text,
+        // Line by line: the popup keeps line breaks (a TOML error's caret line).
+        Some(Err(e)) => format!("leash: {}", e.lines().map(dialog::visible).collect::<Vec<_>>().join("\n")),
+        None => return,
+    };
+    // Helix shows the output inside a Markdown code block: a fence in model text must
+    // not end it.
+    let _ = state::put("popup", &text.replace("```", "` ` `"));
+}
+
+/// Plans `request` for `space ,`: the popup's text, or `None` when cancelled.
+fn preview(
+    screen: &mut Screen,
+    cfg: &ProgramConfig,
+    args: &Args,
+    context: &HelixContext,
+    request: &str,
+) -> Option<Result<String, String>> {
+    let prepared = match prepare(cfg, context, args) {
+        Ok(p) => p,
+        Err(e) => return Some(Err(e)),
+    };
+    let outcome = match plan_waiting(screen, cfg, &prepared, request) {
+        Planned::Done(o) => o,
+        Planned::Cancelled => return None,
+        Planned::Failed(e) => return Some(Err(e)),
+    };
+    let plan = HelixPlan::new(&outcome.plan, &prepared.env(cfg, context));
+    let (current, notes) = settings_view(&plan, args, false);
+    let mut rows = vec![vec![(format!("leash plan for: {}", dialog::visible(request)), Style::Heading)], Vec::new()];
+    rows.extend(dialog::rows(&plan, &current, &notes));
+    rows.push(Vec::new());
+    let answer = outcome.log.exchanges.last().filter(|x| !x.truncated).map(|x| x.raw.clone());
+    let kept = match (answer, serde_json::to_value(&outcome.plan)) {
+        (Some(answer), Ok(validated)) if !plan.steps.is_empty() => state::put(
+            "preview",
+            &Preview {
+                request: request.to_string(),
+                cwd: prepared.cwd.clone(),
+                file: context.file.clone(),
+                answer,
+                validated,
+                at: now_secs(),
+            },
+        )
+        .is_ok(),
+        _ => false,
+    };
+    let note = if kept {
+        "Nothing was applied: space . then Enter alone (or the same request) shows this plan again and applies it after y."
+    } else {
+        "Nothing was applied: space . asks again and applies after y."
+    };
+    rows.push(vec![(note.into(), Style::Note)]);
+    Some(Ok(dialog::plain(&rows)))
+}
+
+/// `leash helix plan`: the text `ask` left for Helix's popup. Empty (no popup) when `ask`
+/// was cancelled.
+pub fn run_plan(_args: &Args) -> String {
+    state::take::<String>("popup").unwrap_or_default()
+}
+
+/// What planning on the terminal ended with.
+enum Planned {
+    Done(Box<planner::PlanOutcome>),
+    Cancelled,
+    Failed(String),
+}
+
+/// Asks the model on the core's runtime while this thread keeps the screen and the keys
+/// (progress, Esc cancels).
+fn plan_waiting(screen: &mut Screen, cfg: &ProgramConfig, prepared: &Prepared, request: &str) -> Planned {
+    let cancel = CancelToken::new();
+    let (tx, rx) = mpsc::channel();
+    let job_cancel = cancel.clone();
+    let plan_request = prepared.request(cfg, request);
+    let spawned = std::thread::Builder::new().name("leash-plan".into()).spawn(move || {
+        let r = planner::plan_blocking(&plan_request, &job_cancel);
+        let _ = tx.send(r);
+    });
+    if let Err(e) = spawned {
+        return Planned::Failed(e.to_string());
+    }
+    let status = format!("Planning with {}…", prepared.provider.display_name());
+    let Some(result) = screen.wait(&status, || rx.try_recv().ok(), || cancel.cancel()) else {
+        return Planned::Cancelled;
+    };
+    match result {
+        Ok(o) => {
+            log(cfg, &o.log.to_line());
+            Planned::Done(Box::new(o))
+        }
+        Err(e) if e.error.is_cancelled() => Planned::Cancelled,
+        Err(e) => {
+            log(cfg, &e.log.to_line());
+            Planned::Failed(e.to_string())
+        }
     }
 }
 
-/// `leash helix plan`: the plan for the request `ask` left, as text for Helix's popup.
-/// Applies nothing.
-pub fn run_plan(args: &Args) -> String {
-    // No request: `ask` was cancelled. Helix opens no popup for empty output.
-    let Some(p) = state::take::<Pending>("request") else { return String::new() };
-    let context = HelixContext::parse(&p.context_text, p.tag.as_deref());
-    let run = || -> Result<String, String> {
-        let cfg = load_config(args)?;
-        let prepared = prepare(&cfg, &context, args)?;
-        let outcome = match planner::plan_blocking(&prepared.request(&cfg, &p.request), &CancelToken::new()) {
-            Ok(o) => o,
-            Err(e) => {
-                log(&cfg, &e.log.to_line());
-                return Err(e.to_string());
-            }
-        };
-        log(&cfg, &outcome.log.to_line());
-        let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, &context));
-        let (current, notes) = settings_view(&plan, args, false);
-        let mut rows =
-            vec![vec![(format!("leash plan for: {}", dialog::visible(&p.request)), Style::Heading)], Vec::new()];
-        rows.extend(dialog::rows(&plan, &current, &notes));
-        rows.push(Vec::new());
-        rows.push(vec![("Nothing was applied: space . asks again and applies after y.".into(), Style::Note)]);
-        Ok(dialog::plain(&rows))
+/// The plan `space ,` showed, validated again now: `Err` when it no longer validates to
+/// exactly what was shown (Helix, the project or leash's configuration changed since).
+fn previewed_plan(p: &Preview, prepared: &Prepared) -> Result<crate::validate::ValidatedPlan, String> {
+    let changed = || {
+        "the plan space , showed no longer checks out the same (Helix's commands, the project or leash's configuration changed since); ask again".to_string()
     };
-    let text = run().unwrap_or_else(|e| format!("leash: {}", dialog::visible(&e)));
-    // Helix shows the output inside a Markdown code block: a fence in model text must
-    // not end it.
-    text.replace("```", "` ` `")
+    let mut plan = crate::validate::validate_text(&p.answer, &prepared.catalog.catalog, &prepared.policy)
+        .map_err(|_| changed())?;
+    crate::range::apply(&mut plan, &prepared.catalog.catalog, prepared.model_context.range);
+    match serde_json::to_value(&plan) {
+        Ok(v) if v == p.validated => Ok(plan),
+        _ => Err(changed()),
+    }
 }
 
 /// What planning needs, built once per request.
@@ -284,7 +400,7 @@ fn log(cfg: &ProgramConfig, line: &str) {
     }
 }
 
-fn hint(context: &HelixContext) -> Vec<Row> {
+fn hint(context: &HelixContext, previewed: Option<&str>) -> Vec<Row> {
     let mut where_ = match &context.file {
         Some(f) => format!("In {}", f.display()),
         None => "In a scratch buffer".into(),
@@ -295,10 +411,15 @@ fn hint(context: &HelixContext) -> Vec<Row> {
     if let Some((a, b)) = context.selection.filter(|(a, b)| b > a) {
         where_.push_str(&format!(", lines {a}–{b} selected"));
     }
-    vec![
-        vec![(dialog::visible(&where_), Style::Note)],
-        vec![("For example: relative line numbers and a vertical split".into(), Style::Note)],
-    ]
+    let mut rows = vec![vec![(dialog::visible(&where_), Style::Note)]];
+    match previewed {
+        Some(request) => rows.push(vec![(
+            format!("Enter alone or the same request: the plan space , showed for “{}”", dialog::visible(request)),
+            Style::Note,
+        )]),
+        None => rows.push(vec![("For example: relative line numbers and a vertical split".into(), Style::Note)]),
+    }
+    rows
 }
 
 /// The current value of each setting step and the notes about config.toml.
@@ -341,10 +462,15 @@ fn settings_view(
 fn current_value(file: Option<&config::ConfigFile>, key: &str) -> (serde_json::Value, &'static str) {
     match file.and_then(|f| f.get(key)) {
         Some(v) => (v, ""),
-        None => (
-            crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default(),
-            " (Helix's default)",
-        ),
+        None => {
+            let default = crate::policy::helix::data().option(key).map(|o| o.default.clone()).unwrap_or_default();
+            // Helix's data gives no default for `rulers`: its default is no rulers.
+            let default = match default {
+                serde_json::Value::Null if crate::policy::helix::is_list_option(key) => serde_json::json!([]),
+                d => d,
+            };
+            (default, " (Helix's default)")
+        }
     }
 }
 
@@ -388,35 +514,35 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
         Ok(c) => c,
         Err(e) => return failed(screen, "leash: the configuration file has an error", &e),
     };
-    let Some(request) = screen.ask(&hint(context)) else { return cancelled() };
+    // Before the user types a request that could not be planned.
+    if let Err(e) = key_ready(&cfg) {
+        return failed(screen, "leash: cannot plan", &e);
+    }
+    // The plan `space ,` showed in this folder for this file, offered once.
+    let previewed = state::take::<Preview>("preview").filter(|p| {
+        now_secs().saturating_sub(p.at) < PREVIEW_SECS
+            && std::env::current_dir().is_ok_and(|d| d == p.cwd)
+            && p.file == context.file
+    });
+    let hint = hint(context, previewed.as_ref().map(|p| p.request.as_str()));
+    let Some(request) = screen.ask_or_empty(&hint, previewed.is_some()) else { return cancelled() };
     let prepared = match prepare(&cfg, context, args) {
         Ok(p) => p,
         Err(e) => return failed(screen, "leash: cannot plan", &e),
     };
-    // The model call runs on the core's runtime; this thread keeps the screen and keys.
-    let cancel = CancelToken::new();
-    let (tx, rx) = mpsc::channel();
-    let job_cancel = cancel.clone();
-    let plan_request = prepared.request(&cfg, &request);
-    let spawned = std::thread::Builder::new().name("leash-plan".into()).spawn(move || {
-        let r = planner::plan_blocking(&plan_request, &job_cancel);
-        let _ = tx.send(r);
-    });
-    if let Err(e) = spawned {
-        return failed(screen, "leash: cannot plan", &e.to_string());
-    }
-    let status = format!("Planning with {}…", prepared.provider.display_name());
-    let Some(result) = screen.wait(&status, || rx.try_recv().ok(), || cancel.cancel()) else { return cancelled() };
-    let outcome = match result {
-        Ok(o) => o,
-        Err(e) if e.error.is_cancelled() => return cancelled(),
-        Err(e) => {
-            log(&cfg, &e.log.to_line());
-            return failed(screen, "leash: planning failed; nothing was run", &e.to_string());
-        }
+    // The same request (or none) applies what was shown; another request plans anew.
+    let validated = match previewed.filter(|p| request.is_empty() || request == p.request) {
+        Some(p) => match previewed_plan(&p, &prepared) {
+            Ok(plan) => plan,
+            Err(e) => return failed(screen, "leash: the previewed plan was not applied", &e),
+        },
+        None => match plan_waiting(screen, &cfg, &prepared, &request) {
+            Planned::Done(o) => o.plan,
+            Planned::Cancelled => return cancelled(),
+            Planned::Failed(e) => return failed(screen, "leash: planning failed; nothing was run", &e),
+        },
     };
-    log(&cfg, &outcome.log.to_line());
-    let plan = HelixPlan::new(&outcome.plan, &prepared.env(&cfg, context));
+    let plan = HelixPlan::new(&validated, &prepared.env(&cfg, context));
     let (current, notes) = settings_view(&plan, args, true);
     let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
     let rows = dialog::rows(&plan, &current, &notes);
@@ -610,9 +736,32 @@ pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, String
     keys::snippet(&keys::KeysOptions { program, helix_config, tag: None })
 }
 
-/// `leash helix keys --install`: the bindings written into Helix's config.toml.
-pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path) -> Result<(), String> {
-    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path)
+/// `leash helix keys --install`: the bindings written into Helix's config.toml (see
+/// [`install_target`]); a key bound to something else is replaced only with `force`.
+pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, force: bool) -> Result<(), String> {
+    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force)
+}
+
+/// The config.toml `keys --install` writes: `--helix-config`, else the file the Helix
+/// that started leash reads (`hx -c FILE`), else Helix's default. Only a Helix ancestor
+/// counts (a `python3 -c CODE` or `tmux -c DIR` says nothing about Helix), and a file
+/// named on its command line is written only when it exists: a name on a command line
+/// is no reason to create a file.
+pub fn install_target(args: &Args) -> Result<PathBuf, String> {
+    if let Some(p) = &args.helix_config {
+        return Ok(p.clone());
+    }
+    let from_helix = process::helix_pid().filter(|&p| process::is_helix(p)).and_then(process::helix_config_arg);
+    match from_helix {
+        Some(p) if p.is_file() => Ok(p),
+        Some(p) => Err(format!(
+            "the Helix that started leash reads {}, which does not exist; pass --helix-config FILE",
+            p.display()
+        )),
+        None => {
+            config::default_path().ok_or_else(|| "cannot find Helix's config.toml; pass --helix-config FILE".into())
+        }
+    }
 }
 
 /// `leash helix catalog`: the Helix catalog file for this folder, as JSON.
@@ -627,6 +776,50 @@ pub fn catalog_json(args: &Args) -> Result<String, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_error_keeps_its_line_breaks() {
+        let toml = "TOML parse error at line 2, column 11\n  |\n2 | [providers\n  |           ^\nunclosed table";
+        let rows = error_rows("leash: the configuration file has an error", toml);
+        let lines: Vec<String> = rows.iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect();
+        assert_eq!(
+            lines[2..],
+            ["TOML parse error at line 2, column 11", "  |", "2 | [providers", "  |           ^", "unclosed table"]
+        );
+        assert!(lines.iter().all(|l| !l.contains("^J")));
+        // Other controls are still shown, not sent to the terminal.
+        assert_eq!(error_rows("e", "a\u{1b}[2Jb")[2][0].0, "a^[[2Jb");
+    }
+
+    #[test]
+    fn a_previewed_plan_is_applied_only_as_it_was_shown() {
+        let tmp = tempfile::tempdir().unwrap();
+        let args = Args { helix_config: Some(tmp.path().join("config.toml")), ..Args::default() };
+        let cfg = ProgramConfig::default();
+        let prepared = prepare(&cfg, &HelixContext::default(), &args).unwrap();
+        let answer = r#"{"reply": "r", "steps": [
+            {"type": "setting", "key": "line-number", "value": "relative", "why": "w"},
+            {"type": "item", "id": "cmd:vsplit", "why": "w"},
+            {"type": "item", "id": "cmd:no-such-command", "why": "w"}]}"#;
+        let shown = crate::validate::validate_text(answer, &prepared.catalog.catalog, &prepared.policy).unwrap();
+        let mut p = Preview {
+            request: "r".into(),
+            cwd: prepared.cwd.clone(),
+            file: None,
+            answer: answer.into(),
+            validated: serde_json::to_value(&shown).unwrap(),
+            at: now_secs(),
+        };
+        let again = previewed_plan(&p, &prepared).unwrap();
+        assert_eq!(again, shown);
+        assert_eq!(again.steps.len(), 2, "the unknown command stays dropped");
+        // What the answer gives now is not what was shown: not applied.
+        p.validated["steps"][0]["value"] = json!("absolute");
+        assert!(previewed_plan(&p, &prepared).unwrap_err().contains("ask again"));
+        p.validated = serde_json::to_value(&shown).unwrap();
+        p.answer = "no plan here".into();
+        assert!(previewed_plan(&p, &prepared).is_err());
+    }
 
     #[test]
     fn the_model_is_told_each_setting_as_helix_has_it() {

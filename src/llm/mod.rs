@@ -277,6 +277,31 @@ pub(crate) async fn key_for(r: &Resolved, deadline: Instant) -> Result<Option<Ke
     }
 }
 
+/// Whether the key a request will need is where the configuration says, checked before
+/// the user types a request: an unset variable or a missing or empty key file is the
+/// error planning would end with. A key command is not run here (it may prompt or be
+/// slow); planning reads it.
+pub fn check_key(config: &ProviderConfig) -> Result<(), LlmError> {
+    if config.resolved_kind()? == ProviderKind::Offline {
+        return Ok(());
+    }
+    let r = config.resolve()?;
+    let KeyPlan::Required(source) = &r.key else { return Ok(()) };
+    let present = match source {
+        keys::KeySource::Env(var) => std::env::var(var).is_ok_and(|v| !v.trim().is_empty()),
+        keys::KeySource::File(path) => match std::fs::read_to_string(path) {
+            Ok(text) => !text.trim().is_empty(),
+            Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+        },
+        keys::KeySource::Command(_) => true,
+    };
+    if present {
+        Ok(())
+    } else {
+        Err(LlmError::NoKey { provider: r.label(), hint: source.missing_hint(&|field| r.setting(field)) })
+    }
+}
+
 /// How a request asks for structure: the mode, whether with the compact schema, and (for
 /// `json_object`) whether the schema rides along as `response_format.schema`, the way
 /// llama.cpp's servers take one.

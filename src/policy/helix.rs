@@ -255,6 +255,38 @@ pub fn option_reach(key: &str) -> Option<Reach> {
     data().option(key).map(|o| o.reach)
 }
 
+/// The list options a plan may set, each with whether its items are numbers. A plan
+/// writes one as a comma list (`80,100`); config.toml gets the TOML array Helix reads
+/// (`rulers = [80, 100]`). Other lists and tables (`shell`, `gutters` as a table) are not
+/// offered.
+const LIST_OPTIONS: &[(&str, bool)] = &[
+    ("rulers", true),
+    ("gutters.layout", false),
+    ("statusline.left", false),
+    ("statusline.center", false),
+    ("statusline.right", false),
+];
+
+/// Whether `key` is a list option a plan may set.
+pub fn is_list_option(key: &str) -> bool {
+    LIST_OPTIONS.iter().any(|(k, _)| *k == key)
+}
+
+/// The array a list option's comma-list value stands for (`80,100` → `[80, 100]`; the
+/// empty string is the empty list); `None` for any other option.
+pub fn list_array(key: &str, value: &str) -> Option<serde_json::Value> {
+    let &(_, numbers) = LIST_OPTIONS.iter().find(|(k, _)| *k == key)?;
+    let items = value.split(',').filter(|i| !i.is_empty());
+    let array = if numbers {
+        // The validator let only numbers through; one that does not parse is dropped
+        // rather than written as text Helix would refuse to load.
+        items.filter_map(|i| i.parse::<u16>().ok()).map(serde_json::Value::from).collect()
+    } else {
+        items.map(serde_json::Value::from).collect()
+    };
+    Some(serde_json::Value::Array(array))
+}
+
 /// Checks a typed value against what Helix accepts for the option.
 pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String> {
     let Some(o) = data().option(key) else { return Ok(()) };
@@ -265,6 +297,12 @@ pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String>
                     let show = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
                     return Err(format!("“{key}” takes a number from {} to {}, not {n}", show(lo, "…"), show(hi, "…")));
                 }
+            }
+        }
+        SettingValue::String(s) if key == "rulers" => {
+            // Helix reads each ruler as a u16: a larger one fails the whole config.toml.
+            if let Some(bad) = s.split(',').find(|i| !i.is_empty() && !i.parse::<u16>().is_ok_and(|n| n > 0)) {
+                return Err(format!("“rulers” takes column numbers from 1 to 65535, not {bad:?}"));
             }
         }
         SettingValue::String(s) if key == "theme" => check_theme_name(s)?,

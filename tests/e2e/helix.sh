@@ -2,6 +2,10 @@
 # End-to-end: a real Helix (25.07) in tmux, with the key bindings `leash helix keys`
 # prints, against a local model server (tests/e2e/scripted_model.py, OpenAI wire format).
 #
+#   0. `keys --install` into a config whose inline space table binds space . already:
+#      refused with the binding named, then --force: a [keys.normal.space] table Helix reads.
+#   The user's config.toml rebinds q (to :quit), y, " and : (command mode is on ;): the
+#   bindings leash makes type none of them, so the plans run and Helix stays open.
 #   1. `space .`, "relative line numbers and a vertical split": the dialog shows the plan
 #      (current → new value, the command), `y` writes config.toml (comments kept), Helix
 #      reloads it and the split opens. The file open in Helix is named
@@ -15,9 +19,17 @@
 #      its mark, its start and a pinned summary; a double Enter runs nothing. A 10-step
 #      plan with its [shell] step below the fold: y does nothing until every row was on
 #      screen.
-#   4. `space ,`: the plan in Helix's popup; nothing is applied.
+#   4. `space ,`: "Planning with …" while the model plans, then the plan in Helix's popup;
+#      nothing is applied. `space .` then Enter alone applies exactly that
+#      plan (the model is not asked again).
+#   4b. Helix's own error after the plan (`:format` with no formatter) stays on the
+#      status line: leash's "done" does not hide it.
+#   4c. List options ("rulers at 80 and 100"): written as TOML arrays, Helix loads them;
+#      an element Helix does not have is dropped.
+#   4d. A missing API key: space . and space , say so before the request line.
 #   5. config.toml broken after Helix loaded it: the dialog says so, nothing is written
 #      and nothing runs.
+#   6. After Helix quits, the shell's screen is back: no dialog left the alternate screen.
 #
 # Usage: tests/e2e/helix.sh [--capture DIR]
 # hx comes from $LEASH_TEST_HX, else PATH (25.07 or newer), else ../shared/tools (unpacked
@@ -82,9 +94,31 @@ mouse = false # and this one
 
 [keys.normal]
 C-c = "no_op" # toggle_comments' first default key, taken by the user
+# Keys a macro would type: q quits, y and " do nothing, and : moved to ;. leash's
+# bindings must not depend on them.
+q = ":quit"
+y = "no_op"
+'"' = "no_op"
+":" = "no_op"
+";" = "command_mode"
 EOF
 "$leash" helix keys --install --helix-config "$hxconf" >/dev/null
 grep -q '^\[keys.normal.space\]' "$hxconf" || { echo "helix e2e: FAIL: leash helix keys printed no bindings" >&2; exit 1; }
+
+# --- 0. install into a config with a space . of the user's own, in an inline table -------
+setup_fail() { echo "helix e2e: FAIL: $*" >&2; exit 1; }
+inline=$tmp/hx/inline.toml
+printf '[keys.normal]\nspace = { "." = ":write", x = ":vsplit" } # mine\n' >"$inline"
+cp "$inline" "$tmp/inline-before.toml"
+"$leash" helix keys --install --helix-config "$inline" 2>"$tmp/install.err" >/dev/null &&
+  setup_fail "keys --install replaced the user's space . without --force"
+grep -q 'space \. = ":write"' "$tmp/install.err" || setup_fail "keys --install does not name the binding in the way: $(cat "$tmp/install.err")"
+cmp -s "$inline" "$tmp/inline-before.toml" || setup_fail "a refused install changed the file"
+"$leash" helix keys --install --force --helix-config "$inline" >/dev/null || setup_fail "keys --install --force failed"
+grep -q '^\[keys.normal.space\]$' "$inline" || setup_fail "the inline space table did not become a table: $(cat "$inline")"
+grep -q '^x = ":vsplit"$' "$inline" || setup_fail "the user's other binding is gone: $(cat "$inline")"
+"$hx" -c "$inline" --health clipboard 2>&1 | grep -qi 'malformed\|error' && setup_fail "Helix refuses the installed file: $("$hx" -c "$inline" --health clipboard 2>&1 | head -5)"
+echo "helix e2e: ok: keys --install named the user's space . and wrote nothing; --force expanded the inline table into a file Helix reads"
 
 weird="we'ird;\$(touch pwned).txt"
 printf 'first line\nsecond line\nthird line\n' >"$tmp/proj/$weird"
@@ -92,12 +126,14 @@ cat >"$tmp/launch.sh" <<EOF
 cd $(printf %q "$tmp/proj")
 export HELIX_RUNTIME=$(printf %q "$runtime") XDG_CONFIG_HOME=$(printf %q "$tmp/config") XDG_STATE_HOME=$(printf %q "$tmp/state")
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+echo 'leash-e2e: the shell before Helix'
 exec $(printf %q "$hx") -c $(printf %q "$hxconf") $(printf %q "$weird")
 EOF
 
 # Escape in a call of its own: sent with other keys, tmux may fold it into a sequence.
 normal() { keys Escape; sleep 0.2; }
 splits() { screen | grep -c '│' || true; }
+views() { screen | grep -o ' sel ' | wc -l; } # one status line per view
 capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
 ask() { # REQUEST: space . and type the request
   normal
@@ -126,8 +162,9 @@ grep -q '^# my Helix settings: leash must keep this comment$' "$hxconf" || fail 
 grep -q '^mouse = false # and this one$' "$hxconf" || fail "the comment after a value is gone"
 grep -q '^\[keys.normal.space\]' "$hxconf" || fail "the key bindings are gone from config.toml"
 [ "$(splits)" -gt 0 ] || fail "no vertical split after y"
+wait_for 'NOR' 2 || fail "Helix is gone after y (a macro typed the user's q = \":quit\")"
 normal
-keys -l ':get-option line-number'; keys Enter
+keys -l ';get-option line-number'; keys Enter
 wait_for '"relative"' 5 || fail "Helix did not reload config.toml (line-number is not relative)"
 [ -e "$tmp/proj/pwned" ] && fail "the file name reached a shell"
 grep -q 'filetype text' "$tmp/requests.jsonl" || fail "the file's language did not reach the model's context"
@@ -231,7 +268,9 @@ esac
 wait_for 'marked: 1 \[shell\]' 2 || fail "no summary of the marked steps"
 wait_for 'y run · n/Esc cancel' 2 || fail "a marked plan offers Enter"
 capture plan-padded
-screen | awk '{ if (length($0) > 80) bad = 1 } END { exit bad }' || fail "a screen line is wider than 80 columns"
+# Characters, not bytes (mawk's length counts bytes: ␠ is three).
+screen | python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in sys.stdin.buffer.read().decode().splitlines()))' ||
+  fail "a screen line is wider than 80 columns"
 sleep 0.3
 keys Enter; keys Enter
 wait_for 'Enter does not run a plan with marked steps' 3 || fail "Enter on a marked plan says nothing"
@@ -261,18 +300,90 @@ tmux -L "$sock" resize-window -t "$e2e_session" -x 120 -y 40
 sleep 0.5
 echo "helix e2e: ok: y waits until every row of a 10-step plan was on screen; the summary names the [shell] step"
 
-# --- 4. space , shows the plan only ---------------------------------------------------
+# --- 4. space , shows the plan only; space . applies exactly that plan -----------------
 cp "$hxconf" "$tmp/before.toml"
+before=$(views)
 normal
 keys Space; keys ,
 wait_for 'what should Helix do' 10 || fail "space , did not open the request line"
-keys -l 'soft wrap and a horizontal split'; keys Enter
+keys -l 'soft wrap and a horizontal split, slowly'; keys Enter
+wait_for 'Planning with' 2 || fail "space , shows nothing while the model plans"
 wait_for 'leash plan for: soft wrap' 30 || fail "space , did not show the plan in Helix's popup"
 wait_for 'Nothing was applied' 2 || fail "the popup does not say that nothing was applied"
+wait_for 'space . then Enter alone' 2 || fail "the popup does not say how to apply this plan"
 capture plan-popup
 normal
 cmp -s "$hxconf" "$tmp/before.toml" || fail "space , changed config.toml"
-echo "helix e2e: ok: space , showed the plan and applied nothing"
+[ "$(views)" -eq "$before" ] || fail "space , changed the views"
+asked=$(wc -l <"$tmp/requests.jsonl")
+normal
+keys Space; keys .
+wait_for 'what should Helix do' 10 || fail "space . did not open the dialog"
+wait_for 'the same request: the plan space , showed for “soft wrap and a horizontal split, slowly”' 2 ||
+  fail "space . does not offer the plan space , showed"
+keys Enter
+wait_for 'Run :hsplit' 10 || fail "the previewed plan is not shown again"
+wait_for 'Set soft-wrap.enable: false \(Helix.s default\) → true' 2 || fail "the previewed plan's setting is not shown"
+[ "$(wc -l <"$tmp/requests.jsonl")" -eq "$asked" ] || fail "space . asked the model again instead of applying the previewed plan"
+sleep 0.3
+keys y
+wait_for 'Config refreshed' 10 || fail "Helix did not come back with the previewed plan applied"
+sleep 0.5
+grep -q '^soft-wrap = { enable = true }\|^enable = true' "$hxconf" || grep -q 'soft-wrap.enable = true' "$hxconf" ||
+  fail "the previewed setting was not written: $(cat "$hxconf")"
+[ "$(views)" -gt "$before" ] || fail "the previewed :hsplit did not run"
+echo "helix e2e: ok: space , said it was planning, showed the plan and applied nothing; space . applied exactly that plan without asking the model again"
+
+# --- 4b. Helix's own error after the plan stays on the status line ----------------------
+ask 'format this file'
+wait_for 'Run :format' 30 || fail "the dialog did not show the :format plan"
+sleep 0.3
+keys y
+wait_for "A formatter isn't available" 10 || fail "Helix's error after the plan is not on the status line: $(screen | tail -n 2)"
+screen | grep -q 'leash: done' && fail "leash's status hides Helix's error"
+echo "helix e2e: ok: Helix's own error after the plan stays on the status line"
+
+# --- 4c. list options: Helix's own elements, written as TOML arrays ---------------------
+ask 'rulers at 80 and 100'
+wait_for 'Set rulers: \[\] \(Helix.s default\) → \[80,100\]' 30 || fail "the dialog does not show the rulers as a list"
+wait_for 'Set statusline.right: ' 2 && wait_for '→ *$' 2 && wait_for '^ *\["position","file-type"\]' 2 ||
+  fail "the dialog does not show the statusline elements"
+wait_for 'clock' 2 || fail "the dialog does not say why statusline.left = mode,clock was dropped"
+sleep 0.3
+keys y
+wait_for 'Config refreshed' 10 || fail "Helix did not reload the config after the list options"
+sleep 0.5
+grep -q '^rulers = \[80, 100\]$' "$hxconf" || fail "rulers was not written as a TOML array: $(cat "$hxconf")"
+grep -q '^right = \["position", "file-type"\]$' "$hxconf" || fail "statusline.right was not written as a TOML array: $(cat "$hxconf")"
+grep -q 'clock' "$hxconf" && fail "an element Helix does not have was written"
+screen | grep -q 'Failed to load config' && fail "Helix refused the config leash wrote"
+normal
+keys -l ';get-option rulers'; keys Enter
+wait_for '\[ ?80, ?100 ?\]' 5 || fail "Helix does not have the rulers leash wrote"
+echo "helix e2e: ok: rulers and statusline elements were written as TOML arrays and Helix loaded them; an unknown element was dropped"
+
+# --- 4d. a missing API key is said before the request is typed -------------------------
+cp "$tmp/config/leash/config.toml" "$tmp/leash-config.toml"
+cat >"$tmp/config/leash/config.toml" <<'EOF2'
+provider = "claude"
+[providers.claude]
+kind = "anthropic"
+api_key_env = "LEASH_E2E_NO_SUCH_KEY"
+EOF2
+asked=$(wc -l <"$tmp/requests.jsonl")
+normal
+keys Space; keys .
+wait_for 'no API key for claude: set LEASH_E2E_NO_SUCH_KEY' 10 || fail "space . does not say that the API key is missing"
+screen | grep -q 'what should Helix do' && fail "space . asked for a request it could not plan"
+keys Escape
+wait_for 'leash: nothing applied' 10 || fail "the key error did not close with nothing applied"
+normal
+keys Space; keys ,
+wait_for 'no API key for claude: set LEASH_E2E_NO_SUCH_KEY' 10 || fail "space , does not say that the API key is missing"
+normal
+cp "$tmp/leash-config.toml" "$tmp/config/leash/config.toml"
+[ "$(wc -l <"$tmp/requests.jsonl")" -eq "$asked" ] || fail "a request reached a model without a key"
+echo "helix e2e: ok: a missing API key was named before the request line, by space . and space ,"
 
 # --- 5. a config.toml that does not parse is never written ------------------------------
 printf '[editor\nbroken = \n' >>"$hxconf"
@@ -287,3 +398,11 @@ wait_for 'leash: nothing applied' 10 || fail "the dialog did not close with noth
 cmp -s "$hxconf" "$tmp/before.toml" || fail "leash wrote a config.toml that does not parse"
 [ "$(splits)" -eq "$before" ] || fail "a command ran although the plan could not be applied"
 echo "helix e2e: ok: a config.toml that does not parse was left as it was, and nothing ran"
+
+# --- 6. after Helix quits, the shell's screen comes back ---------------------------------
+# Every dialog above ran while Helix held the alternate screen: none may have left it.
+normal
+keys -l ';quit-all!'; keys Enter
+wait_for 'leash-e2e: the shell before Helix' 10 || fail "after Helix quit, the shell's screen did not come back"
+screen | grep -q 'NOR' && fail "Helix's last frame stayed on the shell's screen: a dialog left the alternate screen"
+echo "helix e2e: ok: after Helix quit, the shell's screen came back"

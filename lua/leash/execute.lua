@@ -58,8 +58,8 @@ function M.run(plan, opts)
       ok, err = H.run_step(step, entries, ctx)
     end
     if not ok then
-      local n = type(step) == 'table' and tonumber(step.index) and (step.index + 1) or pos
-      return false, ('leash: step %d (%s): %s'):format(n, H.label(step), H.clean(err or 'failed')), pos - 1
+      -- Numbered as the window numbers it: among the steps that run.
+      return false, ('leash: step %d (%s): %s'):format(pos, H.label(step), H.clean(err or 'failed')), pos - 1
     end
   end
   return true
@@ -99,7 +99,6 @@ M.undo_depth = 20
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
-  local text = require('leash.text')
   local function done(ran, err, status, steps)
     pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
@@ -122,16 +121,8 @@ function M.confirm_and_run(plan, opts)
     done(ok, err, nil, ok and #plan.steps or count)
   end
   local nothing = #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan)
-  if nothing then
-    -- Nothing can run, or nothing would change: the reply (the model's or the offline
-    -- planner's explanation) and the reasons for any dropped steps are all there is to show.
-    local lines = {}
-    if plan.reply and plan.reply ~= '' then lines[1] = text.visible(plan.reply) end
-    if #plan.steps > 0 or #lines == 0 then lines[#lines + 1] = nothing end
-    for _, d in ipairs(plan.dropped or {}) do
-      lines[#lines + 1] = ('dropped step %d: %s'):format((d.index or 0) + 1, text.visible(d.reason))
-    end
-    H.notify(table.concat(lines, '\n'), #plan.dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+  if nothing and not opts.window then
+    H.say_nothing(plan, nothing)
     return done(false, nil, 'nothing to run', 0)
   end
   H.annotate(plan, H.entry_map(entries))
@@ -142,8 +133,11 @@ function M.confirm_and_run(plan, opts)
       H.at_window(plan)
       confirm.open(plan, {
         plan_only = opts.plan_only,
+        nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
         on_run = go,
         on_cancel = function()
+          -- A plan with nothing to run was only looked at again: closing it says nothing.
+          if nothing then return done(false, nil, 'shown', 0) end
           H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
           done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
         end,
@@ -210,13 +204,31 @@ H.actions = {
 
 -- Helper functionality =======================================================
 
-function H.notify(msg, level)
-  -- Messages can carry model text (a step's argument, a refusal, a provider's error).
-  msg = require('leash.text').visible_lines(msg)
-  if vim.in_fast_event() then
-    return vim.schedule(function() H.notify(msg, level) end)
+-- Messages can carry model text (a step's argument, a refusal, a provider's error).
+function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
+
+--- A plan that runs nothing, said in one line where a longer text would stop the user
+--- at a hit-enter prompt (`:Leash last` shows it whole): why nothing runs first, then
+--- what the checker refused. The model's reply is shown only when it is all there is
+--- (an explanation, "… needs a model"): beside refused or unchanged steps it would read
+--- as if the plan had happened.
+function H.say_nothing(plan, nothing)
+  local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
+  local reply = type(plan.reply) == 'string' and vim.trim(plan.reply) or ''
+  local lines = {}
+  if #plan.steps == 0 and #dropped > 0 then
+    local what = #dropped == 1 and 'its one step' or ('all %d steps'):format(#dropped)
+    lines[1] = ('leash: nothing ran: the checker refused %s'):format(what)
+  elseif #plan.steps == 0 and reply ~= '' then
+    lines[1] = 'leash: ' .. reply
+  else
+    lines[1] = nothing
   end
-  vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
+  for _, d in ipairs(dropped) do
+    lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
+  end
+  local level = #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO
+  require('leash.ui.notify').outcome(lines, level, ':Leash last')
 end
 
 --- The step's label for messages, with control characters made visible.

@@ -294,12 +294,11 @@ end
 --- stand-in `:Do` runs the real one that way) becomes an exception, shown a second time
 --- with a Lua traceback.
 function H.notify(msg, level)
-  -- Messages can carry model text (a step's argument, a refusal, a provider's error).
-  msg = require('leash.text').visible_lines(msg)
-  if vim.in_fast_event() or level == vim.log.levels.ERROR then
-    return vim.schedule(function() vim.notify(msg, level, { title = 'leash' }) end)
+  local notify = require('leash.ui.notify').notify
+  if level == vim.log.levels.ERROR then
+    return vim.schedule(function() notify(msg, level) end)
   end
-  vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
+  notify(msg, level)
 end
 
 function H.catalog(path)

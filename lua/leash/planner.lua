@@ -358,13 +358,7 @@ function H.unmap_cancel_key()
   H.saved_map = nil
 end
 
-function H.notify(msg, level)
-  -- Messages can carry model text (a step's argument, a refusal, a provider's error).
-  msg = require('leash.text').visible_lines(msg)
-  if vim.in_fast_event() then
-    return vim.schedule(function() H.notify(msg, level) end)
-  end
-  vim.notify(msg, level or vim.log.levels.INFO, { title = 'leash' })
-end
+-- Messages can carry model text (a step's argument, a refusal, a provider's error).
+function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
 
 return M

@@ -176,7 +176,7 @@ local function outcome()
     if m:find('^leash: ran %d') then return 'ran', m end
     if m:find('^leash: step %d') then return 'stopped', m end
     if m:find('^leash: cancelled') then return 'cancelled', m end
-    if m:find('^leash: not a validated plan') or m:find('dropped step') then return 'nothing', m end
+    if m:find('^leash: not a validated plan') or m:find('^leash: nothing ran') then return 'nothing', m end
   end
 end
 

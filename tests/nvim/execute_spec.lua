@@ -499,9 +499,13 @@ describe('execute.confirm_and_run()', function()
     local notes = {}
     local notify = vim.notify
     vim.notify = function(msg) notes[#notes + 1] = msg end
-    -- Nothing to run: the reply and a dropped step's reason are what is shown.
+    -- Nothing to run: the reply (all there is) or a refused step's reason is what is shown.
+    require('leash.execute').confirm_and_run(
+      { reply = 'cd junk;\u{061C} rm', confirm = 'default', steps = {}, dropped = {} },
+      { config = { confirm_before_run = false } }
+    )
     require('leash.execute').confirm_and_run({
-      reply = 'cd junk;\u{061C} rm',
+      reply = '',
       confirm = 'default',
       steps = {},
       dropped = { { index = 0, code = 'x', reason = 'a\u{E0041}b' } },
@@ -532,6 +536,63 @@ describe('execute.confirm_and_run()', function()
       ok(not t:find(c, 1, true), ('U+%04X raw in: %s'):format(vim.fn.char2nr(c), t))
     end
     ok(vim.o.titlestring ~= 'x\u{180F}y', 'the value was not set')
+  end)
+
+  describe('a plan that runs nothing', function()
+    --- What Neovim's own vim.notify echoed for `p` (the message history's new part).
+    local function say(p)
+      local silenced = vim.notify
+      vim.notify = package.loaded['spec.builtin_notify']
+      local history = vim.api.nvim_exec2('messages', { output = true }).output
+      require('leash.execute').confirm_and_run(p, { config = { confirm_before_run = false } })
+      vim.wait(50)
+      local now = vim.api.nvim_exec2('messages', { output = true }).output
+      vim.notify = silenced
+      return vim.trim(now:sub(#history + 1))
+    end
+
+    it('says why in one line that fits, not the reply beside refused steps', function()
+      vim.cmd('messages clear')
+      -- Neovim's own vim.notify: a second line would stop at a hit-enter prompt.
+      local said = say(plan({}, {
+        reply = 'Done: the font is bigger now.',
+        dropped = {
+          { index = 0, code = 'unknown_key', reason = 'unknown setting “fontsize”' },
+          { index = 1, code = 'unknown_id', reason = 'unknown entry “cmd:zoom”' },
+        },
+      }))
+      eq('leash: nothing ran: the checker refused all 2 steps (:Leash last)', said)
+      ok(vim.fn.strdisplaywidth(said) <= vim.v.echospace, said)
+    end)
+
+    it('cuts a long explanation to the message area and says where the rest is', function()
+      vim.cmd('messages clear')
+      local reply = ('“make the font bigger” needs a model: ' .. ('no rule plans it. '):rep(12))
+      local said = say(plan({}, { reply = reply }))
+      ok(not said:find('\n'), said)
+      ok(vim.fn.strdisplaywidth(said) <= vim.v.echospace, said)
+      matches('^leash: “make the font bigger” needs a model: no rule.*… %(:Leash last%)$', said)
+    end)
+
+    it('gives a notifier every line', function()
+      local notes = {}
+      local saved = vim.notify
+      vim.notify = function(msg, level) notes[#notes + 1] = { msg, level } end
+      require('leash.execute').confirm_and_run(
+        plan(
+          {},
+          { reply = 'Done.', dropped = { { index = 0, code = 'unknown_key', reason = 'unknown setting “x”' } } }
+        ),
+        { config = { confirm_before_run = false } }
+      )
+      vim.notify = saved
+      eq({
+        {
+          'leash: nothing ran: the checker refused its one step\nrefused: unknown setting “x”',
+          vim.log.levels.WARN,
+        },
+      }, notes)
+    end)
   end)
 
   it('runs an all-safe plan directly when confirm_before_run = false', function()

@@ -44,6 +44,7 @@ local text_rows = require('leash.ui.rows')
 ---@field current_values? table<integer, any> current value per setting step `index` (default: read from the editor)
 ---@field arm_ms? integer run keys are ignored for this long after the window was first drawn; default 150
 ---@field plan_only? boolean show the plan without a run key (`:Do!`): no key runs it
+---@field nothing? boolean the plan has nothing to run (every step refused or unchanged): shown, no run key
 ---@field on_refine? fun() `e` closes the window (nothing runs) and calls this, once, to edit the request
 
 ---@class leash.ConfirmHandle
@@ -128,7 +129,8 @@ function M.open(plan, opts)
     lines = {},
     done = false,
     marked = marked,
-    plan_only = opts.plan_only or false,
+    plan_only = opts.plan_only or opts.nothing or false,
+    nothing = opts.nothing or false,
     refine = opts.on_refine ~= nil,
     untrusted = not trusted,
     arm_ns = (opts.arm_ms or 150) * 1e6,
@@ -282,8 +284,9 @@ function M.render(plan, current, globals)
 
   if #steps == 0 then row({ 'Nothing to run.', 'LeashConfirmDropped' }) end
   for pos, step in ipairs(steps) do
-    local n = (tonumber(step.index) or (pos - 1)) + 1
-    local num = ('%d. '):format(n)
+    -- The steps that run are numbered 1…n as they run (the model's own numbering,
+    -- with refused steps in it, is not the user's business).
+    local num = ('%d. '):format(pos)
     local indent = (' '):rep(#num)
     local mark = H.marked[step.reach] and ('[' .. step.reach .. '] ') or nil
     local mark_hl = mark and ('LeashConfirm' .. step.reach:sub(1, 1):upper() .. step.reach:sub(2)) or nil
@@ -339,8 +342,7 @@ function M.render(plan, current, globals)
     row()
     row({ 'Not run (refused by the checker):', 'LeashConfirmHeading' })
     for _, d in ipairs(dropped) do
-      local n = (tonumber(d.index) or 0) + 1
-      row({ ('%d. '):format(n), 'LeashConfirmDropped' }, { H.visible(d.reason), 'LeashConfirmDropped' })
+      row({ '- ', 'LeashConfirmDropped' }, { H.visible(d.reason), 'LeashConfirmDropped' })
     end
   end
   return rows
@@ -444,6 +446,7 @@ H.sideways_keys =
 H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
 H.marked_keys_text = 'y run (not <CR>: marked steps) · q/<Esc> cancel · <C-d>/<C-u> scroll'
 H.plan_only_keys_text = 'plan only (:Do!), nothing runs · q/<Esc> close · <C-d>/<C-u> scroll'
+H.nothing_keys_text = 'nothing to run · q/<Esc> close · <C-d>/<C-u> scroll'
 -- Edits the request and plans again with this plan as context (|leash.ConfirmOpts|).
 H.refine_key = 'e'
 H.footers = {
@@ -456,6 +459,10 @@ H.footers = {
   plan_only = {
     ready = ' plan only (:Do!), nothing runs · q/<Esc> close ',
     scrolled = ' plan only (:Do!), nothing runs · q close · <C-d>/<C-u> scroll ',
+  },
+  nothing = {
+    ready = ' nothing to run · q/<Esc> close ',
+    scrolled = ' nothing to run · q close · <C-d>/<C-u> scroll ',
   },
   terminal = ' the terminal may hide this plan · q cancel ',
   unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
@@ -835,12 +842,15 @@ end
 --- The footers (`ready`, `scrolled`) and the borderless key line (`inline`) for the
 --- window's kind: a marked plan, a plan only shown (`:Do!`), with or without `e`.
 function H.key_texts(state)
-  local f = state.plan_only and H.footers.plan_only or state.marked and H.footers.marked or H.footers
-  local out = {
-    ready = f.ready,
-    scrolled = f.scrolled,
-    inline = state.plan_only and H.plan_only_keys_text or state.marked and H.marked_keys_text or H.keys_text,
-  }
+  local f, inline = H.footers, H.keys_text
+  if state.nothing then
+    f, inline = H.footers.nothing, H.nothing_keys_text
+  elseif state.plan_only then
+    f, inline = H.footers.plan_only, H.plan_only_keys_text
+  elseif state.marked then
+    f, inline = H.footers.marked, H.marked_keys_text
+  end
+  local out = { ready = f.ready, scrolled = f.scrolled, inline = inline }
   if state.refine then
     -- `e` goes before cancel: ' <CR>/y run · e edit · q/<Esc> cancel '.
     for k, v in pairs(out) do

@@ -119,11 +119,7 @@ function H.note(s, msg, final)
   s.record = (ok and not final) and (record or false) or nil
 end
 
---- Whether |vim.notify()| is still Neovim's own (no notifier plugin replaced it).
-function H.builtin_notify()
-  local ok, info = pcall(debug.getinfo, vim.notify, 'S')
-  return ok and type(info) == 'table' and type(info.source) == 'string' and info.source:find('vim/_editor%.lua$') ~= nil
-end
+function H.builtin_notify() return require('leash.ui.notify').builtin() end
 
 function H.may_tick()
   local mode = vim.api.nvim_get_mode()

@@ -334,9 +334,12 @@ describe('planner with a provider', function()
       local s = n.msg:match(' · (%d+) s…')
       if s then seconds[#seconds + 1] = tonumber(s) end
     end
-    -- each second once, in order, from 1 (the answer comes after 2.3 s)
-    eq(1, seconds[1], vim.inspect(notes))
-    eq(2, seconds[2], vim.inspect(notes))
+    -- the seconds count up while it waits (the answer comes after 2.3 s; a loaded
+    -- machine may skip a tick, never go back)
+    ok(#seconds >= 2 and seconds[1] >= 1, vim.inspect(notes))
+    for i = 2, #seconds do
+      ok(seconds[i] > seconds[i - 1], vim.inspect(seconds))
+    end
     matches('planned with spec in %d+ ms', notes[#notes].msg)
   end)
 

@@ -175,7 +175,8 @@ end
 
 --- Completion for `:Do`: earlier requests of this session that start with what was
 --- typed (newest first), each completing the word under the cursor to the end of
---- the request.
+--- the request. Where none does, a word of two letters or more completes to the names
+--- in the catalog that start with it (options, commands, user commands: `:Do set wr<Tab>`).
 ---@param arglead string
 ---@param cmdline string
 ---@return string[]
@@ -186,6 +187,7 @@ function M.complete_request(arglead, cmdline)
   for _, r in ipairs(H.history) do
     if vim.startswith(r, typed) and r ~= typed then out[#out + 1] = r:sub(#before + 1) end
   end
+  if #out == 0 and #arglead >= 2 then return H.catalog_names(arglead) end
   return out
 end
 
@@ -278,6 +280,24 @@ function H.plain_steps(steps)
     }
   end
   return out
+end
+
+--- The names of catalog entries that start with `prefix`, sorted: a setting's key, a
+--- command's or user command's name. Nothing without the native library.
+function H.catalog_names(prefix)
+  local ok, entries = pcall(function() return require('leash.catalog').entries() end)
+  if not ok or type(entries) ~= 'table' then return {} end
+  local names, seen = {}, {}
+  for _, e in ipairs(entries) do
+    local name = e.kind == 'setting' and e.key
+      or (type(e.id) == 'string' and e.id:match('^cmd:(.+)$') or e.id:match('^user:(.+)$'))
+    if type(name) == 'string' and vim.startswith(name, prefix) and not seen[name] then
+      seen[name] = true
+      names[#names + 1] = name
+    end
+  end
+  table.sort(names)
+  return names
 end
 
 function H.remember(request)

@@ -106,7 +106,11 @@ describe('plugin/leash.lua', function()
     -- The word under the cursor is completed to the end of the request.
     eq({ 'on spell checking', 'on word wrap' }, vim.fn.getcompletion('Do turn on', 'cmdline'))
     eq({ 'spell checking' }, vim.fn.getcompletion('Do turn on s', 'cmdline'))
-    eq({}, vim.fn.getcompletion('Do close', 'cmdline'))
+    eq({}, vim.fn.getcompletion('Do zq', 'cmdline'))
+    -- No earlier request fits: a word of two letters or more completes to catalog names.
+    local names = vim.fn.getcompletion('Do set wr', 'cmdline')
+    ok(vim.tbl_contains(names, 'wrap') and vim.tbl_contains(names, 'wrapscan'), vim.inspect(names))
+    eq({ 'vsplit' }, vim.fn.getcompletion('Do vspl', 'cmdline'))
   end)
 
   it(':Leash alone lists the subcommands, with no error', function()

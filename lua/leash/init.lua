@@ -335,7 +335,7 @@ function H.catalog(path)
     total = total + (counts[name] or 0)
   end
   lines[#lines + 1] = ('%-14s %5d'):format('total', total)
-  H.notify('leash catalog\n' .. table.concat(lines, '\n'))
+  H.notify('leash: catalog entries by source\n' .. table.concat(lines, '\n'))
 end
 
 function H.show_rank(request)

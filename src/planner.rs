@@ -16,6 +16,8 @@
 //! Every exchange is recorded in the [`LogRecord`] (never the key), also when planning
 //! fails, so the raw answer of a plan that could not be read is still there to see.
 
+pub mod offline;
+
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -23,7 +25,7 @@ use serde::Serialize;
 use tokio::time::Instant;
 
 use crate::catalog::{Catalog, Entry};
-use crate::llm::{self, offline, Answer, AnyProvider, LlmError, ModelRequest, Output, Provider, ProviderConfig};
+use crate::llm::{self, Answer, AnyProvider, LlmError, ModelRequest, Output, Provider, ProviderConfig};
 use crate::llm::{ProviderKind, Usage};
 use crate::plan::{self, Plan};
 use crate::policy::Policy;

@@ -2,8 +2,8 @@
 
 use crate::support;
 
-use leash::llm::{offline, ProviderConfig};
-use leash::planner;
+use leash::llm::ProviderConfig;
+use leash::planner::{self, offline};
 use leash::runtime::CancelToken;
 use serde_json::{json, Value};
 use support::plan_request;

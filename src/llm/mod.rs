@@ -1,8 +1,7 @@
 //! Model providers: one wire dialect each (`anthropic`, `openai`-compatible, `ollama`),
 //! each saying only what its format decides (`WireFormat`) behind the [`Provider`]
-//! trait, the structured-output ladder they share, and `offline`,
-//! which answers direct requests from the ranker alone. The planning pipeline that uses
-//! them is [`crate::planner`].
+//! trait, and the structured-output ladder they share. The planning pipeline that uses
+//! them is [`crate::planner`] (with its offline planner, which needs no provider).
 //!
 //! One deadline covers a whole request, key command and retries included (see [`http`]
 //! for the retry policy). Cancelling drops the future, which closes the connection. A
@@ -14,7 +13,6 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod keys;
-pub mod offline;
 pub mod ollama;
 pub mod openai;
 

@@ -12,7 +12,8 @@
 # no error from any plugin (:messages, v:errmsg, notifications) and the plugins alive
 # afterwards (language servers attached, gitsigns signs, lualine drawing, the file
 # formatted). A failing case prints the screen and what Neovim showed; the next case
-# runs anyway. Then the shortlist targets of a real config: "find files", "go to
+# runs anyway. A plan that runs nothing says why in one notification, with no window
+# and no hit-enter prompt, and :Leash last shows it. Then the shortlist targets of a real config: "find files", "go to
 # definition" and "show diagnostics list" each in the top 5 of leash's ranking there.
 #
 # Usage: tests/e2e/realconfig.sh [CASE...]   (no argument: every case)
@@ -172,6 +173,51 @@ run format ts_ls "format this file" web/index.ts
 run hunk - "jump to the next git change" app.py
 run telescope - "find files" app.py
 run oil - "open the parent directory" app.py
+
+# A plan that runs nothing (its one step refused): no window and no hit-enter prompt, one
+# notification that says why (snacks shows every line) without the model's reply, and
+# :Leash last shows it whole with no run key.
+nothing_case() {
+  case=nothing
+  if [ ${#wanted[@]} -gt 0 ] && [[ " ${wanted[*]} " != *" nothing "* ]]; then return 0; fi
+  start nothing - app.py || { case_fail "not ready"; return 0; }
+  keys Escape
+  keys -l ":Do make the font bigger"
+  keys Enter
+  local notes= i
+  for i in $(seq 100); do
+    notes=$(rpc "luaeval('vim.json.encode(Realcfg.notes)')" || true)
+    [[ "$notes" == *"nothing ran"* ]] && break
+    sleep 0.2
+  done
+  if [[ "$notes" != *"leash: nothing ran: the checker refused its one step"* ]]; then
+    case_fail "no notification said why nothing ran: $notes"
+  elif [[ "$notes" == *"Making the font bigger"* ]]; then
+    case_fail "the model's reply was shown as if the plan had run: $notes"
+  elif screen | grep -Eq 'Press ENTER|leash plan'; then
+    case_fail "a hit-enter prompt or a plan window"
+  else
+    keys -l ":Leash last"
+    keys Enter
+    if ! wait_for 'nothing to run · e edit · q/<Esc> close' 10; then
+      case_fail ":Leash last did not show the plan"
+    elif ! screen | grep -q 'unknown setting “fontsize”'; then
+      case_fail "the window does not say what was refused"
+    else
+      sleep 0.4
+      keys y
+      sleep 0.5
+      if ! screen | grep -q 'leash plan'; then
+        case_fail "y closed the window of a plan with nothing to run"
+      else
+        keys q
+        echo "realconfig: ok: nothing: :Do make the font bigger, then :Leash last"
+        passed+=("$case")
+      fi
+    fi
+  fi
+}
+nothing_case
 
 # The shortlist in this config: each target in the top 5 of leash's ranking.
 rank_case() {

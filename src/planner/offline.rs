@@ -18,9 +18,9 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::config::Structured;
-use super::{Answer, Output, Usage};
 use crate::catalog::{Args, Catalog, Entry, ValueType};
+use crate::llm::config::Structured;
+use crate::llm::{Answer, Ask, Output, Usage};
 use crate::rank::{query_words, stem, Ranked};
 
 /// How many top-ranked entries may be named.
@@ -72,7 +72,7 @@ pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer 
         usage: Usage::default(),
         attempts: 0,
         elapsed: Duration::ZERO,
-        ask: super::Ask::configured(Structured::None),
+        ask: Ask::configured(Structured::None),
         model: String::new(),
         truncated: false,
     }

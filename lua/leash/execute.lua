@@ -216,16 +216,20 @@ function H.say_nothing(plan, nothing)
   local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
   local reply = type(plan.reply) == 'string' and vim.trim(plan.reply) or ''
   local lines = {}
-  if #plan.steps == 0 and #dropped > 0 then
-    local what = #dropped == 1 and 'its one step' or ('all %d steps'):format(#dropped)
-    lines[1] = ('leash: nothing ran: the checker refused %s'):format(what)
+  if #plan.steps == 0 and #dropped == 1 then
+    -- One refused step: its reason is the message.
+    lines[1] = 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason)
+  elseif #plan.steps == 0 and #dropped > 0 then
+    lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
   elseif #plan.steps == 0 and reply ~= '' then
     lines[1] = 'leash: ' .. reply
   else
     lines[1] = nothing
   end
-  for _, d in ipairs(dropped) do
-    lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
+  if not (#plan.steps == 0 and #dropped == 1) then
+    for _, d in ipairs(dropped) do
+      lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
+    end
   end
   local level = #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO
   require('leash.ui.notify').outcome(lines, level, ':Leash last')

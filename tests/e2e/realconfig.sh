@@ -190,7 +190,7 @@ nothing_case() {
     [[ "$notes" == *"nothing ran"* ]] && break
     sleep 0.2
   done
-  if [[ "$notes" != *"leash: nothing ran: the checker refused its one step"* ]]; then
+  if [[ "$notes" != *"leash: nothing ran, refused: unknown setting “fontsize”"* ]]; then
     case_fail "no notification said why nothing ran: $notes"
   elif [[ "$notes" == *"Making the font bigger"* ]]; then
     case_fail "the model's reply was shown as if the plan had run: $notes"

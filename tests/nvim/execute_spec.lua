@@ -586,9 +586,24 @@ describe('execute.confirm_and_run()', function()
         { config = { confirm_before_run = false } }
       )
       vim.notify = saved
+      eq({ { 'leash: nothing ran, refused: unknown setting “x”', vim.log.levels.WARN } }, notes)
+      -- two refused steps: the count, then each reason
+      notes = {}
+      vim.notify = function(msg, level) notes[#notes + 1] = { msg, level } end
+      require('leash.execute').confirm_and_run(
+        plan({}, {
+          reply = 'Done.',
+          dropped = {
+            { index = 0, code = 'unknown_key', reason = 'unknown setting “x”' },
+            { index = 1, code = 'unknown_key', reason = 'unknown setting “y”' },
+          },
+        }),
+        { config = { confirm_before_run = false } }
+      )
+      vim.notify = saved
       eq({
         {
-          'leash: nothing ran: the checker refused its one step\nrefused: unknown setting “x”',
+          'leash: nothing ran: the checker refused all 2 steps\nrefused: unknown setting “x”\nrefused: unknown setting “y”',
           vim.log.levels.WARN,
         },
       }, notes)

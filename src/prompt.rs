@@ -254,7 +254,8 @@ fn previous_lines(previous: &Previous) -> String {
     if previous.steps.is_empty() {
         out.push_str("Your plan for it had no steps.\n");
     } else {
-        out.push_str("Your plan for it (not run):\n");
+        // It may have run (`:Leash last` offers the window's `e` for any kept plan).
+        out.push_str("Your plan for it:\n");
         for step in previous.steps.iter().take(PREVIOUS_STEPS) {
             // Written field by field: `type` first, as in every example the model sees.
             let fields: Vec<String> = FIELDS

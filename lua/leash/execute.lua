@@ -58,6 +58,7 @@ function M.run(plan, opts)
       ok, err = H.run_step(step, entries, ctx)
     end
     if not ok then
+      H.drop_if_empty(record)
       -- Numbered as the window numbers it: among the steps that run.
       return false, ('leash: step %d (%s): %s'):format(pos, H.label(step), H.clean(err or 'failed')), pos - 1
     end
@@ -185,6 +186,13 @@ function H.push(record)
   while #H.stack > M.undo_depth do
     table.remove(H.stack, 1)
   end
+end
+
+--- A plan that failed before anything ran leaves no undo entry: `:Leash undo` goes
+--- straight to the plan before it.
+function H.drop_if_empty(record)
+  if #record.settings + #record.not_undoable + #record.edits > 0 then return end
+  if H.stack[#H.stack] == record then table.remove(H.stack) end
 end
 
 -- Sources whose items run by their own path, one action module each (lua/leash/actions/).

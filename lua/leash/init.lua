@@ -246,7 +246,18 @@ function H.refine(last)
     })
     if last.range then
       -- The lines the first plan was for, also when they came from a Visual selection
-      -- (a `<Cmd>Do …<CR>` mapping), which is gone by now.
+      -- (a `<Cmd>Do …<CR>` mapping), which is gone by now: in their own buffer only.
+      if last.range.buf and last.range.buf ~= vim.api.nvim_get_current_buf() then
+        local name = vim.api.nvim_buf_is_valid(last.range.buf) and vim.api.nvim_buf_get_name(last.range.buf) or ''
+        return H.notify(
+          ('leash: that plan was for lines %d–%d of %s; go back to that buffer to change it'):format(
+            last.range[1],
+            last.range[2],
+            name ~= '' and vim.fn.fnamemodify(name, ':~:.') or ('buffer ' .. last.range.buf)
+          ),
+          vim.log.levels.WARN
+        )
+      end
       opts.range, opts.line1, opts.line2 = 2, last.range[1], last.range[2]
     end
     M.run(input, opts)

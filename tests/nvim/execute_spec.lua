@@ -169,6 +169,17 @@ describe('execute.run() with settings', function()
     eq(5, vim.o.scrolloff, 'back to before the oldest plan kept')
   end)
 
+  it('a plan that failed before anything ran leaves no undo entry', function()
+    local ex = require('leash.execute')
+    vim.o.wrap = false
+    eq(true, (ex.run(plan({ setting(0, 'wrap', true) }))))
+    local okr = ex.run(plan({ setting(0, 'signcolumn', 'sideways') }))
+    eq(false, okr, 'the bad value fails at its step')
+    local _, msg = ex.undo()
+    matches('restored wrap', msg)
+    eq(false, vim.o.wrap)
+  end)
+
   it('undo points at u for a step that changed text', function()
     local ex = require('leash.execute')
     vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'b', 'a' })

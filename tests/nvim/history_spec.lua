@@ -205,6 +205,27 @@ describe('refining in the plan window (e)', function()
     matches('lines 2%-3', sent_text(server.requests[2]))
   end)
 
+  it('changes a plan for lines only in their own buffer', function()
+    start(WRAP_PLAN)
+    local saved, saved_notify = vim.ui.input, vim.notify
+    local notes = {}
+    vim.ui.input = function(_, on_confirm) on_confirm('sort them instead') end
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'a', 'b', 'c', 'd' })
+    vim.cmd('2,3Do turn on word wrap')
+    wait_window()
+    press('q')
+    wait_closed()
+    vim.cmd('enew')
+    vim.cmd('Leash last')
+    wait_window()
+    vim.notify = function(msg) notes[#notes + 1] = msg end
+    press('e')
+    vim.wait(300)
+    vim.ui.input, vim.notify = saved, saved_notify
+    eq(1, #server.requests, 'not planned again in another buffer')
+    matches('that plan was for lines 2–3 of buffer %d+; go back to that buffer', table.concat(notes, '\n'))
+  end)
+
   it('an empty or dismissed edit plans nothing', function()
     start(WRAP_PLAN)
     local saved = vim.ui.input

@@ -343,6 +343,29 @@ describe('planner with a provider', function()
     matches('planned with spec in %d+ ms', notes[#notes].msg)
   end)
 
+  it('keeps each progress line to one line of the message area (no hit-enter prompt)', function()
+    server = anthropic_server({ { rate_limited_ms = 300 }, WRAP_PLAN }, 0)
+    use_server(server.port)
+    local saved_notify, saved_echo = vim.notify, vim.api.nvim_echo
+    -- Neovim's own vim.notify, and no progress messages (0.11's way).
+    vim.notify = package.loaded['spec.builtin_notify']
+    vim.api.nvim_echo = function(chunks, history, opts)
+      if opts and opts.kind == 'progress' then error('no progress messages here') end
+      return saved_echo(chunks, history, opts)
+    end
+    vim.cmd('messages clear')
+    local r = plan_and_wait('turn on word wrap')
+    vim.notify, vim.api.nvim_echo = saved_notify, saved_echo
+    eq('done', r.status, r.err)
+    local said = vim.split(vim.api.nvim_exec2('messages', { output = true }).output, '\n', { trimempty = true })
+    local waited = false
+    for _, line in ipairs(said) do
+      ok(vim.fn.strdisplaywidth(line) <= vim.v.echospace, line)
+      if line:find('rate%-limited') then waited = true end
+    end
+    ok(waited, vim.inspect(said))
+  end)
+
   it('says when it waits out a rate limit before asking again', function()
     server = anthropic_server({ { rate_limited_ms = 300 }, WRAP_PLAN }, 0)
     use_server(server.port)

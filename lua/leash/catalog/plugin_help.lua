@@ -5,7 +5,8 @@
 --- The command's help block (`*:Git*` in vim-fugitive's `doc/fugitive.txt`) when the
 --- plugin documents it, else what the plugin's help says it is: the title of its first
 --- help file and the first paragraph of prose ("Telescope.nvim is a plugin for fuzzy
---- finding…"). The files are read once per plugin folder and session.
+--- finding…"). The files are read once per plugin folder and session, every tagged
+--- command in one pass.
 local M = {}
 local H = {}
 
@@ -21,12 +22,7 @@ function M.describe(name, plugins)
     local dir = M.plugin_dir(plugin)
     local doc = dir and H.doc(dir .. '/doc', plugin)
     if doc then
-      local own = doc.commands[name]
-      if own == nil then
-        own = require('leash.catalog.commands').parse_help(dir .. '/doc', { name }, {})[name] or false
-        doc.commands[name] = own
-      end
-      local text = own or doc.summary
+      local text = doc.commands[name] or doc.summary
       if text then return text end
     end
   end
@@ -52,8 +48,8 @@ function M.reset() H.docs = {} end
 
 -- Helper data ================================================================
 
---- Per doc folder: `false` (no help), or the summary and the commands looked up so far.
----@type table<string, false|{ summary?: string, commands: table<string, string|false> }>
+--- Per doc folder: `false` (no help), or the summary and the help of each command it tags.
+---@type table<string, false|{ summary?: string, commands: table<string, string> }>
 H.docs = {}
 
 -- Helper functionality =======================================================
@@ -72,7 +68,25 @@ function H.doc(dir, plugin)
       if ma ~= mb then return ma end
       return a < b
     end)
-    H.docs[dir] = #files > 0 and { summary = H.summary(dir .. '/' .. files[1]), commands = {} } or false
+    if #files == 0 then
+      H.docs[dir] = false
+      return nil
+    end
+    -- Every command the help tags (`*:Git*`), parsed in one pass over the folder.
+    local names, seen = {}, {}
+    for _, file in ipairs(files) do
+      local f = io.open(dir .. '/' .. file, 'r')
+      local text = f and f:read('*a') or ''
+      if f then f:close() end
+      for tag in text:gmatch('%*:(%u[%w_]*)!?%*') do
+        if not seen[tag] then
+          seen[tag] = true
+          names[#names + 1] = tag
+        end
+      end
+    end
+    local commands = #names > 0 and require('leash.catalog.commands').parse_help(dir, names, {}) or {}
+    H.docs[dir] = { summary = H.summary(dir .. '/' .. files[1]), commands = commands }
   end
   return H.docs[dir] or nil
 end

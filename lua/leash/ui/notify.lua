@@ -42,11 +42,19 @@ end
 ---@return boolean
 function M.builtin() return H.builtin_notify() end
 
+--- `line` cut so that it and `tail` fit on one line of the message area (|v:echospace|).
+---@param line string
+---@param tail string kept whole after the line
+---@return string
+function M.fit(line, tail) return H.fit(line, tail, H.room()) end
+
 -- Helper functionality =======================================================
 
 function H.builtin_notify()
   local ok, info = pcall(debug.getinfo, vim.notify, 'S')
-  return ok and type(info) == 'table' and type(info.source) == 'string' and info.source:find('vim/_editor%.lua$') ~= nil
+  if not (ok and type(info) == 'table' and type(info.source) == 'string') then return false end
+  -- Neovim 0.11/0.12 define it in vim/_editor.lua, later versions in vim/_core/editor.lua.
+  return info.source:find('vim/_editor%.lua$') ~= nil or info.source:find('vim/_core/editor%.lua$') ~= nil
 end
 
 --- The columns a message may take without a hit-enter prompt ('showcmd' and 'ruler'

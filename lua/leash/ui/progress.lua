@@ -42,7 +42,8 @@ function M.news(line)
   local s = H.state
   if not s then return end
   s.message = line
-  H.show(s, true)
+  -- Shown now unless a message drawn now would get in the way; the next tick shows it.
+  if H.may_tick() or (s.no_echo and not H.builtin_notify()) then H.show(s, true) end
 end
 
 --- Replace the progress with the outcome (`planned with anthropic in 812 ms`).
@@ -87,10 +88,24 @@ H.frames = { '⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏
 function H.text(s)
   -- Rounded: the ticks come a hair before each whole second.
   local secs = math.floor((vim.uv.hrtime() - s.started) / 1e9 + 0.5)
-  local parts = { ('%s planning with %s'):format(H.frames[s.frame], s.provider) }
-  if secs > 0 then parts[#parts + 1] = ('%d s'):format(secs) end
-  if s.message then parts[#parts + 1] = s.message end
-  return table.concat(parts, ' · ') .. '… (<C-c> or :Leash cancel to stop)'
+  local tail = {}
+  if secs > 0 then tail[#tail + 1] = ('%d s'):format(secs) end
+  if s.message then tail[#tail + 1] = s.message end
+  local who = ('%s planning with %s'):format(H.frames[s.frame], s.provider)
+  local text = table.concat(vim.list_extend({ who }, tail), ' · ') .. '…'
+  local stop = ' (<C-c> or :Leash cancel to stop)'
+  -- A notifier's window has room for it all.
+  if s.no_echo and not H.builtin_notify() then return text .. stop end
+  -- In the message area a second line would stop at a hit-enter prompt: the how-to-stop
+  -- goes first, then who is asked (the stage matters most), then the text is cut.
+  -- (Before it: the notification's `leash: `, or the progress message's title and
+  -- percentage.)
+  local prefix = s.no_echo and 'leash: ' or 'leash: 50% '
+  local fit = require('leash.ui.notify').fit
+  for _, t in ipairs({ text .. stop, text, table.concat(vim.list_extend({ H.frames[s.frame] }, tail), ' · ') .. '…' }) do
+    if fit(prefix .. t, '') == prefix .. t then return t end
+  end
+  return fit(prefix .. table.concat(vim.list_extend({ H.frames[s.frame] }, tail), ' · '), ''):sub(#prefix + 1)
 end
 
 --- Draw `s` in place: a progress message where Neovim has them, else a notification

@@ -150,8 +150,9 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
     if plan.steps.is_empty() {
         out.push(vec![("Nothing to run.".into(), Style::Dropped)]);
     }
-    for s in &plan.steps {
-        let num = format!("{}. ", s.step.index + 1);
+    // The steps that run are numbered 1…n as they run; refused ones are listed apart.
+    for (pos, s) in plan.steps.iter().enumerate() {
+        let num = format!("{}. ", pos + 1);
         let indent = " ".repeat(num.len());
         let mut row: Row = vec![(num, Style::Plain)];
         let mark = mark(s.step.reach);
@@ -225,10 +226,7 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
         out.push(Vec::new());
         out.push(vec![("Not run (refused by the checker):".into(), Style::Heading)]);
         for d in &plan.dropped {
-            out.push(vec![
-                (format!("{}. ", d.index + 1), Style::Dropped),
-                (visible(&d.refusal.to_string()), Style::Dropped),
-            ]);
+            out.push(vec![("- ".into(), Style::Dropped), (visible(&d.refusal.to_string()), Style::Dropped)]);
         }
     }
     if !notes.is_empty() {
@@ -282,8 +280,9 @@ pub fn question(plan: &HelixPlan) -> Question {
     let marked: Vec<String> = plan
         .steps
         .iter()
-        .filter(|s| is_marked(s))
-        .map(|s| format!("{} [{}]", s.step.index + 1, mark_name(s)))
+        .enumerate()
+        .filter(|(_, s)| is_marked(s))
+        .map(|(pos, s)| format!("{} [{}]", pos + 1, mark_name(s)))
         .collect();
     let steps = plan.steps.len();
     let summary = if marked.is_empty() {
@@ -826,6 +825,27 @@ mod screen_tests {
                 assert!(width(&line) <= cols, "{} > {cols}: {line:?}", width(&line));
             }
         }
+    }
+
+    #[test]
+    fn steps_are_numbered_as_they_run_and_refused_ones_apart() {
+        // The model's second step was refused: the dialog says 1, 2, never 3.
+        let mut p = plan(vec![
+            step(0, Reach::Safe, command("vsplit"), "split"),
+            step(2, Reach::Shell, program("make"), "build"),
+        ]);
+        p.dropped.push(crate::validate::Dropped {
+            index: 1,
+            refusal: crate::refusal::Refusal::UnknownKey("fontsize".into()),
+        });
+        let text: Vec<String> =
+            rows(&p, &HashMap::new(), &[]).iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect();
+        assert!(text.iter().any(|l| l.starts_with("1. ")), "{text:?}");
+        assert!(text.iter().any(|l| l.starts_with("2. ") && l.contains("[shell]")), "{text:?}");
+        assert!(text.iter().any(|l| l.starts_with("- ") && l.contains("fontsize")), "{text:?}");
+        assert!(!text.iter().any(|l| l.starts_with("3. ")), "{text:?}");
+        let summary: String = question(&p).summary.iter().map(|(t, _)| t.as_str()).collect();
+        assert!(summary.contains("marked: 2 [shell]"), "{summary}");
     }
 
     #[test]

@@ -569,8 +569,8 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
     let mut later = Vec::new();
     let mut terminal = false;
     let mut failed = false;
-    for s in &plan.steps {
-        let index = s.step.index;
+    // `index`: the step's place among the steps that run, as the dialog numbers it.
+    for (index, s) in plan.steps.iter().enumerate() {
         let outcome = match &s.action {
             HelixAction::Setting { key, value } => write_setting(args, key, value).map(|()| handoff.reload = true),
             HelixAction::Command { line } => {

@@ -223,25 +223,26 @@ function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
 function H.say_nothing(plan, nothing)
   local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
   local reply = type(plan.reply) == 'string' and vim.trim(plan.reply) or ''
+  local empty = #plan.steps == 0
+  -- One refused step: its reason is the whole message.
+  if empty and #dropped == 1 then
+    return H.outcome({ 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason) }, vim.log.levels.WARN)
+  end
   local lines = {}
-  if #plan.steps == 0 and #dropped == 1 then
-    -- One refused step: its reason is the message.
-    lines[1] = 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason)
-  elseif #plan.steps == 0 and #dropped > 0 then
+  if empty and #dropped > 0 then
     lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
-  elseif #plan.steps == 0 and reply ~= '' then
+  elseif empty and reply ~= '' then
     lines[1] = 'leash: ' .. reply
   else
     lines[1] = nothing
   end
-  if not (#plan.steps == 0 and #dropped == 1) then
-    for _, d in ipairs(dropped) do
-      lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
-    end
+  for _, d in ipairs(dropped) do
+    lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
   end
-  local level = #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO
-  require('leash.ui.notify').outcome(lines, level, ':Leash last')
+  H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
 end
+
+function H.outcome(lines, level) require('leash.ui.notify').outcome(lines, level, ':Leash last') end
 
 --- The step's label for messages, with control characters made visible.
 function H.label(step)

@@ -300,8 +300,8 @@ function H.catalog_names(prefix)
   if not ok or type(entries) ~= 'table' then return {} end
   local names, seen = {}, {}
   for _, e in ipairs(entries) do
-    local name = e.kind == 'setting' and e.key
-      or (type(e.id) == 'string' and e.id:match('^cmd:(.+)$') or e.id:match('^user:(.+)$'))
+    local id = type(e.id) == 'string' and e.id or ''
+    local name = e.kind == 'setting' and e.key or id:match('^cmd:(.+)$') or id:match('^user:(.+)$')
     if type(name) == 'string' and vim.startswith(name, prefix) and not seen[name] then
       seen[name] = true
       names[#names + 1] = name

@@ -142,6 +142,19 @@ end
 ---@param index table<string, { abbr?: string }> from |M.parse_index()|
 ---@return table<string, string>
 function M.parse_help(dir, names, index)
+  local texts = {}
+  for file in vim.fs.dir(dir) do
+    if file:sub(-4) == '.txt' then texts[#texts + 1] = H.read(dir .. '/' .. file) end
+  end
+  return M.parse_help_texts(texts, names, index)
+end
+
+--- |M.parse_help()| over help files already read.
+---@param texts string[]
+---@param names string[]
+---@param index table<string, { abbr?: string }>
+---@return table<string, string>
+function M.parse_help_texts(texts, names, index)
   -- Every accepted spelling of a name (`vs`, `vsp`, … `vsplit`) → the full name.
   local full = {}
   for _, name in ipairs(names) do
@@ -152,11 +165,8 @@ function M.parse_help(dir, names, index)
     end
   end
   local parts, sizes = {}, {}
-  for file in vim.fs.dir(dir) do
-    if file:sub(-4) == '.txt' then
-      local text = H.read(dir .. '/' .. file)
-      if text and text:find('*:', 1, true) then H.help_blocks(text, full, parts, sizes) end
-    end
+  for _, text in ipairs(texts) do
+    if text:find('*:', 1, true) then H.help_blocks(text, full, parts, sizes) end
   end
   local out = {}
   for name, list in pairs(parts) do

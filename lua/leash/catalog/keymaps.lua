@@ -86,10 +86,9 @@ function M.same(pinned, now)
   if not owner then return false end
   local now_owner, rest = now:match('^([^\31]+)\31(.*)$')
   if now_owner ~= owner or vim.startswith(rest, 'lazy:') then return false end
-  local ok, config = pcall(require, 'lazy.core.config')
-  if not ok or type(config.plugins) ~= 'table' then return false end
+  local specs = origin.lazy_plugins()
   for name in plugins:gmatch('[^,]+') do
-    local p = config.plugins[name]
+    local p = specs[name]
     if not (p and p._ and p._.loaded) then return false end
   end
   return true

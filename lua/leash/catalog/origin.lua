@@ -76,6 +76,14 @@ function M.lazy_command(name)
   return H.names(active)
 end
 
+--- lazy.nvim's plugin records by name (`dir`, `_.loaded`…) when lazy.nvim is in use,
+--- else an empty table. Read, never required: leash does not load lazy.nvim.
+---@return table<string, table>
+function M.lazy_plugins()
+  local config = package.loaded['lazy.core.config']
+  return type(config) == 'table' and type(config.plugins) == 'table' and config.plugins or {}
+end
+
 --- Whether a mapping is one of which-key's triggers (left out of the catalog).
 ---@param map table
 ---@return boolean

@@ -34,8 +34,7 @@ end
 ---@param name string
 ---@return string?
 function M.plugin_dir(name)
-  local config = package.loaded['lazy.core.config']
-  local spec = type(config) == 'table' and type(config.plugins) == 'table' and config.plugins[name]
+  local spec = require('leash.catalog.origin').lazy_plugins()[name]
   if type(spec) == 'table' and type(spec.dir) == 'string' then return spec.dir end
   for _, dir in ipairs(vim.api.nvim_list_runtime_paths()) do
     if vim.fs.basename(dir) == name then return dir end
@@ -72,21 +71,21 @@ function H.doc(dir, plugin)
       H.docs[dir] = false
       return nil
     end
-    -- Every command the help tags (`*:Git*`), parsed in one pass over the folder.
-    local names, seen = {}, {}
+    -- Each file read once: every command the help tags (`*:Git*`), parsed in one pass.
+    local texts, names, seen = {}, {}, {}
     for _, file in ipairs(files) do
       local f = io.open(dir .. '/' .. file, 'r')
-      local text = f and f:read('*a') or ''
+      texts[#texts + 1] = f and f:read('*a') or ''
       if f then f:close() end
-      for tag in text:gmatch('%*:(%u[%w_]*)!?%*') do
+      for tag in texts[#texts]:gmatch('%*:(%u[%w_]*)!?%*') do
         if not seen[tag] then
           seen[tag] = true
           names[#names + 1] = tag
         end
       end
     end
-    local commands = #names > 0 and require('leash.catalog.commands').parse_help(dir, names, {}) or {}
-    H.docs[dir] = { summary = H.summary(dir .. '/' .. files[1]), commands = commands }
+    local commands = #names > 0 and require('leash.catalog.commands').parse_help_texts(texts, names, {}) or {}
+    H.docs[dir] = { summary = H.summary(texts[1]), commands = commands }
   end
   return H.docs[dir] or nil
 end
@@ -99,11 +98,8 @@ end
 
 --- `*telescope.txt*  Find, Filter, Preview, Pick.` and the first paragraph of prose:
 --- lines of words that start in the first column, past headings, rules and lists.
-function H.summary(path)
-  local f = io.open(path, 'r')
-  if not f then return nil end
-  local text = f:read(16384) or ''
-  f:close()
+function H.summary(text)
+  text = text:sub(1, 16384)
   local title = text:match('^%*[^*]+%*%s+([^\n]+)')
   -- Generated help (panvimdoc) has `For Neovim >= 0.8  Last change: …` there.
   if title and (title:find('Last change') or title:find('^For N?[Vv]im')) then title = nil end

@@ -64,14 +64,15 @@ function H.room() return math.max(20, (tonumber(vim.v.echospace) or vim.o.column
 --- `line` cut so that it and `tail` fit in `width` columns.
 function H.fit(line, tail, width)
   local keep = width - vim.fn.strdisplaywidth(tail)
-  if vim.fn.strdisplaywidth(line) > keep then
-    local n = vim.fn.strchars(line)
-    while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(line, 0, n)) > keep - 1 do
-      n = n - 1
-    end
-    line = vim.fn.strcharpart(line, 0, n) .. '…'
+  if vim.fn.strdisplaywidth(line) <= keep then return line .. tail end
+  -- Characters while they fit, with room for the `…`.
+  local used, n = 0, 0
+  for i = 0, vim.fn.strchars(line) - 1 do
+    used = used + vim.fn.strdisplaywidth(vim.fn.strcharpart(line, i, 1))
+    if used > keep - 1 then break end
+    n = i + 1
   end
-  return line .. tail
+  return vim.fn.strcharpart(line, 0, n) .. '…' .. tail
 end
 
 return M

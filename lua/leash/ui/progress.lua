@@ -102,10 +102,11 @@ function H.text(s)
   -- percentage.)
   local prefix = s.no_echo and 'leash: ' or 'leash: 50% '
   local fit = require('leash.ui.notify').fit
-  for _, t in ipairs({ text .. stop, text, table.concat(vim.list_extend({ H.frames[s.frame] }, tail), ' · ') .. '…' }) do
+  local short = table.concat(vim.list_extend({ H.frames[s.frame] }, tail), ' · ')
+  for _, t in ipairs({ text .. stop, text, short .. '…' }) do
     if fit(prefix .. t, '') == prefix .. t then return t end
   end
-  return fit(prefix .. table.concat(vim.list_extend({ H.frames[s.frame] }, tail), ' · '), ''):sub(#prefix + 1)
+  return fit(prefix .. short, ''):sub(#prefix + 1)
 end
 
 --- Draw `s` in place: a progress message where Neovim has them, else a notification

@@ -136,6 +136,21 @@ fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     }
 }
 
+fn parse_reach(reach: &str) -> mlua::Result<Reach> {
+    Reach::parse(reach).ok_or_else(|| err(format!("unknown reach “{reach}”")))
+}
+
+/// A list of name handlers from Lua (`{ pattern, event, group }` tables); none for nil.
+fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<names::NameHandler>> {
+    match handlers {
+        None | Some(LuaValue::Nil) => Ok(Vec::new()),
+        Some(h) => {
+            let v: Value = lua.from_value(h).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
+            parse_name_handlers(&v).map_err(err)
+        }
+    }
+}
+
 fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     lua.to_value(v)
 }
@@ -236,13 +251,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let values: Vec<Value> = lua
                     .from_value(entries)
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
-                let handlers = match opt::<LuaValue>(&opts, "name_handlers")? {
-                    Some(v) => {
-                        let v: Value = lua.from_value(v).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
-                        parse_name_handlers(&v).map_err(err)?
-                    }
-                    None => Vec::new(),
-                };
+                let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
                 let code_dirs = code_dirs(lua, &opts)?;
                 let catalog = Arc::new(
                     Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
@@ -396,28 +405,44 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|_, u: u32| Ok(char::from_u32(u).is_some_and(crate::text::is_invisible)))?,
     )?;
 
-    // The argument filter of the Neovim profile for one command, as the validator applies
-    // it, for the Lua filter's cross-check: nil when a step of this reach may run it, else
-    // the reason. With `name_handlers`, a handled file name in a step below shell is
-    // refused too (the validator would have raised that step to shell).
+    // The executor's checks just before a step runs (lua/leash/policy.lua calls them): the
+    // core's rules, the ones the validator applied, never a copy in Lua. Each answers nil
+    // when the step may run, else the reason.
+    //
+    // `:name args` in a step of `reach`: the argument filter, and below shell no file name
+    // that one of `handlers` (the autocommands that read or write names in Neovim's place)
+    // claims.
     m.set(
         "check_command_args",
         lua.create_function(|lua, (name, reach, args, handlers): (String, String, Vec<String>, Option<LuaValue>)| {
             guard(|| {
-                let reach = Reach::parse(&reach).ok_or_else(|| err(format!("unknown reach “{reach}”")))?;
-                if let Err(why) = neovim::check_command_args(&name, reach, &args) {
-                    return Ok(Some(why.to_string()));
-                }
-                let Some(handlers) = handlers else { return Ok(None) };
-                let v: Value = lua.from_value(handlers).map_err(|e| err(format!("name handlers: {e}")))?;
-                let handlers = parse_name_handlers(&v).map_err(err)?;
-                if reach >= Reach::Shell || !neovim::takes_file_names(&name) {
-                    return Ok(None);
-                }
-                let claimed = args.iter().flat_map(|a| names::names_in(a)).find_map(|word| {
-                    names::handler_for(&handlers, word).map(|h| format!("“{word}” is read by {}", h.describe()))
-                });
-                Ok(claimed)
+                let reach = parse_reach(&reach)?;
+                let handlers = name_handlers(lua, handlers)?;
+                Ok(neovim::check_before_run(&name, reach, &args, &handlers).err().map(|r| r.to_string()))
+            })
+        })?,
+    )?;
+    // The arguments of a user command or a user entry in a step of `reach`.
+    m.set(
+        "check_item_args",
+        lua.create_function(|_, (args, reach): (Vec<String>, String)| {
+            guard(|| Ok(neovim::check_item_args(&args, parse_reach(&reach)?).err().map(|r| r.to_string())))
+        })?,
+    )?;
+    // A file name leash opens that came from elsewhere (a language server's jump target).
+    m.set(
+        "check_file_name",
+        lua.create_function(|_, name: String| {
+            guard(|| Ok(neovim::check_file_name(&name).err().map(|r| r.to_string())))
+        })?,
+    )?;
+    // The position (1-based) of the first of `handlers` that reads or writes `name`, or nil.
+    m.set(
+        "name_handler",
+        lua.create_function(|lua, (name, handlers): (String, LuaValue)| {
+            guard(|| {
+                let handlers = name_handlers(lua, Some(handlers))?;
+                Ok(handlers.iter().position(|h| h.matches(&name)).map(|i| i + 1))
             })
         })?,
     )?;

@@ -92,6 +92,13 @@ pub enum Refusal {
     /// a setting the project's config overrides, a step that cannot keep its place).
     #[error("{0}")]
     CannotRunHere(String),
+    /// `handled_name`: at run time, a step below `shell` names a file that an autocommand
+    /// reads or writes in the editor's place (gzip.vim runs `gzip` for `*.gz`); the
+    /// validator would have shown such a step as `shell`, so it changed after validation.
+    #[error(
+        "“{name}” is read or written by {handler}, which can run a program; the plan did not show this step as [shell]"
+    )]
+    HandledName { name: String, handler: String },
     /// `code_on_range`: a command that would run the user's lines as code (`:'<,'>lua`,
     /// `:'<,'>source`), which the plan window does not show.
     #[error("“{id}” would run {lines} as code, and the plan window does not show them; leash does not run the lines of a range as code")]
@@ -126,6 +133,7 @@ impl Refusal {
             Refusal::HelixRule(_) => "helix_rule",
             Refusal::CannotRunHere(_) => "cannot_run_here",
             Refusal::CodeOnRange { .. } => "code_on_range",
+            Refusal::HandledName { .. } => "handled_name",
         }
     }
 
@@ -219,6 +227,9 @@ mod tests {
             Refusal::HelixRule(":write takes at most 1 argument".into()),
             Refusal::CannotRunHere("the project's .helix/config.toml sets it".into()),
             Refusal::CodeOnRange { id: "cmd:lua".into(), lines: "lines 2–3".into() },
+            Refusal::HandledName {
+                name: "a.gz".into(), handler: "an autocommand of “gzip” (BufReadPost *.gz)".into()
+            },
         ]
     }
 
@@ -248,6 +259,7 @@ mod tests {
             Refusal::HelixRule(_) => 21,
             Refusal::CannotRunHere(_) => 22,
             Refusal::CodeOnRange { .. } => 23,
+            Refusal::HandledName { .. } => 24,
         }
     }
 
@@ -266,6 +278,16 @@ mod tests {
         assert_eq!(codes.len(), examples.len(), "codes are unique");
         for r in &examples {
             assert!(!r.to_string().trim().is_empty(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn every_code_is_listed_in_the_help() {
+        let help = include_str!("../doc/leash.txt");
+        for r in examples() {
+            let code = r.code();
+            let listed = help.lines().any(|l| l.starts_with("  ") && l.split_whitespace().next() == Some(code));
+            assert!(listed, "doc/leash.txt does not list the code {code}");
         }
     }
 

@@ -360,6 +360,19 @@ mod tests {
     }
 
     #[test]
+    fn a_user_command_below_shell_gets_no_file_name_a_handler_or_neovim_reads_as_a_command() {
+        let step = json!({"reply": "", "steps": [{"type": "item", "id": "user:Telescope", "args": "term://sh"}]});
+        let plan = parse(&step.to_string()).unwrap();
+        let v = validate(&plan, &catalog(), &Policy::new(Profile::Neovim));
+        assert_eq!(v.dropped[0].refusal.code(), "unsafe_argument", "{:?}", v.dropped);
+        // Shown as [shell] (a user's rule), the argument passes: the window says a program may run.
+        let policy = Policy::new(Profile::Neovim)
+            .with_raise_rules(vec![RaiseRule { pattern: "user:*".into(), reach: Reach::Shell }]);
+        let v = validate(&plan, &catalog(), &policy);
+        assert_eq!((v.steps.len(), v.steps[0].reach), (1, Reach::Shell), "{:?}", v.dropped);
+    }
+
+    #[test]
     fn plugin_steps_say_whose_code_runs_and_are_confirmed() {
         let p = one(json!({"type": "item", "id": "map:n:<leader>tb"}));
         assert_eq!((p.steps[0].reach, p.confirm), (Reach::Plugin, Confirm::Required));

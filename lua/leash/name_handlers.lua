@@ -5,7 +5,7 @@
 --- The list is derived from the autocommands defined in this Neovim (|nvim_get_autocmds()|),
 --- not copied from a plugin, so it follows whatever plugins are loaded. The catalog hands
 --- it to the native core, whose validator raises a step that names such a file to `shell`
---- and says why; the executor's filter (|leash.filter|) and the file actions refuse such
+--- and says why; the executor's check (|leash.policy.check_command_args()|) and the file actions refuse such
 --- names in a step that was not raised. Filetype detection (`:setfiletype` on `BufRead`)
 --- reads nothing in Neovim's place and is left out.
 local M = {}
@@ -52,25 +52,20 @@ function M.list()
   return out
 end
 
---- The first handler that claims `name` (matched without regard to case, against the
---- whole name and its last component, as the core matches), or nil.
+--- The first handler that claims `name`, or nil: the core's matching (without regard to
+--- case, against the whole name and its last component), the one the validator uses.
+--- When the native module cannot answer, every name counts as claimed by the first
+--- handler (fail closed: a step below `shell` naming a file is then refused).
 ---@param name string a file name as a step gives it
 ---@param handlers? leash.NameHandler[] default: |M.list()|
 ---@return leash.NameHandler?
 function M.match(name, handlers)
-  name = name:gsub('[/\\]+$', ''):lower()
-  if name == '' then return nil end
-  local tail = name:match('[^/]*$')
-  for _, h in ipairs(handlers or M.list()) do
-    local suffix = H.suffix(h.pattern)
-    if suffix then
-      -- `*.gz` and the like (most patterns): a plain comparison, no regex.
-      if #tail >= #suffix and tail:sub(-#suffix) == suffix then return h end
-    else
-      local re = H.regex(h.pattern)
-      if re and (re:match_str(name) or re:match_str(tail)) then return h end
-    end
-  end
+  handlers = handlers or M.list()
+  if #handlers == 0 then return nil end
+  local native = require('leash.native').load()
+  local ok, i = pcall(function() return native.name_handler(name, handlers) end)
+  if not ok then return handlers[1] end
+  return i and handlers[i] or nil
 end
 
 --- Whether `h` runs when its names are written or appended to.
@@ -86,14 +81,6 @@ function M.describe(h)
   return ('an autocommand of “%s” (%s %s)'):format(group, h.event, h.pattern)
 end
 
--- Helper data ================================================================
-
---- Compiled patterns, by pattern.
-H.regexes = {}
-
---- The literal, lowercased suffix of a `*.ext` pattern (false for other patterns), by pattern.
-H.suffixes = {}
-
 -- Helper functionality =======================================================
 
 --- A Vimscript autocommand that only sets the filetype (`setf x`, `set ft=x`).
@@ -105,29 +92,6 @@ function H.sets_filetype(c)
   return cmd:find('^%s*setf%a*%s+[%w._-]+%s*$') ~= nil
     or cmd:find('^%s*setl?o?c?a?l?%s+ft=[%w._-]+%s*$') ~= nil
     or cmd:find('^%s*setl?o?c?a?l?%s+filetype=[%w._-]+%s*$') ~= nil
-end
-
---- `.gz` for `*.gz` (lowercased), false when the pattern is anything but `*` and literal text.
-function H.suffix(pattern)
-  local s = H.suffixes[pattern]
-  if s == nil then
-    local rest = pattern:match('^%*([^*?%[%]{}\\,/]+)$')
-    s = rest and rest:lower() or false
-    H.suffixes[pattern] = s
-  end
-  return s
-end
-
---- The case-insensitive regex of an autocommand pattern.
-function H.regex(pattern)
-  local re = H.regexes[pattern]
-  if re == nil then
-    -- glob2regpat() anchors the pattern as Neovim matches it (`*.gz` → `\.gz$`).
-    local ok, compiled = pcall(function() return vim.regex('\\c' .. vim.fn.glob2regpat(pattern)) end)
-    re = ok and compiled or false
-    H.regexes[pattern] = re
-  end
-  return re or nil
 end
 
 return M

@@ -2,10 +2,12 @@
 --- argument flags and reaches of every builtin command, number caps, invisible-character
 --- ranges and the text length limit.
 ---
---- The Lua side checks steps again before they run (|leash.filter|, |leash.text|) and must
---- use the same lists as the core's validator; they are read once from the native module
---- (`policy_lists()`), never copied into Lua. Without the native module there are no lists,
---- and the checks that need them refuse (nothing a model proposed can run then anyway).
+--- The executor checks each step again just before it runs (defence in depth: the
+--- validator applied the same rules when the plan was made). Those checks are the core's
+--- own functions (|M.check_command_args()|, |M.check_item_args()|, |M.check_file_name()|),
+--- never a copy in Lua, and the lists the Lua side needs are read once from the native
+--- module (`policy_lists()`). Without the native module there are no lists and every
+--- check refuses (nothing a model proposed can run then anyway).
 local M = {}
 local H = {}
 
@@ -63,9 +65,51 @@ function M.withheld(name)
   return lists and lists.withheld[name] or nil
 end
 
+--- Why `:name args` must not run in a step of `reach`, or nil: the core's argument filter
+--- for the command, and below `shell` no file name that one of `handlers` reads or
+--- writes in Neovim's place (|leash.name_handlers|; the validator raised such a step to
+--- `shell`, so one that arrives lower was not shown as running a program).
+---@param name string the command's full name
+---@param reach string the step's reach
+---@param args string[]
+---@param handlers? leash.NameHandler[] default: none checked
+---@return string? why
+function M.check_command_args(name, reach, args, handlers)
+  return H.native_check('check_command_args', name, reach, args, handlers)
+end
+
+--- Why the arguments of a user command or a user entry must not be passed on in a step of
+--- `reach`, or nil: plain text always, and below `shell` the file-argument rules (a
+--- declared `safe` entry must not receive `term://…`, `+cmd` or `|`).
+---@param args string[]
+---@param reach string
+---@return string? why
+function M.check_item_args(args, reach) return H.native_check('check_item_args', args, reach) end
+
+--- Why leash must not open the file `name` that came from elsewhere (a language server's
+--- jump target), or nil.
+---@param name string
+---@return string? why
+function M.check_file_name(name) return H.native_check('check_file_name', name) end
+
 -- Helper data ================================================================
 
 ---@type leash.PolicyLists?
 H.lists = nil
+
+-- Helper functionality =======================================================
+
+--- One of the native module's checks: its reason, or nil when the step may run. Fails
+--- closed: without the module, or when the check itself fails, that is the reason.
+function H.native_check(name, ...)
+  local native, err = require('leash.native').load()
+  if not native then return err or 'the native library is not available' end
+  if type(native[name]) ~= 'function' then
+    return 'the native library is too old to check steps before they run (run :Leash build)'
+  end
+  local ok, why = pcall(native[name], ...)
+  if not ok then return 'the check before running failed: ' .. require('leash.native').message(why) end
+  return why
+end
 
 return M

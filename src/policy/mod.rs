@@ -103,16 +103,7 @@ impl Policy {
         if let Some(why) = self.withheld(&item.id) {
             return Err(Refusal::Withheld { id: item.id.clone(), why });
         }
-        for arg in args {
-            let what = || "an argument".to_string();
-            if arg.len() > MAX_TEXT_BYTES {
-                return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
-            }
-            // Whatever the item, a control character could hide part of the argument in
-            // the plan window (or end a line where the program expects one), and so could
-            // any other invisible character (U+061C, a tag character, a no-break space).
-            hidden_character(&what(), arg, false)?;
-        }
+        check_args_text(args)?;
         let mut reach = item.reach;
         if item.id == "term:run" {
             reach = Reach::Shell;
@@ -123,6 +114,9 @@ impl Policy {
                 let table = neovim::command_reach(name).unwrap_or(Reach::Shell);
                 reach = reach.max(table);
                 neovim::check_command_args(name, reach, args)?;
+            }
+            if item.id.starts_with("user:") || item.id.starts_with("entry:") {
+                neovim::check_item_args(args, self.raised(&item.id, reach))?;
             }
         }
         if self.profile == Profile::Helix {
@@ -164,20 +158,15 @@ impl Policy {
             return None;
         }
         let name = item.id.strip_prefix("cmd:")?;
-        if !neovim::takes_file_names(name) {
-            return None;
-        }
-        args.iter().flat_map(|a| names::names_in(a)).find_map(|word| {
-            let handler = names::handler_for(handlers, word)?;
-            let shown: String = word.chars().take(60).collect();
-            Some((
-                Reach::Shell,
-                format!(
-                    "“{shown}” is read or written by {}, which can run a program (gzip, tar, unzip…)",
-                    handler.describe()
-                ),
-            ))
-        })
+        let (word, handler) = neovim::claimed_name(name, args, handlers)?;
+        let shown: String = word.chars().take(60).collect();
+        Some((
+            Reach::Shell,
+            format!(
+                "“{shown}” is read or written by {}, which can run a program (gzip, tar, unzip…)",
+                handler.describe()
+            ),
+        ))
     }
 
     /// A step that evaluates its text (reach `code` or more) and names `libcall()` or
@@ -245,6 +234,21 @@ fn hidden_character(what: &str, s: &str, tab: bool) -> Result<(), Refusal> {
     }
     if let Some(c) = s.chars().find(|&c| !c.is_control() && crate::text::is_invisible(c)) {
         return Err(Refusal::InvisibleCharacter { what: what.to_string(), c });
+    }
+    Ok(())
+}
+
+/// The rule for the arguments of every item, whatever its reach: bounded, and no control
+/// character, which could hide part of the argument in the plan window (or end a line
+/// where the program expects one), nor any other invisible character (U+061C, a tag
+/// character, a no-break space).
+pub fn check_args_text(args: &[String]) -> Result<(), Refusal> {
+    for arg in args {
+        let what = || "an argument".to_string();
+        if arg.len() > MAX_TEXT_BYTES {
+            return Err(Refusal::TooLong { what: what(), max: MAX_TEXT_BYTES });
+        }
+        hidden_character(&what(), arg, false)?;
     }
     Ok(())
 }

@@ -639,7 +639,7 @@ describe('LSP and diagnostics actions', function()
     target.uri = vim.uri_from_fname(dir .. '/x`id`.lua')
     okk, err = run({ { type = 'item', id = 'lsp:definition' } })
     eq(false, okk)
-    matches('jump target', err)
+    matches('the jump target is refused: the file name “.*x`id`%.lua” contains a backtick', err)
 
     -- A server that never answers: the step fails at the deadline with a message.
     local lsp = require('leash.actions.lsp')

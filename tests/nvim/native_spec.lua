@@ -147,11 +147,37 @@ function H.checks.check_command_args(mod)
   local gzip = { { pattern = '*.gz', event = 'BufReadPost', group = 'gzip' } }
   eq(nil, mod.check_command_args('edit', 'safe', { 'x.gz' }), 'without handlers, no list of names')
   matches(
-    '“x.gz” is read by an autocommand of “gzip”',
+    '“x.gz” is read or written by an autocommand of “gzip” %(BufReadPost %*%.gz%), which can run a program; the plan did not show this step as %[shell%]',
     mod.check_command_args('edit', 'safe', { 'x.gz' }, gzip)
   )
   eq(nil, mod.check_command_args('edit', 'shell', { 'x.gz' }, gzip), 'a shell step may')
+  eq(nil, mod.check_command_args('help', 'safe', { 'x.gz' }, gzip), ':help takes no file name')
   matches('unknown reach', raises(mod.check_command_args, 'edit', 'nope', {}))
+end
+
+function H.checks.check_item_args(mod)
+  eq(nil, mod.check_item_args({ 'notes.md' }, 'safe'))
+  matches('argument “term://sh” starts with “term:”', mod.check_item_args({ 'term://sh' }, 'plugin'))
+  eq(nil, mod.check_item_args({ 'term://sh' }, 'shell'), 'a shell step may pass a URL')
+  matches('control character', mod.check_item_args({ 'a\nb' }, 'shell'), 'but never a hidden line break')
+  matches('unknown reach', raises(mod.check_item_args, {}, 'nope'))
+end
+
+function H.checks.check_file_name(mod)
+  eq(nil, mod.check_file_name('/src/main.rs'))
+  matches('the file name “%+cmd” starts with “%+”', mod.check_file_name('+cmd'))
+  matches('term:', mod.check_file_name('term://sh'))
+end
+
+function H.checks.name_handler(mod)
+  local handlers = {
+    { pattern = '*.gz', event = 'BufReadPost', group = 'gzip' },
+    { pattern = '{zipfile,jarfile}:*', event = 'BufReadCmd', group = 'zip' },
+  }
+  eq(1, mod.name_handler('dir/NOTES.GZ', handlers), 'case does not matter')
+  eq(2, mod.name_handler('zipfile:/a.zip::b', handlers))
+  eq(nil, mod.name_handler('gzip.txt', handlers))
+  eq(nil, mod.name_handler('x.gz', {}))
 end
 
 function H.checks.write_landing(mod)

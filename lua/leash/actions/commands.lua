@@ -4,7 +4,7 @@
 --- range gets the user's, `:'<,'>Do`, and only as the plan window showed it), and model
 --- text never reaches `vim.cmd`, `nvim_command`, `nvim_exec2`, `:execute` or `nvim_parse_cmd`.
 ---
---- Before it runs, the argument filter (|leash.filter|) is applied again, and a step below
+--- Before it runs, the core's argument filter is applied again (|leash.policy|), and a step below
 --- `shell` may neither name nor write a file that an autocommand reads or writes in
 --- Neovim's place (|leash.name_handlers|). While a safe, edit or write step runs, the
 --- handlers that replace reading a file (`term://`, netrw's URLs, zip) are ignored.
@@ -29,7 +29,7 @@ function M.handler(entry, step, ctx)
   if vim.fn.exists(':' .. name) ~= 2 then return nil, ':' .. name .. ' does not exist' end
   local below_shell = H.rank[step.reach] == nil or H.rank[step.reach] < H.rank.shell
   local handlers = below_shell and require('leash.name_handlers').list() or nil
-  local why = require('leash.filter').check_command_args(name, step.reach, step.args, handlers)
+  local why = policy.check_command_args(name, step.reach, step.args, handlers)
   if why then return nil, why end
   if handlers then
     why = H.writes_handled_buffer(name, handlers)

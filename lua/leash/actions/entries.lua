@@ -24,7 +24,7 @@ function M.handler(entry, step, opts)
   args = args or {}
   -- Whatever reach the entry declares, the model's arguments are filtered (a `safe`
   -- entry that passes its argument to :edit must not receive `term://…`).
-  local why = require('leash.filter').check_item_args(args, step and step.reach)
+  local why = require('leash.policy').check_item_args(args, step and step.reach or 'safe')
   if why then return false, 'leash: ' .. why end
   if type(u.run) == 'function' then
     local ok, res = pcall(u.run, args, step)

@@ -123,8 +123,8 @@ function H.check_target(uri)
     return ('leash: the language server pointed at “%s”, which is not a file'):format(text.visible(tostring(uri)))
   end
   local name = vim.uri_to_fname(uri)
-  local why = require('leash.filter').check_arg(name, {})
-  if why then return ('leash: the jump target “%s”%s'):format(text.visible(name), why) end
+  local why = require('leash.policy').check_file_name(name)
+  if why then return ('leash: the jump target is refused: %s'):format(why) end
 end
 
 H.actions = {

@@ -3,7 +3,7 @@
 ---
 --- The command must still be the one the catalog pinned (|leash.catalog.user_commands.pin()|).
 --- The arguments get the text checks always and, unless the step is shown as `shell`,
---- the file-argument rules of |leash.filter|: a command whose reach was declared lower
+--- the file-argument rules (|leash.policy.check_item_args()|): a command whose reach was declared lower
 --- must not receive `term://…`, `+cmd` or `|`.
 local M = {}
 
@@ -26,7 +26,7 @@ function M.handler(entry, step, ctx)
         name
       )
   end
-  local why = require('leash.filter').check_item_args(step.args, step.reach)
+  local why = require('leash.policy').check_item_args(step.args, step.reach)
   if why then return nil, why end
   local range, rerr = require('leash.actions.range').for_step(step, entry, ctx)
   if rerr then return nil, rerr end

@@ -23,6 +23,7 @@ use self::filter::{check_arg, check_name, check_plain_text, shown, unsafe_arg};
 use self::tables::{tables, Flags};
 use super::MAX_TEXT_BYTES;
 use crate::catalog::{Reach, SettingValue};
+use crate::policy::names::{self, NameHandler};
 use crate::refusal::{Hazard, Refusal};
 
 /// Builtin commands that are never offered as catalog items, with the reason shown.
@@ -250,6 +251,61 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
         }
     }
     check_number_args(name, args)
+}
+
+/// Refuses arguments of a user command or a user entry (`user:…`, `entry:…`) that could
+/// reach further than the step shows. Whatever reach the item declares, each argument is
+/// bounded plain text (no control or invisible character); below `shell` it gets the file
+/// argument rules too, because a plugin's command may hand it to `:edit` or `:args`: a
+/// `safe` entry must not receive `term://sh`, `+cmd`, `|` or `%`.
+pub fn check_item_args(args: &[String], reach: Reach) -> Result<(), Refusal> {
+    super::check_args_text(args)?;
+    if reach < Reach::Shell {
+        for arg in args {
+            check_arg(arg, Flags::FILE_NAMES)?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a file name that leash is about to open although no plan step wrote it (a
+/// language server's jump target): plain text, and nothing Neovim would read as a
+/// command, an option or a URL a handler opens.
+pub fn check_file_name(name: &str) -> Result<(), Refusal> {
+    let what = format!("the file name “{}”", shown(name));
+    check_plain_text(&what, name)?;
+    filter::check_hazards(name, Flags::default()).map_err(|hazard| unsafe_arg(what, hazard))
+}
+
+/// The first file name in the arguments of `:name` that an autocommand reads or writes in
+/// Neovim's place, with that handler (`None` for a command that takes no file names).
+pub fn claimed_name<'a, 'h>(
+    name: &str,
+    args: &'a [String],
+    handlers: &'h [NameHandler],
+) -> Option<(&'a str, &'h NameHandler)> {
+    if !takes_file_names(name) {
+        return None;
+    }
+    args.iter().flat_map(|a| names::names_in(a)).find_map(|word| Some((word, names::handler_for(handlers, word)?)))
+}
+
+/// What the executor checks again just before `:name args` runs in a step of `reach`
+/// (defence in depth: the validator applied the same rules when the plan was made, so a
+/// step fails here only if it changed after validation). The text rule of every item
+/// argument, the argument filter of [`check_command_args`], and below `shell` no file name a handler reads or writes: the
+/// validator raises such a step to `shell`, so one that arrives lower was not shown as
+/// running a program.
+pub fn check_before_run(name: &str, reach: Reach, args: &[String], handlers: &[NameHandler]) -> Result<(), Refusal> {
+    super::check_args_text(args)?;
+    check_command_args(name, reach, args)?;
+    if reach >= Reach::Shell {
+        return Ok(());
+    }
+    match claimed_name(name, args, handlers) {
+        Some((word, handler)) => Err(Refusal::HandledName { name: shown(word), handler: handler.describe() }),
+        None => Ok(()),
+    }
 }
 
 /// Refuses option values that the option's type, caps or text rules do not allow.

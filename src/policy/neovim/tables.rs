@@ -147,6 +147,10 @@ pub(super) struct Flags {
 impl Flags {
     pub(super) const STRICTEST: Flags =
         Flags { xfile: true, cmdarg: true, argopt: true, backticks: true, loads_files: true, name_arg: false };
+    /// The argument of a user command or a user entry: it may be a file name, which a
+    /// plugin may hand to `:edit` (or split at white space, as `:args` does).
+    pub(super) const FILE_NAMES: Flags =
+        Flags { xfile: true, cmdarg: false, argopt: false, backticks: false, loads_files: true, name_arg: false };
 }
 
 pub(super) fn parse_flags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Flags, D::Error> {

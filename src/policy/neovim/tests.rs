@@ -761,3 +761,43 @@ fn repeating_the_last_substitute_is_code() {
     assert_eq!(command_reach("&"), Some(Reach::Code));
     assert_eq!(command_reach("~"), Some(Reach::Code));
 }
+
+#[test]
+fn item_arguments_get_the_file_rules_below_shell() {
+    for reach in [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Plugin] {
+        let refusal = check_item_args(&args(&["term://touch x"]), reach).unwrap_err();
+        assert_eq!(refusal.hazard(), Some(&Hazard::UrlScheme { scheme: "term:".into() }), "{reach:?}");
+        let refusal = check_item_args(&args(&["notes.md", "a | b"]), reach).unwrap_err();
+        assert_eq!(refusal.hazard(), Some(&Hazard::Bar), "{reach:?}");
+        assert!(check_item_args(&args(&["notes.md", "src/main.rs"]), reach).is_ok(), "{reach:?}");
+    }
+    assert!(check_item_args(&args(&["term://sh", "a | b"]), Reach::Shell).is_ok());
+    // Hidden text is refused whatever the reach.
+    assert_eq!(check_item_args(&args(&["a\nb"]), Reach::Shell).unwrap_err().code(), "control_character");
+    assert_eq!(check_item_args(&args(&["a\u{202E}b"]), Reach::Shell).unwrap_err().code(), "invisible_character");
+}
+
+#[test]
+fn before_a_command_runs_hidden_text_and_handled_names_are_refused() {
+    let gzip = [NameHandler { pattern: "*.gz".into(), event: "BufReadPost".into(), group: "gzip".into() }];
+    // :lua at its own reach skips the file rules, never the text rule the validator applies.
+    assert!(check_command_args("lua", Reach::Code, &args(&["x()\nos.exit()"])).is_ok());
+    let refusal = check_before_run("lua", Reach::Code, &args(&["x()\nos.exit()"]), &[]).unwrap_err();
+    assert_eq!(refusal.code(), "control_character");
+    let refusal = check_before_run("edit", Reach::Safe, &args(&["notes.GZ"]), &gzip).unwrap_err();
+    assert_eq!(refusal.code(), "handled_name");
+    assert!(refusal.to_string().contains("“notes.GZ” is read or written by an autocommand of “gzip”"), "{refusal}");
+    assert!(check_before_run("edit", Reach::Shell, &args(&["notes.gz"]), &gzip).is_ok());
+    assert!(check_before_run("help", Reach::Safe, &args(&["notes.gz"]), &gzip).is_ok(), ":help names no file");
+    assert!(check_before_run("edit", Reach::Safe, &args(&["notes.md"]), &gzip).is_ok());
+}
+
+#[test]
+fn a_file_name_from_elsewhere_is_plain_and_no_command() {
+    assert!(check_file_name("/home/u/src/main.rs").is_ok());
+    assert!(check_file_name("a file with spaces.md").is_ok());
+    for (name, code) in [("+cmd", "unsafe_argument"), ("term://sh", "unsafe_argument"), ("a|b", "unsafe_argument")] {
+        assert_eq!(check_file_name(name).unwrap_err().code(), code, "{name}");
+    }
+    assert_eq!(check_file_name("a\u{200B}.rs").unwrap_err().code(), "invisible_character");
+}

@@ -1,9 +1,11 @@
--- One source for the policy lists, and one corpus through both argument filters: the
--- native one (what the validator applied) and lua/leash/filter.lua (what the executor
--- applies again before a step runs). They must give the same answer for every case; a
--- list entry removed from either side, or a rule that drifts, fails here.
+-- The executor checks every step again just before it runs, with the core's own rules
+-- (lua/leash/policy.lua calls the native module; no rule is copied into Lua). One corpus
+-- goes through the validator and through those checks: a step the validator passes runs,
+-- a step it drops is refused at run time too, and a step the validator raised to [shell]
+-- because a handler reads its file is refused when it arrives lower.
 
 local native = require('leash.native').get()
+local policy = require('leash.policy')
 
 --- Every combination of these commands, reaches and arguments is one case.
 local commands = {
@@ -115,12 +117,11 @@ describe('policy lists', function()
   end)
 end)
 
-describe('the Lua argument filter', function()
-  local filter = require('leash.filter')
-  local handlers = require('leash.name_handlers').list()
+describe('name handlers', function()
+  local nh = require('leash.name_handlers')
+  local handlers = nh.list()
 
   it('knows the handled names this Neovim has (gzip, tar, zip, netrw)', function()
-    local nh = require('leash.name_handlers')
     for _, name in ipairs({ 'a.gz', 'a.lz4', 'a.bz3', 'a.xz', 'A.ZST', 'dir/a.tar', 'a.zip', 'a.jar', 'term://sh' }) do
       ok(nh.match(name, handlers), name)
     end
@@ -136,53 +137,118 @@ describe('the Lua argument filter', function()
     end
     define('BufRead', 'setfiletype text')
     define('BufReadPost', 'set ft=text')
-    eq(nil, require('leash.name_handlers').match('x.leashspec'))
+    eq(nil, nh.match('x.leashspec'))
     define('BufReadPost', 'call system("x")')
-    ok(require('leash.name_handlers').match('x.leashspec'), 'a handler that runs something')
+    ok(nh.match('x.leashspec'), 'a handler that runs something')
     vim.api.nvim_del_augroup_by_id(group)
   end)
 
-  it('gives the same answer as the native filter for every case of the corpus', function()
-    local n, differ = 0, {}
+  it('count every name as claimed when the core cannot answer (fail closed)', function()
+    local mod = require('leash.native')
+    local load = mod.load
+    mod.load = function() return nil, 'leash: no native module (spec)' end
+    local h = nh.match('notes.md', handlers)
+    mod.load = load
+    eq(handlers[1], h)
+  end)
+end)
+
+describe("the executor's checks", function()
+  local handlers = require('leash.name_handlers').list()
+
+  --- The validated step for `:name args` from a catalog that declares `reach`, or the
+  --- code it was dropped with.
+  local catalogs = {}
+  local function validate(name, reach, args)
+    local key = name .. ' ' .. reach
+    catalogs[key] = catalogs[key]
+      or native.catalog_new(
+        { { id = 'cmd:' .. name, kind = 'command', title = name, args = 'optional', reach = reach } },
+        'neovim',
+        { name_handlers = handlers }
+      )
+    local plan = native.validate(
+      catalogs[key],
+      vim.json.encode({ reply = '', steps = { { type = 'item', id = 'cmd:' .. name, args = args } } })
+    )
+    return plan.steps[1], plan.dropped[1]
+  end
+
+  -- What the argument filter refuses; other refusals (a plan's sleep budget) are the
+  -- validator's alone.
+  local filter_codes = {
+    unsafe_argument = true,
+    control_character = true,
+    invisible_character = true,
+    too_long = true,
+    above_limit = true,
+    takes_no_args = true,
+  }
+
+  it('pass what the validator passed, and refuse what it dropped or raised to [shell]', function()
+    local n, wrong = 0, {}
+    local function fail(fmt, ...) wrong[#wrong + 1] = fmt:format(...) end
     for _, name in ipairs(commands) do
       for _, reach in ipairs(reaches) do
         for _, args in ipairs(arguments) do
           n = n + 1
-          local rust = native.check_command_args(name, reach, args, handlers)
-          local lua = filter.check_command_args(name, reach, args, handlers)
-          if (rust == nil) ~= (lua == nil) then
-            differ[#differ + 1] = (':%s [%s] %s → native %s, Lua %s'):format(
-              name,
-              reach,
-              vim.inspect(args):sub(1, 60),
-              rust and 'refuses' or 'accepts',
-              lua and 'refuses' or 'accepts'
-            )
+          local case = (':%s [%s] %s'):format(name, reach, vim.inspect(args):sub(1, 60))
+          local step, dropped = validate(name, reach, args)
+          if step then
+            local why = policy.check_command_args(name, step.reach, args, handlers)
+            if why then fail('%s: validated as [%s], refused at run: %s', case, step.reach, why) end
+            if
+              reach ~= 'shell'
+              and step.reach == 'shell'
+              and step.note
+              and step.note:find('read or written by', 1, true)
+            then
+              if not policy.check_command_args(name, reach, args, handlers) then
+                fail('%s: raised to [shell] for a handled name, runs as [%s]', case, reach)
+              end
+            end
+          elseif filter_codes[dropped.code] and not policy.check_command_args(name, reach, args, handlers) then
+            fail('%s: dropped (%s), runs at [%s]', case, dropped.code, reach)
           end
         end
       end
     end
     ok(n > 5000, n)
-    eq({}, differ)
+    eq({}, wrong)
   end)
 
-  it('refuses what the corpus says is dangerous, and accepts plain names', function()
-    eq(nil, filter.check_command_args('edit', 'safe', { 'notes.md' }, handlers))
+  it('say why, in the words of the validator', function()
+    eq(nil, policy.check_command_args('edit', 'safe', { 'notes.md' }, handlers))
     -- An ideographic space looks like a plain one: refused before the names are split.
-    matches('invisible character', filter.check_command_args('edit', 'safe', { 'a.txt\u{3000}term://sh' }, handlers))
-    matches('autocommand of “gzip”', filter.check_command_args('edit', 'safe', { 'DATA.LZ4' }, handlers))
-    eq(nil, filter.check_command_args('edit', 'shell', { 'DATA.LZ4' }, handlers))
-    matches('above the limit', filter.check_command_args('sleep', 'safe', { '20000m' }))
+    matches('invisible character U%+3000', policy.check_command_args('edit', 'safe', { 'a.txt\u{3000}term://sh' }))
+    matches('autocommand of “gzip”', policy.check_command_args('edit', 'safe', { 'DATA.LZ4' }, handlers))
+    eq(nil, policy.check_command_args('edit', 'shell', { 'DATA.LZ4' }, handlers))
+    matches('above the limit', policy.check_command_args('sleep', 'safe', { '20000m' }))
   end)
 
-  it('filters the arguments of user commands and entries whatever reach they declare', function()
-    for _, reach in ipairs({ 'safe', 'edit', 'write', 'code' }) do
-      matches('URL%-like', filter.check_item_args({ 'term://touch x' }, reach), reach)
-      matches('“|”', filter.check_item_args({ 'a | b' }, reach), reach)
+  it('filter the arguments of user commands and entries whatever reach they declare', function()
+    for _, reach in ipairs({ 'safe', 'edit', 'write', 'code', 'plugin' }) do
+      matches('URL%-like', policy.check_item_args({ 'term://touch x' }, reach), reach)
+      matches('“|”', policy.check_item_args({ 'a | b' }, reach), reach)
     end
-    eq(nil, filter.check_item_args({ 'term://sh' }, 'shell'))
-    matches('control character', filter.check_item_args({ 'a\nb' }, 'shell'))
-    eq(nil, filter.check_item_args({ 'notes.md' }, 'safe'))
+    eq(nil, policy.check_item_args({ 'term://sh' }, 'shell'))
+    matches('control character', policy.check_item_args({ 'a\nb' }, 'shell'))
+    eq(nil, policy.check_item_args({ 'notes.md' }, 'safe'))
+  end)
+
+  it('refuse everything when the native module cannot be loaded (fail closed)', function()
+    local mod = require('leash.native')
+    local load = mod.load
+    mod.load = function() return nil, 'leash: no native module (spec)' end
+    local a = policy.check_command_args('edit', 'safe', { 'notes.md' })
+    local b = policy.check_item_args({ 'notes.md' }, 'safe')
+    local c = policy.check_file_name('/src/main.rs')
+    mod.load = load
+    eq(
+      { 'leash: no native module (spec)', 'leash: no native module (spec)', 'leash: no native module (spec)' },
+      { a, b, c }
+    )
+    matches('unknown reach', policy.check_command_args('edit', 'sideways', {}))
   end)
 end)
 

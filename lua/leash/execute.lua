@@ -3,7 +3,7 @@
 --- The validated plan returned by the core is the only input trusted here, and even it is
 --- checked again (defence in depth): an item must name an entry of the catalog snapshot
 --- the plan was made and shown from, and each kind of item runs through its action module
---- (`lua/leash/actions/`), which applies the argument filter again (|leash.filter|). Every
+--- (`lua/leash/actions/`), which applies the core's argument filter again (|leash.policy|). Every
 --- step whose reach is not `shell` or `plugin` runs inside the process guard (|leash.guard|): if it
 --- tries to start a program, it is stopped and the plan stops.
 ---
@@ -19,6 +19,7 @@ local H = {}
 ---@field record leash.UndoRecord what undo needs; handlers that change state add to it
 ---@field range? leash.LineRange the user's lines (|leash.context.range()|), if `:Do` got any
 ---@field settings table<string, any> option values the plan's steps have set so far
+---@field number integer the running step's number among the steps that run (1…n), as the window shows it
 
 ---@class leash.UndoRecord
 ---@field settings leash.SettingRecord[]
@@ -55,6 +56,7 @@ function M.run(plan, opts)
       ok, err = false, 'not a step'
     else
       if step.type == 'item' then entries = entries or H.entry_map(opts.entries) end
+      ctx.number = pos
       ok, err = H.run_step(step, entries, ctx)
     end
     if not ok then
@@ -162,18 +164,6 @@ end
 ---@field plan_only? boolean show the plan with no run key (`:Do!`)
 ---@field on_refine? fun() the window's `e`: called after it closed, nothing ran
 ---@field window? boolean open the window even where the rules would run the plan at once (`:Leash last`)
-
---- The argument filter for builtin command `name` (|leash.filter.check_command_args()|),
---- as `ok, why`.
----@param name string
----@param reach string
----@param args string[]
----@return boolean ok
----@return string? why
-function M.check_command_args(name, reach, args)
-  local why = require('leash.filter').check_command_args(name, reach, args)
-  return why == nil, why
-end
 
 -- Helper data ================================================================
 
@@ -290,7 +280,7 @@ function H.run_step(step, entries, ctx)
   else
     ok, err = require('leash.guard').run(run, {
       plan_text = ctx.plan_text,
-      on_starts = function(starts) H.log_starts(step, starts) end,
+      on_starts = function(starts) H.log_starts(step, ctx.number, starts) end,
     })
   end
   -- Raw control bytes could move what the terminal shows (a later plan window among
@@ -326,11 +316,10 @@ function H.plan_text(plan)
   return out
 end
 
---- Write the programs a step started (and the ones refused) to the log.
-function H.log_starts(step, starts)
-  local line = vim.json.encode({
-    guard = { step = tonumber(step.index) and step.index + 1 or nil, label = H.label(step), starts = starts },
-  })
+--- Write the programs a step started (and the ones refused) to the log, the step
+--- numbered as the plan window and the error message number it (among the steps that run).
+function H.log_starts(step, number, starts)
+  local line = vim.json.encode({ guard = { step = number, label = H.label(step), starts = starts } })
   pcall(require('leash.planner').log, line)
 end
 

@@ -264,7 +264,7 @@ describe('guarded steps in a plan', function()
     vim.o.diffopt = 'filler' -- no `internal`: diffs run `diff` through 'shell'
     local okr, err = require('leash.execute').run(plan({
       {
-        index = 0,
+        index = 2, -- the model's third step; the first two were refused
         type = 'item',
         id = 'cmd:diffsplit',
         args = { dir .. '/plain.txt' },
@@ -276,6 +276,10 @@ describe('guarded steps in a plan', function()
     vim.o.diffopt = user_diffopt
     eq(false, okr)
     matches('^leash: step 1 %(Run :diffsplit%): it tried to start a program: “diff ', err)
+    -- The log names the step as the window and the message do, not by the model's index.
+    local log = vim.fn.readfile(require('leash.planner').log_path())
+    local line = vim.json.decode(log[#log])
+    eq({ 1, 'Run :diffsplit' }, { line.guard.step, line.guard.label })
     eq(false, vim.o.wrap, 'the plan stopped')
     vim.cmd('silent! diffoff!')
     vim.cmd('silent! only!')

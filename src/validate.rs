@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::catalog::{Args, Catalog, ListKind, Reach, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
-use crate::policy::{CodeWrite, Policy, Profile};
+use crate::policy::{CodeWrite, Policy};
 use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
@@ -191,7 +191,7 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             // Helix's commands have real aliases (`w`, `vs`, `bn` in its own table); in
             // Neovim an abbreviation is not an id (`:lu` is not `:lunmap`, whatever a
             // table of abbreviations says).
-            let aliased = || (policy.profile() == Profile::Helix).then(|| catalog.command_by_alias(id)).flatten();
+            let aliased = || policy.rules().resolves_aliases().then(|| catalog.command_by_alias(id)).flatten();
             let item = catalog.item(id).or_else(aliased).ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
             match (item.args, args.is_empty()) {
                 (Args::None, false) => return Err(Refusal::TakesNoArgs { id: item.id.clone(), note: None }),

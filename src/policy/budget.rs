@@ -11,7 +11,7 @@
 //! pauses on every typed bracket; a typed key ends that pause unless `'cpoptions'` has
 //! `m` (both safe options), so it counts too, whether or not `'showmatch'` is on now.
 
-use super::{neovim, Profile};
+use super::Profile;
 use crate::catalog::SettingValue;
 use crate::refusal::Refusal;
 
@@ -27,10 +27,11 @@ pub struct PlanBudget {
 impl PlanBudget {
     /// Counts an item step against the plan's limits; refuses the step that would go over.
     pub fn spend(&mut self, profile: Profile, id: &str, args: &[String]) -> Result<(), Refusal> {
-        if profile != Profile::Neovim || id != "cmd:sleep" {
+        let ms = profile.rules().item_wait_ms(id, args);
+        if ms == 0 {
             return Ok(());
         }
-        let total = self.sleep_ms.saturating_add(neovim::sleep_millis(args));
+        let total = self.sleep_ms.saturating_add(ms);
         if total > MAX_PLAN_SLEEP_MS {
             return Err(Refusal::PlanSleep { max_ms: MAX_PLAN_SLEEP_MS });
         }
@@ -41,10 +42,7 @@ impl PlanBudget {
     /// Counts a setting step against the plan's wait budget; refuses the step that would
     /// go over.
     pub fn spend_setting(&mut self, profile: Profile, key: &str, value: &SettingValue) -> Result<(), Refusal> {
-        if profile != Profile::Neovim {
-            return Ok(());
-        }
-        let Some(ms) = setting_wait_ms(key, value) else { return Ok(()) };
+        let Some(ms) = profile.rules().setting_wait_ms(key, value) else { return Ok(()) };
         let total = self.sleep_ms.saturating_add(ms);
         if total > MAX_PLAN_SLEEP_MS {
             return Err(Refusal::PlanSleep { max_ms: MAX_PLAN_SLEEP_MS });
@@ -54,8 +52,8 @@ impl PlanBudget {
     }
 }
 
-/// How long one wait that the setting makes Neovim do lasts, in milliseconds, or `None`
-/// when the value makes it wait for nothing.
+/// How long one wait that the Neovim setting makes Neovim do lasts, in milliseconds, or
+/// `None` when the value makes it wait for nothing (the Neovim profile's answer).
 pub fn setting_wait_ms(key: &str, value: &SettingValue) -> Option<u64> {
     if key == "matchtime" {
         let SettingValue::Number(tenths) = value else { return None };

@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::policy::editor::EditorRules;
+use crate::refusal::Refusal;
 
 /// The data's Helix release; entries marked `since: master` came after it.
 pub const DATA_VERSION: &str = "25.07.1";
@@ -341,6 +343,37 @@ pub fn static_reach(name: &str) -> Option<Reach> {
 /// The static command of this name.
 pub fn static_command(name: &str) -> Option<&'static StaticCommand> {
     data().static_commands.iter().find(|s| s.name == name)
+}
+
+/// Helix's rules as [`EditorRules`]: the tables above; an option or command they do not
+/// list could be anything (`shell`). Helix's table gives each option one reach, whatever
+/// its value.
+pub struct Rules;
+
+impl EditorRules for Rules {
+    fn withheld(&self, id: &str) -> Option<&'static str> {
+        id.strip_prefix("cmd:").and_then(withheld)
+    }
+
+    fn resolves_aliases(&self) -> bool {
+        true
+    }
+
+    fn item_reach(&self, item: &Item, args: &[String], reach: Reach) -> Result<Reach, Refusal> {
+        if let Some(name) = item.id.strip_prefix("cmd:") {
+            return Ok(reach.max(command_reach(name, args).map_err(Refusal::HelixRule)?));
+        }
+        if let Some(name) = item.id.strip_prefix("static:") {
+            return Ok(reach.max(static_reach(name).unwrap_or(Reach::Shell)));
+        }
+        Ok(reach)
+    }
+
+    fn setting_reach(&self, setting: &Setting, value: &SettingValue, reach: Reach) -> Result<Reach, Refusal> {
+        let reach = reach.max(option_reach(&setting.key).unwrap_or(Reach::Shell));
+        check_option_value(&setting.key, value).map_err(Refusal::HelixRule)?;
+        Ok(reach)
+    }
 }
 
 #[cfg(test)]

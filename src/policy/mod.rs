@@ -8,6 +8,7 @@
 
 pub mod budget;
 pub mod code_dirs;
+pub mod editor;
 pub mod foreign_code;
 pub mod helix;
 mod isprint;
@@ -19,6 +20,7 @@ pub mod values;
 
 use crate::catalog::{Item, Reach, Setting, SettingValue};
 use crate::refusal::{Hazard, Refusal};
+use editor::EditorRules;
 use names::NameHandler;
 
 /// The longest argument, value or terminal command accepted, in bytes.
@@ -34,6 +36,15 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// What this editor adds to the generic rules.
+    pub fn rules(self) -> &'static dyn EditorRules {
+        match self {
+            Profile::Generic => &editor::Generic,
+            Profile::Neovim => &neovim::rules::Rules,
+            Profile::Helix => &helix::Rules,
+        }
+    }
+
     /// The profile for a catalog's `editor` field or a `--profile` flag.
     pub fn for_editor(editor: &str) -> Result<Profile, String> {
         match editor {
@@ -88,14 +99,15 @@ impl Policy {
         self.raise.iter().filter(|r| r.matches(name)).map(|r| r.reach).fold(reach, Reach::max)
     }
 
+    /// What this policy's editor adds to the generic rules.
+    pub fn rules(&self) -> &'static dyn EditorRules {
+        self.profile.rules()
+    }
+
     /// Why an item is never offered, if it is one of those (the command modifiers,
     /// `:set`, `:execute`, `:normal`…).
     pub fn withheld(&self, id: &str) -> Option<&'static str> {
-        match self.profile {
-            Profile::Neovim => id.strip_prefix("cmd:").and_then(neovim::withheld),
-            Profile::Helix => id.strip_prefix("cmd:").and_then(helix::withheld),
-            Profile::Generic => None,
-        }
+        self.rules().withheld(id)
     }
 
     /// The reach of running `item` with `args`, or why it must not run.
@@ -104,30 +116,11 @@ impl Policy {
             return Err(Refusal::Withheld { id: item.id.clone(), why });
         }
         check_args_text(args)?;
-        let mut reach = item.reach;
-        if item.id == "term:run" {
-            reach = Reach::Shell;
-        }
-        if self.profile == Profile::Neovim {
-            if let Some(name) = item.id.strip_prefix("cmd:") {
-                // A builtin the tables do not know could be anything.
-                let table = neovim::command_reach(name).unwrap_or(Reach::Shell);
-                reach = reach.max(table);
-                neovim::check_command_args(name, reach, args)?;
-            }
-            if item.id.starts_with("user:") || item.id.starts_with("entry:") {
-                neovim::check_item_args(args, self.raised(&item.id, reach))?;
-            }
-        }
-        if self.profile == Profile::Helix {
-            if let Some(name) = item.id.strip_prefix("cmd:") {
-                reach = reach.max(helix::command_reach(name, args).map_err(Refusal::HelixRule)?);
-            }
-            if let Some(name) = item.id.strip_prefix("static:") {
-                reach = reach.max(helix::static_reach(name).unwrap_or(Reach::Shell));
-            }
-        }
-        Ok(self.raised(&item.id, reach))
+        // Only term:run's argument is a command line; whatever was declared, it is a shell.
+        let declared = if item.id == "term:run" { Reach::Shell } else { item.reach };
+        let reach = self.raised(&item.id, self.rules().item_reach(item, args, declared)?);
+        self.rules().check_item_args(item, args, reach)?;
+        Ok(reach)
     }
 
     /// The reach of setting `setting` to `value` (already type-checked), or why not.
@@ -135,18 +128,7 @@ impl Policy {
         if let SettingValue::String(s) = value {
             check_text("the value", s)?;
         }
-        let mut reach = setting.reach.unwrap_or(Reach::Safe);
-        if self.profile == Profile::Neovim {
-            // An option the tables do not know is treated like the worst kind.
-            reach = reach.max(neovim::option_reach(&setting.key).unwrap_or(Reach::Code));
-            neovim::check_option_value(&setting.key, value)?;
-            neovim_values::check(&setting.key, setting.list, value)?;
-        }
-        if self.profile == Profile::Helix {
-            // An option Helix does not list could be anything.
-            reach = reach.max(helix::option_reach(&setting.key).unwrap_or(Reach::Shell));
-            helix::check_option_value(&setting.key, value).map_err(Refusal::HelixRule)?;
-        }
+        let reach = self.rules().setting_reach(setting, value, setting.reach.unwrap_or(Reach::Safe))?;
         Ok(self.raised(&setting.key, reach))
     }
 
@@ -154,41 +136,21 @@ impl Policy {
     /// editor's place (a `*.gz` that gzip.vim decompresses by running `gzip`), the step
     /// reaches what that handler reaches: `shell`, with the reason to show beside it.
     pub fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
-        if self.profile != Profile::Neovim {
-            return None;
-        }
-        let name = item.id.strip_prefix("cmd:")?;
-        let (word, handler) = neovim::claimed_name(name, args, handlers)?;
-        let shown: String = word.chars().take(60).collect();
-        Some((
-            Reach::Shell,
-            format!(
-                "“{shown}” is read or written by {}, which can run a program (gzip, tar, unzip…)",
-                handler.describe()
-            ),
-        ))
+        self.rules().claimed_name(item, args, handlers)
     }
 
     /// A step that evaluates its text (reach `code` or more) and names `libcall()` or
     /// `libcallnr()` runs C code the process guard does not see: `shell`, with the reason.
     pub fn foreign_code<'a>(&self, reach: Reach, texts: impl IntoIterator<Item = &'a str>) -> Option<(Reach, String)> {
-        if self.profile != Profile::Neovim || reach < Reach::Code {
-            return None;
-        }
-        foreign_code::foreign_call(texts)
+        let texts: Vec<&str> = texts.into_iter().collect();
+        self.rules().foreign_code(reach, &texts)
     }
 
     /// A step that writes a file inside a folder Neovim loads code from ('runtimepath',
     /// the config folder…) is `code`: the file can run at the next start. Checks the file
     /// a write command or `file:rename` names, and the folder a path option chooses.
     pub fn code_write(&self, code_dirs: &code_dirs::CodeDirs, action: CodeWrite<'_>) -> Option<(Reach, String)> {
-        if self.profile != Profile::Neovim {
-            return None;
-        }
-        match action {
-            CodeWrite::Item(item, args) => code_dirs.item_reach(&item.id, args, None, &[]),
-            CodeWrite::Setting(setting, value) => code_dirs.option_reach(&setting.key, value),
-        }
+        self.rules().code_write(code_dirs, action)
     }
 
     /// The reach a setting's value adds beyond the option's row, with the reason to show.
@@ -198,11 +160,7 @@ impl Policy {
         value: &SettingValue,
         handlers: &[NameHandler],
     ) -> Option<(Reach, String)> {
-        match self.profile {
-            Profile::Neovim => value_reach::value_reach(&setting.key, value, handlers),
-            // Helix's table gives each option one reach, whatever its value (policy::helix).
-            Profile::Generic | Profile::Helix => None,
-        }
+        self.rules().setting_value(setting, value, handlers)
     }
 
     /// A terminal step is always `shell`; its command must be shown exactly as it runs.

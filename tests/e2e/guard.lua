@@ -25,7 +25,7 @@
 --   expect.window_has [pattern]   text the window shows
 --   expect.keys                   what the user presses in the window
 --   expect.during name            something that happens while the window is open
---   expect.outcome                ran | stopped | cancelled
+--   expect.outcome                ran | stopped | cancelled | nothing (every step refused)
 --   expect.message pattern        the final message
 --   expect.standins [name]        stand-ins allowed to run (default: none)
 --   expect.check name             a state check below

@@ -15,6 +15,7 @@
 //! raises the step instead (see `names`).
 
 mod filter;
+pub mod rules;
 mod tables;
 #[cfg(test)]
 mod tests;

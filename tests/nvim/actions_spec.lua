@@ -1,6 +1,8 @@
 -- Every scripts/Git/files/LSP/diagnostics/terminal/user-entry item executed through its
 -- own path: a plan validated by the real core, run by leash.execute.
 
+local helpers = dofile(root .. '/tests/nvim/helpers.lua')
+
 local start_cwd = vim.uv.cwd()
 local git_ok = vim.fn.executable('git') == 1
 local make_ok = vim.fn.executable('make') == 1
@@ -411,41 +413,7 @@ describe('file actions', function()
   end)
 end)
 
---- An in-process language server answering a few methods.
-local function start_server(dir, handlers, caps)
-  local id = vim.lsp.start({
-    name = 'leash-spec',
-    root_dir = dir,
-    cmd = function(dispatchers)
-      local closing = false
-      return {
-        request = function(method, params, callback)
-          vim.schedule(function()
-            if method == 'initialize' then return callback(nil, { capabilities = caps }) end
-            local h = handlers[method]
-            callback(nil, h and h(params) or nil)
-          end)
-          return true, 1
-        end,
-        notify = function(method)
-          if method == 'exit' then dispatchers.on_exit(0, 15) end
-          return true
-        end,
-        is_closing = function() return closing end,
-        terminate = function()
-          if closing then return end
-          closing = true
-          vim.schedule(function() dispatchers.on_exit(0, 15) end)
-        end,
-      }
-    end,
-  })
-  vim.wait(2000, function()
-    local c = vim.lsp.get_client_by_id(id)
-    return c and c.initialized
-  end)
-  return id
-end
+local start_server = helpers.start_server
 
 describe('LSP and diagnostics actions', function()
   before_each(function()

@@ -4,13 +4,8 @@
 
 local start_cwd = vim.uv.cwd()
 
-local function index(entries)
-  local by = {}
-  for _, e in ipairs(entries) do
-    by[e.id or e.key] = e
-  end
-  return by
-end
+local helpers = dofile(root .. '/tests/nvim/helpers.lua')
+local index = helpers.index
 
 --- Write `files` ({ [relpath] = text }) under a new temporary directory.
 local function project(files)
@@ -374,44 +369,11 @@ describe('files, terminal, LSP and diagnostics sources', function()
     vim.fn.chdir(dir)
     vim.cmd.edit(vim.fn.fnameescape(dir .. '/a.lua'))
     eq(nil, index(require('leash.catalog.lsp').entries())['lsp:format'], 'nothing without a client')
-    local id = vim.lsp.start({
-      name = 'leash-spec',
-      root_dir = dir,
-      cmd = function(dispatchers)
-        local closing = false
-        return {
-          request = function(method, _, callback)
-            if method == 'initialize' then
-              vim.schedule(
-                function()
-                  callback(nil, {
-                    capabilities = { documentFormattingProvider = true, hoverProvider = true, renameProvider = true },
-                  })
-                end
-              )
-            else
-              vim.schedule(function() callback(nil, nil) end)
-            end
-            return true, 1
-          end,
-          notify = function(method)
-            if method == 'exit' then dispatchers.on_exit(0, 15) end
-            return true
-          end,
-          is_closing = function() return closing end,
-          terminate = function()
-            if closing then return end
-            closing = true
-            vim.schedule(function() dispatchers.on_exit(0, 15) end)
-          end,
-        }
-      end,
-    })
-    ok(id, 'client started')
-    vim.wait(2000, function()
-      local c = vim.lsp.get_client_by_id(id)
-      return c and c.initialized
-    end)
+    local id = helpers.start_server(
+      dir,
+      {},
+      { documentFormattingProvider = true, hoverProvider = true, renameProvider = true }
+    )
     local by = catalog_in(dir)
     eq('edit', by['lsp:format'].reach)
     eq('write', by['lsp:rename'].reach)

@@ -1,12 +1,6 @@
 -- Every catalog source against the real Neovim, caching, and the export format.
 
-local function index(entries)
-  local by = {}
-  for _, e in ipairs(entries) do
-    by[e.id or e.key] = e
-  end
-  return by
-end
+local index = dofile(root .. '/tests/nvim/helpers.lua').index
 
 describe('catalog sources', function()
   before_each(function()

@@ -8,18 +8,8 @@ local root = vim.fn.getcwd()
 local tmp = vim.fn.tempname() .. '-plugins'
 vim.fn.mkdir(tmp, 'p')
 
-local function write(path, lines)
-  vim.fn.mkdir(vim.fs.dirname(path), 'p')
-  vim.fn.writefile(lines, path)
-end
-
-local function index(entries)
-  local by = {}
-  for _, e in ipairs(entries) do
-    by[e.id or e.key] = e
-  end
-  return by
-end
+local helpers = dofile(root .. '/tests/nvim/helpers.lua')
+local write, index = helpers.write, helpers.index
 
 --- Validate `steps` against the catalog as it is now; run them from that snapshot.
 local function plan_and_run(steps, before_run)

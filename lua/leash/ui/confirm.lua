@@ -34,6 +34,7 @@
 --- that may accept on their own.
 local M = {}
 local H = {}
+local policy = require('leash.policy')
 local text_rows = require('leash.ui.rows')
 
 -- Module definition ==========================================================
@@ -69,8 +70,8 @@ function M.needs_window(plan, config)
   if config.confirm_before_run ~= false then return true end
   if type(plan) ~= 'table' or plan.confirm ~= 'default' or type(plan.steps) ~= 'table' then return true end
   for _, step in ipairs(plan.steps) do
-    if type(step) ~= 'table' or not H.unconfirmed_reach[step.reach] then return true end
-    if H.is_terminal(step) then return true end
+    if type(step) ~= 'table' or policy.marked(step.reach) then return true end
+    if policy.is_terminal(step) then return true end
   end
   return false
 end
@@ -81,7 +82,7 @@ end
 ---@return boolean
 function M.marked(plan)
   for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
-    if type(step) ~= 'table' or not H.unconfirmed_reach[step.reach] or H.is_terminal(step) then return true end
+    if type(step) ~= 'table' or policy.marked(step.reach) or policy.is_terminal(step) then return true end
   end
   return false
 end
@@ -288,10 +289,12 @@ function M.render(plan, current, globals)
     -- with refused steps in it, is not the user's business).
     local num = ('%d. '):format(pos)
     local indent = (' '):rep(#num)
-    local mark = H.marked[step.reach] and ('[' .. step.reach .. '] ') or nil
-    local mark_hl = mark and ('LeashConfirm' .. step.reach:sub(1, 1):upper() .. step.reach:sub(2)) or nil
-    if not H.known_reach[step.reach] then
+    local mark, mark_hl = nil, nil
+    if not policy.rank[step.reach] then
       mark, mark_hl = '[unknown reach] ', 'LeashConfirmShell'
+    elseif policy.marked(step.reach) then
+      mark = '[' .. step.reach .. '] '
+      mark_hl = 'LeashConfirm' .. step.reach:sub(1, 1):upper() .. step.reach:sub(2)
     end
 
     if step.type == 'setting' then
@@ -359,11 +362,11 @@ function M.summary(plan, before)
   before = before or {}
   local n = { shell = 0, plugin = 0, code = 0, write = 0, unknown = 0, same = 0 }
   for pos, step in ipairs(steps) do
-    if H.is_terminal(step) or step.reach == 'shell' then
+    if policy.is_terminal(step) or step.reach == 'shell' then
       n.shell = n.shell + 1
     elseif step.reach == 'plugin' or step.reach == 'code' or step.reach == 'write' then
       n[step.reach] = n[step.reach] + 1
-    elseif not H.known_reach[step.reach] then
+    elseif not policy.rank[step.reach] then
       n.unknown = n.unknown + 1
     end
     if before[pos] and before[pos].same then n.same = n.same + 1 end
@@ -472,10 +475,6 @@ H.footers = {
 
 -- The smallest text area the plan is shown in: columns, and rows when it must scroll.
 H.min_rows, H.min_cols = 5, 30
-
-H.known_reach = require('leash.policy').rank
-H.unconfirmed_reach = { safe = true, edit = true }
-H.marked = { write = true, code = true, plugin = true, shell = true }
 
 --- Every window-local option that changes how the window's text is drawn or scrolled, set
 --- to a known value. A float starts with the local options of the window it was opened
@@ -635,15 +634,6 @@ function H.create_default_hl()
   for name, link in pairs(links) do
     vim.api.nvim_set_hl(0, name, { link = link, default = true })
   end
-end
-
---- A terminal step or a `term:` item: always a shell, whatever its reach says.
-function H.is_terminal(step)
-  return type(step) == 'table'
-    and (
-      step.type == 'terminal'
-      or (step.type == 'item' and type(step.id) == 'string' and vim.startswith(step.id, 'term:'))
-    )
 end
 
 --- Border settings: pass a border only when the user has not set 'winborder'.

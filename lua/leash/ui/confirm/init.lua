@@ -35,6 +35,8 @@
 local M = {}
 local H = {}
 local policy = require('leash.policy')
+local content = require('leash.ui.confirm.content')
+local shared = require('leash.ui.confirm.state')
 local text_rows = require('leash.ui.rows')
 
 -- Module definition ==========================================================
@@ -94,11 +96,11 @@ end
 function M.open(plan, opts)
   opts = opts or {}
   -- One plan window at a time: a new plan cancels the one still waiting.
-  if H.current then H.current.cancel() end
+  if shared.current then shared.current.cancel() end
   H.create_default_hl()
   local now, globals = opts.current_values, nil
   if not now then
-    now, globals = H.current_values(plan)
+    now, globals = content.current_values(plan)
   end
   local rows = M.render(plan, now, globals)
   local border = H.border()
@@ -141,8 +143,8 @@ function M.open(plan, opts)
   local function finish(run)
     if state.done then return end
     state.done = true
-    H.watched[win] = nil
-    if H.current and H.current.win == win then H.current = nil end
+    shared.watched[win] = nil
+    if shared.current and shared.current.win == win then shared.current = nil end
     pcall(vim.api.nvim_del_augroup_by_id, group)
     if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
     if vim.api.nvim_win_is_valid(prev_win) then pcall(vim.api.nvim_set_current_win, prev_win) end
@@ -174,8 +176,8 @@ function M.open(plan, opts)
     handle.lines = state.lines
   end
 
-  H.current = handle
-  H.watched[win] = state
+  shared.current = handle
+  shared.watched[win] = state
 
   vim.api.nvim_create_autocmd('WinClosed', {
     group = group,
@@ -254,187 +256,22 @@ function M.open(plan, opts)
   return handle
 end
 
---- The window's rows before layout: each row a list of `{ text, hl_group? }` chunks.
---- The first row says how many steps there are and what they reach. Pure (no editor
---- state beyond `current` and `globals`), so specs can read exactly what would be shown.
----@param plan table validated plan
----@param current? table<integer, any> value per setting step `index` before the plan runs (in the step's scope)
----@param globals? table<integer, any> global value per setting step `index` (default: `current`)
----@return { [1]: string, [2]: string? }[][]
-function M.render(plan, current, globals)
-  local rows = {}
-  local function row(...)
-    local chunks = {}
-    for i = 1, select('#', ...) do
-      local c = select(i, ...)
-      if c then chunks[#chunks + 1] = c end
-    end
-    rows[#rows + 1] = chunks
-  end
+--- The window's rows before layout (|leash.ui.confirm.content|).
+M.render = content.render
 
-  local steps = type(plan.steps) == 'table' and plan.steps or {}
-  local before = H.before(steps, current or {}, globals)
-  row({ M.summary(plan, before), 'LeashConfirmHeading' })
-  row()
+--- The first line of the window: how many steps, and what they reach.
+M.summary = content.summary
 
-  local reply = H.visible(plan.reply)
-  if reply ~= '' then
-    row({ reply, 'LeashConfirmReply' })
-    row()
-  end
+--- The setting steps of a plan that change nothing (|leash.confirm.unchanged()|).
+M.unchanged = content.unchanged
 
-  if #steps == 0 then row({ 'Nothing to run.', 'LeashConfirmDropped' }) end
-  for pos, step in ipairs(steps) do
-    -- The steps that run are numbered 1…n as they run (the model's own numbering,
-    -- with refused steps in it, is not the user's business).
-    local num = ('%d. '):format(pos)
-    local indent = (' '):rep(#num)
-    local mark, mark_hl = nil, nil
-    if not policy.rank[step.reach] then
-      mark, mark_hl = '[unknown reach] ', 'LeashConfirmShell'
-    elseif policy.marked(step.reach) then
-      mark = '[' .. step.reach .. '] '
-      mark_hl = 'LeashConfirm' .. step.reach:sub(1, 1):upper() .. step.reach:sub(2)
-    end
-
-    if step.type == 'setting' then
-      local scope = step.scope == 'local' and ' (this window/buffer only)' or ''
-      local b = before[pos]
-      local change, hl = H.value(step.value), nil
-      if b and b.same then
-        change, hl = 'already ' .. H.value(step.value), 'LeashConfirmUnchanged'
-      elseif b and b.here then
-        change = ('%s → %s here, global value %s → %s'):format(
-          H.value(b.now),
-          H.value(step.value),
-          H.value(b.global),
-          H.value(step.value)
-        )
-      elseif b and b.now ~= step.value then
-        change = H.value(b.now) .. ' → ' .. H.value(step.value)
-      end
-      row({ num }, mark and { mark, mark_hl } or nil, { ('Set %s%s: '):format(H.visible(step.key), scope) }, {
-        change,
-        hl,
-      })
-    elseif step.type == 'terminal' or (step.type == 'item' and step.id == 'term:run') then
-      -- Only term:run's argument is a command line; term:below/term:tab open a shell.
-      local command = step.type == 'terminal' and step.command or table.concat(step.args or {}, ' ')
-      row({ num }, { mark or '[shell] ', mark_hl or 'LeashConfirmShell' }, { 'Run in a terminal:' })
-      row({ indent }, { H.visible(command), 'LeashConfirmCommand' })
-    else
-      row({ num }, mark and { mark, mark_hl } or nil, { H.item_text(step) })
-      -- The file `file:delete`/`file:rename` act on, as the executor will check it.
-      if type(step.current_file) == 'string' then
-        local file = step.current_file ~= '' and vim.fn.fnamemodify(step.current_file, ':~:.') or '(no file)'
-        local tail = step.current_file_may_change and '; if an earlier step makes another file current, it does not run'
-          or ''
-        row({ indent }, { ('on %s, the current file%s'):format(H.visible(file), tail), 'LeashConfirmCommand' })
-      end
-    end
-    -- What the checker found that the label alone does not say (why a step reaches
-    -- further, the folder a script runs in).
-    local note = H.visible(step.note)
-    if note ~= '' then row({ indent }, { note, mark_hl or 'LeashConfirmWhy' }) end
-    local why = H.visible(step.why)
-    if why ~= '' then row({ indent }, { '(' .. why .. ')', 'LeashConfirmWhy' }) end
-  end
-
-  local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
-  if #dropped > 0 then
-    row()
-    row({ 'Not run (refused by the checker):', 'LeashConfirmHeading' })
-    for _, d in ipairs(dropped) do
-      row({ '- ', 'LeashConfirmDropped' }, { H.visible(d.reason), 'LeashConfirmDropped' })
-    end
-  end
-  return rows
-end
-
---- The first line of the window: how many steps, how many of them run a shell command,
---- run code or write files, and how many change nothing. Static words and numbers only,
---- decided from the validated plan's `type`, `id` and `reach` fields.
----@param plan table validated plan
----@param before? table[] per step position, `{ same = true }` for a setting that changes nothing
----@return string
-function M.summary(plan, before)
-  local steps = type(plan.steps) == 'table' and plan.steps or {}
-  before = before or {}
-  local n = { shell = 0, plugin = 0, code = 0, write = 0, unknown = 0, same = 0 }
-  for pos, step in ipairs(steps) do
-    if policy.is_terminal(step) or step.reach == 'shell' then
-      n.shell = n.shell + 1
-    elseif step.reach == 'plugin' or step.reach == 'code' or step.reach == 'write' then
-      n[step.reach] = n[step.reach] + 1
-    elseif not policy.rank[step.reach] then
-      n.unknown = n.unknown + 1
-    end
-    if before[pos] and before[pos].same then n.same = n.same + 1 end
-  end
-  local function verb(count, one, many) return ('%d %s'):format(count, count == 1 and one or many) end
-  local parts = {}
-  if n.shell > 0 then parts[#parts + 1] = verb(n.shell, 'runs a shell command', 'run shell commands') end
-  if n.plugin > 0 then parts[#parts + 1] = verb(n.plugin, 'runs plugin code', 'run plugin code') end
-  if n.code > 0 then parts[#parts + 1] = verb(n.code, 'runs code', 'run code') end
-  if n.write > 0 then parts[#parts + 1] = verb(n.write, 'writes files', 'write files') end
-  if n.unknown > 0 then parts[#parts + 1] = verb(n.unknown, 'has an unknown reach', 'have an unknown reach') end
-  if #parts == 0 then parts[1] = 'no shell command, no code, no file writes' end
-  local text = ('%d step%s: %s'):format(#steps, #steps == 1 and '' or 's', table.concat(parts, ', '))
-  if #steps > 0 and n.same == #steps then
-    text = text .. '; nothing changes, every setting already has its value'
-  elseif n.same > 0 then
-    text = text .. '; ' .. verb(n.same, 'changes nothing', 'change nothing')
-  end
-  return text .. '.'
-end
-
---- The setting steps of `plan` that change nothing: the option already has the value the
---- step sets, in every scope the step writes, once the plan's earlier settings are
---- counted. Items and terminal steps always change something.
----@param plan table validated plan
----@return table<integer, true> unchanged by step `index`
----@return integer count
----@return boolean all every step of a non-empty plan changes nothing
-function M.unchanged(plan)
-  local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
-  local now, globals = H.current_values({ steps = steps })
-  local out, count = {}, 0
-  for pos, b in pairs(H.before(steps, now, globals)) do
-    if b.same then
-      out[tonumber(steps[pos].index) or (pos - 1)] = true
-      count = count + 1
-    end
-  end
-  return out, count, #steps > 0 and count == #steps
-end
-
---- What to tell the user when every step of `plan` is a setting that changes nothing
---- (see |leash.confirm.unchanged()|): `leash: nothing to change: wrap is already true`.
----@param plan table validated plan
----@return string? message nil when some step changes something, or the plan is empty
-function M.nothing_to_change(plan)
-  local _, _, all = M.unchanged(plan)
-  if not all then return nil end
-  local parts = {}
-  for _, step in ipairs(plan.steps) do
-    parts[#parts + 1] = ('%s is already %s'):format(H.visible(step.key), H.value(step.value))
-  end
-  return 'leash: nothing to change: ' .. table.concat(parts, ', ')
-end
+--- What to tell the user when every step of a plan changes nothing.
+M.nothing_to_change = content.nothing_to_change
 
 --- Text with every control and invisible formatting character made visible (|leash.text|).
----@param s any
----@return string
-function M.visible(s) return H.visible(s) end
+M.visible = content.visible
 
 -- Helper data ================================================================
-
----@type leash.ConfirmHandle? the window waiting for a decision
-H.current = nil
-
---- Open windows whose drawn rows are being recorded, by window id.
----@type table<integer, table>
-H.watched = {}
 
 H.ascii_border = { '+', '-', '+', '|', '+', '-', '+', '|' }
 
@@ -601,10 +438,6 @@ H.window_groups = {
   'LeashConfirmKeys',
 }
 
-H.ns = vim.api.nvim_create_namespace('leash.plan_window')
-H.ns_text = vim.api.nvim_create_namespace('LeashConfirm')
-H.ns_seen = vim.api.nvim_create_namespace('leash.plan_window.seen')
-
 --- Copy the window's groups, links resolved, into its namespace. Runs when this module
 --- is first loaded in a session (before the first plan is run: deciding whether a
 --- window is needed loads it) and again on |ColorScheme| (the user's choice; a plan that changes the
@@ -613,7 +446,7 @@ function H.snapshot_hl()
   H.create_default_hl()
   for _, name in ipairs(H.window_groups) do
     local ok, def = pcall(vim.api.nvim_get_hl, 0, { name = name, link = false })
-    if ok and type(def) == 'table' then vim.api.nvim_set_hl(H.ns, name, def) end
+    if ok and type(def) == 'table' then vim.api.nvim_set_hl(shared.ns, name, def) end
   end
 end
 
@@ -649,99 +482,6 @@ function H.border()
   return { border = 'rounded', has_border = true }
 end
 
---- Current values of the plan's settings, read from the current window and buffer with
---- the scope each step will use, and their global values.
----@return table<integer, any> now, table<integer, any> globals
-function H.current_values(plan)
-  local now, globals = {}, {}
-  for _, step in ipairs(type(plan.steps) == 'table' and plan.steps or {}) do
-    if type(step) == 'table' and step.type == 'setting' and type(step.key) == 'string' then
-      local ok, v = pcall(vim.api.nvim_get_option_value, step.key, { scope = step.scope == 'local' and 'local' or nil })
-      if ok then now[step.index] = v end
-      local gok, g = pcall(vim.api.nvim_get_option_value, step.key, { scope = 'global' })
-      if gok then globals[step.index] = g end
-    end
-  end
-  return now, globals
-end
-
---- For each setting step (by position): its option's value just before it runs, counting
---- the plan's earlier settings of the same option, and whether it changes nothing. A
---- step without `:setlocal` writes the global value too, so it changes nothing only when
---- both already match; `here` marks a step whose local value matches and global does not.
---- Once an item or terminal step came first nothing is known: it may switch buffer or
---- window, or change options itself.
----@return table<integer, { now: any, global: any, same?: boolean, here?: boolean }>
-function H.before(steps, current, globals)
-  globals = globals or current
-  local out, set, blind = {}, {}, false
-  for pos, step in ipairs(steps) do
-    if type(step) ~= 'table' or step.type ~= 'setting' then
-      blind = true
-    else
-      local key = step.key
-      local known = set[key] or {}
-      local now = known.now
-      if now == nil then now = current[step.index] end
-      local global = known.global
-      if global == nil then global = globals[step.index] end
-      if now ~= nil and now ~= vim.NIL then
-        local b = { now = now, global = global }
-        if not blind and now == step.value then
-          if step.scope == 'local' or global == nil or global == step.value then
-            b.same = true
-          else
-            b.here = true
-          end
-        end
-        out[pos] = b
-      end
-      if type(key) == 'string' then
-        set[key] = {
-          now = step.value,
-          global = step.scope == 'local' and global or step.value,
-        }
-      end
-    end
-  end
-  return out
-end
-
-function H.item_text(step)
-  local id = type(step.id) == 'string' and step.id or ''
-  local args = {}
-  for _, a in ipairs(type(step.args) == 'table' and step.args or {}) do
-    args[#args + 1] = H.visible(a)
-  end
-  local tail = #args > 0 and (' ' .. table.concat(args, ' ')) or ''
-  local cmd = id:match('^cmd:(.+)$')
-  if cmd then return 'Run :' .. H.visible(cmd) .. tail .. H.range_text(step.range) end
-  -- A user command's label is the core's: its plugin, `Run :Name args`, the lines it
-  -- runs on, what it loads.
-  local user = id:match('^user:(.+)$')
-  if user then
-    local label = H.visible(step.label)
-    return label ~= '' and label or ('Run :' .. H.visible(user) .. tail .. H.range_text(step.range))
-  end
-  local label = H.visible(step.label)
-  return label ~= '' and label or (H.visible(id) .. tail)
-end
-
---- ` on lines 2–4` for a step the core gave the user's range (the executor runs it there).
-function H.range_text(range)
-  if type(range) ~= 'table' or type(range[1]) ~= 'number' or type(range[2]) ~= 'number' then return '' end
-  if range[1] == range[2] then return (' on line %d'):format(range[1]) end
-  return (' on lines %d–%d'):format(range[1], range[2])
-end
-
-function H.value(v)
-  if type(v) == 'string' then return '"' .. H.visible(v) .. '"' end
-  if v == nil or v == vim.NIL then return '(none)' end
-  return H.visible(tostring(v))
-end
-
-function H.visible(s) return require('leash.text').visible(s) end
-
 -- Window ---------------------------------------------------------------------
 
 function H.set_window_options(win, buf)
@@ -755,7 +495,7 @@ function H.set_window_options(win, buf)
   -- Its colours come from a private namespace filled before any plan could run (see
   -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
   -- this window unreadable.
-  vim.api.nvim_win_set_hl_ns(win, H.ns)
+  vim.api.nvim_win_set_hl_ns(win, shared.ns)
   -- Nothing else may decorate the text: matches, other namespaces' extmarks, syntax
   -- items, a tree-sitter highlighter (a FileType handler may have added some).
   pcall(vim.fn.clearmatches, win)
@@ -791,9 +531,9 @@ function H.show(win, buf, state)
     vim.bo[buf].modifiable = true
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
     vim.bo[buf].modifiable = false
-    vim.api.nvim_buf_clear_namespace(buf, H.ns_text, 0, -1)
+    vim.api.nvim_buf_clear_namespace(buf, shared.ns_text, 0, -1)
     for _, m in ipairs(marks) do
-      vim.api.nvim_buf_set_extmark(buf, H.ns_text, m[1], m[2], { end_col = m[3], hl_group = m[4] })
+      vim.api.nvim_buf_set_extmark(buf, shared.ns_text, m[1], m[2], { end_col = m[3], hl_group = m[4] })
     end
     pcall(vim.api.nvim_win_set_cursor, win, { 1, 0 })
   end
@@ -994,9 +734,9 @@ end
 --- Record which rows of a plan window are drawn. Called by Neovim while it redraws: a
 --- row counts as seen only when it was drawn into a window wholly on screen.
 function H.seen_provider()
-  vim.api.nvim_set_decoration_provider(H.ns_seen, {
+  vim.api.nvim_set_decoration_provider(shared.ns_seen, {
     on_win = function(_, win)
-      local state = H.watched[win]
+      local state = shared.watched[win]
       if not state or state.done then return false end
       local ok, shown, why = pcall(H.on_screen, win, state)
       local covered = ok and why == 'covered'
@@ -1008,7 +748,7 @@ function H.seen_provider()
       return ok and shown
     end,
     on_line = function(_, win, _, row)
-      local state = H.watched[win]
+      local state = shared.watched[win]
       if not state or state.seen[row] or row >= #state.lines then return end
       state.seen[row] = true
       state.nseen = state.nseen + 1

@@ -36,6 +36,8 @@ local M = {}
 local H = {}
 local policy = require('leash.policy')
 local content = require('leash.ui.confirm.content')
+local hardening = require('leash.ui.confirm.hardening')
+local highlights = require('leash.ui.confirm.highlights')
 local shared = require('leash.ui.confirm.state')
 local text_rows = require('leash.ui.rows')
 
@@ -97,7 +99,7 @@ function M.open(plan, opts)
   opts = opts or {}
   -- One plan window at a time: a new plan cancels the one still waiting.
   if shared.current then shared.current.cancel() end
-  H.create_default_hl()
+  highlights.create_defaults()
   local now, globals = opts.current_values, nil
   if not now then
     now, globals = content.current_values(plan)
@@ -108,12 +110,11 @@ function M.open(plan, opts)
   local restore_terminal, trusted = require('leash.ui.terminal').prepare()
 
   local buf = vim.api.nvim_create_buf(false, true)
-  for name, value in pairs(H.buf_options) do
-    pcall(vim.api.nvim_set_option_value, name, value, { buf = buf })
-  end
+  hardening.set_buffer_options(buf)
 
   local prev_win = vim.api.nvim_get_current_win()
-  local config = { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = H.zindex }
+  local config =
+    { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = hardening.zindex }
   if border.border then config.border = border.border end
   if border.has_border then
     config.title = ' leash plan ' -- static text only: model text never goes here
@@ -166,8 +167,7 @@ function M.open(plan, opts)
     refine = function()
       -- Like the run key, it waits until the window was on screen long enough: a key
       -- typed before it was drawn was meant for something else.
-      local armed = state.armed_at and vim.uv.hrtime() - state.armed_at >= state.arm_ns
-      if opts.on_refine and armed and not state.done then finish('refine') end
+      if opts.on_refine and hardening.armed(state) and not state.done then finish('refine') end
     end,
   }
   state.update = function()
@@ -214,7 +214,7 @@ function M.open(plan, opts)
     handle.cancel()
     return handle
   end
-  H.set_window_options(win, buf)
+  hardening.set_window_options(win, buf)
   local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
   if state.plan_only then
     -- Shown to be read (`:Do!`): no key runs it, and the run keys do nothing.
@@ -238,20 +238,11 @@ function M.open(plan, opts)
     map(lhs, '<Nop>', 'leash: rows fit the window')
   end
   state.update()
-  if state.untrusted then
-    vim.notify(
-      "leash: 'isprint' let control characters be drawn raw, so the terminal may hide part of the plan window and "
-        .. 'this Neovim cannot reset it (no nvim_ui_send()). Nothing runs from this window; '
-        .. "leash set 'isprint' to its default while it is open. Restart Neovim (or reset the terminal) and ask again.",
-      vim.log.levels.WARN,
-      { title = 'leash' }
-    )
-  end
+  if state.untrusted then hardening.warn_untrusted() end
   -- The window is on screen now; what was typed before it was drawn was meant for
   -- something else and must not accept it.
   vim.cmd.redraw()
-  H.discard_typeahead()
-  state.armed_at = vim.uv.hrtime()
+  hardening.arm(state)
   H.set_footer(win, state)
   return handle
 end
@@ -278,8 +269,6 @@ H.ascii_border = { '+', '-', '+', '|', '+', '-', '+', '|' }
 H.run_keys = { '<CR>', 'y' }
 H.marked_run_keys = { 'y' }
 
--- Above notifiers' windows (snacks, nvim-notify, fidget, noice draw at 50–200).
-H.zindex = 250
 H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }
 H.sideways_keys =
   { 'zl', 'zh', 'zL', 'zH', 'zs', 'ze', 'z<Right>', 'z<Left>', '<ScrollWheelRight>', '<ScrollWheelLeft>' }
@@ -313,161 +302,7 @@ H.footers = {
 -- The smallest text area the plan is shown in: columns, and rows when it must scroll.
 H.min_rows, H.min_cols = 5, 30
 
---- Every window-local option that changes how the window's text is drawn or scrolled, set
---- to a known value. A float starts with the local options of the window it was opened
---- from, so an earlier plan's `:set rightleft` (a safe setting) would mirror every row.
---- Global-local options get an explicit local value ('NONE', 0) so the global one does
---- not apply. Options a Neovim version lacks are skipped.
-H.win_options = {
-  { 'arabic', false },
-  { 'rightleft', false },
-  { 'rightleftcmd', 'search' },
-  -- One buffer line is one screen row: the text is laid out by this module.
-  { 'wrap', false },
-  { 'linebreak', false },
-  { 'breakindent', false },
-  { 'breakindentopt', '' },
-  { 'showbreak', 'NONE' },
-  { 'smoothscroll', false },
-  { 'list', false },
-  { 'fillchars', 'eob: ' },
-  { 'conceallevel', 0 },
-  { 'concealcursor', '' },
-  { 'spell', false },
-  { 'cursorline', false },
-  { 'cursorcolumn', false },
-  { 'colorcolumn', '' },
-  { 'number', false },
-  { 'relativenumber', false },
-  { 'signcolumn', 'no' },
-  { 'foldcolumn', '0' },
-  { 'statuscolumn', '' },
-  { 'foldenable', false },
-  { 'foldmethod', 'manual' },
-  { 'foldlevel', 99 },
-  { 'diff', false },
-  { 'scrollbind', false },
-  { 'cursorbind', false },
-  { 'previewwindow', false },
-  { 'virtualedit', 'NONE' },
-  { 'scrolloff', 0 },
-  { 'sidescrolloff', 0 },
-  { 'scroll', 0 },
-  -- A transparent or re-highlighted window would hide what <CR> is about to run.
-  { 'winblend', 0 },
-  { 'winhighlight', '' },
-  -- A float ignores the global 'winbar' but shows a local one: it gets none.
-  { 'winbar', '' },
-  { 'eventignorewin', '' },
-  { 'winfixbuf', true },
-}
-
---- Buffer-local options that change how its text is drawn or what reads it.
-H.buf_options = {
-  bufhidden = 'wipe',
-  swapfile = false,
-  undolevels = -1,
-  modeline = false,
-  tabstop = 8,
-  vartabstop = '',
-  synmaxcol = 3000,
-}
-
 -- Helper functionality =======================================================
-
---- The groups the plan window draws with, copied into its own namespace. A group the
---- namespace lacks is taken from the global one, so every group Neovim may draw in a
---- float is here: with 'hlsearch' on, an earlier plan's `:highlight Search guifg=bg`
---- would otherwise hide each match of the last search pattern.
-H.window_groups = {
-  'Normal',
-  'NormalFloat',
-  'NormalNC',
-  'FloatBorder',
-  'FloatTitle',
-  'FloatFooter',
-  'EndOfBuffer',
-  'NonText',
-  'Search',
-  'CurSearch',
-  'IncSearch',
-  'Substitute',
-  'Visual',
-  'VisualNOS',
-  'MatchParen',
-  'Conceal',
-  'SpecialKey',
-  'Whitespace',
-  'Cursor',
-  'lCursor',
-  'CursorIM',
-  'TermCursor',
-  'CursorLine',
-  'CursorColumn',
-  'ColorColumn',
-  'QuickFixLine',
-  'Folded',
-  'FoldColumn',
-  'SignColumn',
-  'LineNr',
-  'LineNrAbove',
-  'LineNrBelow',
-  'CursorLineNr',
-  'CursorLineFold',
-  'CursorLineSign',
-  'SpellBad',
-  'SpellCap',
-  'SpellLocal',
-  'SpellRare',
-  'DiffAdd',
-  'DiffChange',
-  'DiffDelete',
-  'DiffText',
-  'WinBar',
-  'WinBarNC',
-  'LeashConfirmReply',
-  'LeashConfirmHeading',
-  'LeashConfirmWhy',
-  'LeashConfirmDropped',
-  'LeashConfirmUnchanged',
-  'LeashConfirmCommand',
-  'LeashConfirmWrite',
-  'LeashConfirmCode',
-  'LeashConfirmPlugin',
-  'LeashConfirmShell',
-  'LeashConfirmKeys',
-}
-
---- Copy the window's groups, links resolved, into its namespace. Runs when this module
---- is first loaded in a session (before the first plan is run: deciding whether a
---- window is needed loads it) and again on |ColorScheme| (the user's choice; a plan that changes the
---- colour scheme is code and always confirmed).
-function H.snapshot_hl()
-  H.create_default_hl()
-  for _, name in ipairs(H.window_groups) do
-    local ok, def = pcall(vim.api.nvim_get_hl, 0, { name = name, link = false })
-    if ok and type(def) == 'table' then vim.api.nvim_set_hl(shared.ns, name, def) end
-  end
-end
-
-function H.create_default_hl()
-  local links = {
-    LeashConfirmReply = 'Normal',
-    LeashConfirmHeading = 'Title',
-    LeashConfirmWhy = 'Comment',
-    LeashConfirmDropped = 'Comment',
-    LeashConfirmUnchanged = 'Comment',
-    LeashConfirmCommand = 'Normal',
-    LeashConfirmWrite = 'DiagnosticWarn',
-    LeashConfirmCode = 'DiagnosticWarn',
-    LeashConfirmPlugin = 'DiagnosticError',
-    LeashConfirmShell = 'DiagnosticError',
-    LeashConfirmKeys = 'Special',
-  }
-  for name, link in pairs(links) do
-    vim.api.nvim_set_hl(0, name, { link = link, default = true })
-  end
-end
 
 --- Border settings: pass a border only when the user has not set 'winborder'.
 ---@return { border?: string, has_border: boolean }
@@ -484,34 +319,13 @@ end
 
 -- Window ---------------------------------------------------------------------
 
-function H.set_window_options(win, buf)
-  for _, o in ipairs(H.win_options) do
-    local ok, info = pcall(vim.api.nvim_get_option_info2, o[1], {})
-    if ok then
-      -- A global-local option gets a local value only: its global value is the user's.
-      pcall(vim.api.nvim_set_option_value, o[1], o[2], { win = win, scope = info.global_local and 'local' or nil })
-    end
-  end
-  -- Its colours come from a private namespace filled before any plan could run (see
-  -- H.snapshot_hl): a `:highlight NormalFloat guifg=bg` from an earlier plan cannot make
-  -- this window unreadable.
-  vim.api.nvim_win_set_hl_ns(win, shared.ns)
-  -- Nothing else may decorate the text: matches, other namespaces' extmarks, syntax
-  -- items, a tree-sitter highlighter (a FileType handler may have added some).
-  pcall(vim.fn.clearmatches, win)
-  pcall(vim.api.nvim_buf_clear_namespace, buf, -1, 0, -1)
-  local ts = package.loaded['vim.treesitter.highlighter']
-  if ts and ts.active and ts.active[buf] then pcall(vim.treesitter.stop, buf) end
-  vim.api.nvim_buf_call(buf, function() pcall(vim.cmd.syntax, 'clear') end)
-end
-
 --- What the run key does now.
 function H.status(state)
   if state.done then return 'closed' end
   if state.too_small then return 'too_small' end
   if state.untrusted then return 'terminal' end
   if state.nseen < #state.lines then return 'unread' end
-  if not state.armed_at or vim.uv.hrtime() - state.armed_at < state.arm_ns then return 'arming' end
+  if not hardening.armed(state) then return 'arming' end
   return 'ready'
 end
 
@@ -767,26 +581,7 @@ function H.update_footer(win, state)
   end)
 end
 
---- Throw away every key typed before the window was drawn (they sit in the typeahead
---- buffer, or still in the input queue while the main loop was busy): they were meant
---- for something else.
-function H.discard_typeahead()
-  for _ = 1, 100000 do
-    if vim.fn.getchar(0) == 0 then return end
-  end
-end
-
--- Once per Neovim process: reloading this module (plugin managers, tests) after a plan
--- ran must not copy colours that plan may have changed.
-if not debug.getregistry()['leash.plan_window.colours'] then
-  H.snapshot_hl()
-  debug.getregistry()['leash.plan_window.colours'] = true
-end
-vim.api.nvim_create_autocmd('ColorScheme', {
-  group = vim.api.nvim_create_augroup('LeashConfirmColors', { clear = true }),
-  callback = function() H.snapshot_hl() end,
-  desc = 'leash: refresh the plan window colours',
-})
+highlights.setup()
 H.seen_provider()
 
 return M

@@ -24,6 +24,9 @@ local M = {}
 ---@field layout? table the last layout (|leash.ui.confirm.layout|)
 ---@field too_small? boolean the editor is too small to show the plan
 ---@field covered? boolean another float covers the window
+---@field told_small? boolean the user was told the editor is too small
+---@field redraw_timer? boolean a redraw is waiting for a cover to go
+---@field footer_pending? boolean a footer update waits for Neovim to finish drawing
 ---@field update fun() lay the plan out again and show it
 
 ---@type leash.ConfirmHandle? the window waiting for a decision

@@ -8,6 +8,10 @@
 --- never a copy in Lua, and the lists the Lua side needs are read once from the native
 --- module (`policy_lists()`). Without the native module there are no lists and every
 --- check refuses (nothing a model proposed can run then anyway).
+---
+--- It is also the one Lua home of the reach rules: their order (`rank`), which reaches
+--- the plan window marks (`marked`), which run without the process guard (`unguarded`),
+--- and which steps always run a shell (`is_terminal`).
 local M = {}
 local H = {}
 
@@ -56,6 +60,18 @@ function M.unguarded(reach) return reach == 'shell' or reach == 'plugin' end
 ---@param reach any
 ---@return boolean
 function M.marked(reach) return not M.rank[reach] or M.rank[reach] > M.rank.edit end
+
+--- Whether `step` is a terminal step or a `term:` item: it runs a shell (or opens one)
+--- whatever its `reach` says, so it is marked and confirmed like `shell`.
+---@param step any a validated plan step
+---@return boolean
+function M.is_terminal(step)
+  return type(step) == 'table'
+    and (
+      step.type == 'terminal'
+      or (step.type == 'item' and type(step.id) == 'string' and vim.startswith(step.id, 'term:'))
+    )
+end
 
 --- Why `:name` is never offered, or nil (nil too when the lists are unavailable).
 ---@param name string

@@ -1,4 +1,4 @@
--- lua/leash/ui/confirm.lua: the confirmation rule and the plan window.
+-- lua/leash/ui/confirm/: the confirmation rule and the plan window.
 
 local function plan(steps, extra)
   return vim.tbl_extend(

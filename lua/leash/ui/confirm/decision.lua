@@ -1,0 +1,171 @@
+--- The decision: whether a plan is shown before it runs, which key runs it, and whether
+--- that key runs it now.
+---
+--- The run key is a deliberate decision about what was seen. Whether a window is needed
+--- and whether only `y` runs the plan are decided from the validated plan's `confirm`
+--- and `reach` fields alone (|leash.policy|), never from its text. The key does nothing
+--- until every row was seen (|leash.ui.confirm.visibility|), the window has been on
+--- screen for a moment (|leash.ui.confirm.hardening|), the editor is large enough and the
+--- terminal can be trusted; the footer says which of these it waits for, in static text.
+local M = {}
+local H = {}
+local hardening = require('leash.ui.confirm.hardening')
+local policy = require('leash.policy')
+
+-- Module definition ==========================================================
+
+--- Whether `plan` must be shown before it runs. Decided only from the validated plan's
+--- `confirm` and `reach` fields (never from its text), checking both: a plan runs without
+--- the window only when the user set `confirm_before_run = false`, the core said
+--- `confirm = 'default'`, and every step is `safe` or `edit` and not a terminal step.
+---@param plan table validated plan
+---@param config? leash.Config default: the active configuration
+---@return boolean
+function M.needs_window(plan, config)
+  config = config or require('leash.config').get()
+  if config.confirm_before_run ~= false then return true end
+  if type(plan) ~= 'table' or plan.confirm ~= 'default' or type(plan.steps) ~= 'table' then return true end
+  for _, step in ipairs(plan.steps) do
+    if type(step) ~= 'table' or policy.marked(step.reach) then return true end
+    if policy.is_terminal(step) then return true end
+  end
+  return false
+end
+
+--- Whether `plan` has a marked step: any step that is not `safe` or `edit`, a terminal
+--- step, or one of unknown reach. Such a plan runs only on `y`.
+---@param plan table validated plan
+---@return boolean
+function M.marked(plan)
+  for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
+    if type(step) ~= 'table' or policy.marked(step.reach) or policy.is_terminal(step) then return true end
+  end
+  return false
+end
+
+--- What the run key would do now: run (`ready`), or nothing, and why.
+---@param state leash.PlanWindowState
+---@return 'ready'|'unread'|'arming'|'too_small'|'terminal'|'closed'
+function M.status(state)
+  if state.done then return 'closed' end
+  if state.too_small then return 'too_small' end
+  if state.untrusted then return 'terminal' end
+  if state.nseen < #state.lines then return 'unread' end
+  if not hardening.armed(state) then return 'arming' end
+  return 'ready'
+end
+
+--- Map the window's keys on `buf`: the run keys (none when the plan is only shown),
+--- `e` where the request can be edited, the cancel keys, and no sideways scroll.
+---@param buf integer
+---@param state leash.PlanWindowState
+---@param handle leash.ConfirmHandle
+---@param refine? fun() the `on_refine` callback (|leash.ConfirmOpts|): `e` is mapped only with one
+function M.set_keys(buf, state, handle, refine)
+  local function map(lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end
+  if state.plan_only then
+    -- Shown to be read (`:Do!`): no key runs it, and the run keys do nothing.
+    for _, lhs in ipairs(H.run_keys) do
+      map(lhs, '<Nop>', 'leash: plan only, nothing runs')
+    end
+  else
+    for _, lhs in ipairs(state.marked and H.marked_run_keys or H.run_keys) do
+      map(lhs, handle.run, 'leash: run this plan')
+    end
+    -- <CR> does nothing in a marked plan's window (rather than move the cursor: the
+    -- footer says which key runs it).
+    if state.marked then map('<CR>', '<Nop>', 'leash: y runs this plan') end
+  end
+  if refine then map(H.refine_key, handle.refine, 'leash: edit the request and plan again') end
+  for _, lhs in ipairs(H.cancel_keys) do
+    map(lhs, handle.cancel, 'leash: cancel')
+  end
+  -- Every row fits the window: scrolling sideways could only hide the start of rows.
+  for _, lhs in ipairs(H.sideways_keys) do
+    map(lhs, '<Nop>', 'leash: rows fit the window')
+  end
+end
+
+--- Show the footer for the window's state (where there is a border to hold it).
+---@param win integer
+---@param state leash.PlanWindowState
+function M.set_footer(win, state)
+  if not state.border.has_border or vim.fn.has('nvim-0.10') == 0 then return end
+  pcall(vim.api.nvim_win_set_config, win, { footer = H.footer(state), footer_pos = 'center' })
+end
+
+--- The footers (`ready`, `scrolled`) and the borderless key line (`inline`) for the
+--- window's kind: a marked plan, a plan only shown (`:Do!`), with or without `e`.
+---@param state leash.PlanWindowState
+---@return { ready: string, scrolled: string, inline: string }
+function M.key_texts(state)
+  local f, inline = M.footers, H.keys_text
+  if state.nothing then
+    f, inline = M.footers.nothing, H.nothing_keys_text
+  elseif state.plan_only then
+    f, inline = M.footers.plan_only, H.plan_only_keys_text
+  elseif state.marked then
+    f, inline = M.footers.marked, H.marked_keys_text
+  end
+  local out = { ready = f.ready, scrolled = f.scrolled, inline = inline }
+  if state.refine then
+    -- `e` goes before cancel: ' <CR>/y run · e edit · q/<Esc> cancel '.
+    for k, v in pairs(out) do
+      out[k] = v:gsub(' · q', ' · e edit · q', 1)
+    end
+  end
+  return out
+end
+
+--- The footers, by the window's state and kind (static text and a number only: model
+--- text never goes there).
+M.footers = {
+  ready = ' <CR>/y run · q/<Esc> cancel ',
+  scrolled = ' <CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll ',
+  marked = {
+    ready = ' y run (marked steps: not <CR>) · q/<Esc> cancel ',
+    scrolled = ' y run (marked steps: not <CR>) · q cancel · <C-d>/<C-u> scroll ',
+  },
+  plan_only = {
+    ready = ' plan only (:Do!), nothing runs · q/<Esc> close ',
+    scrolled = ' plan only (:Do!), nothing runs · q close · <C-d>/<C-u> scroll ',
+  },
+  nothing = {
+    ready = ' nothing to run · q/<Esc> close ',
+    scrolled = ' nothing to run · q close · <C-d>/<C-u> scroll ',
+  },
+  terminal = ' the terminal may hide this plan · q cancel ',
+  unread = ' %d more line%s: j/<C-d> scroll · q cancel ',
+  too_small = ' too small to show the plan · q cancel ',
+  covered = ' another window covers the plan · q cancel ',
+}
+
+-- Helper data ================================================================
+
+H.run_keys = { '<CR>', 'y' }
+H.marked_run_keys = { 'y' }
+
+H.cancel_keys = { 'q', '<Esc>', 'n', '<C-c>' }
+H.sideways_keys =
+  { 'zl', 'zh', 'zL', 'zH', 'zs', 'ze', 'z<Right>', 'z<Left>', '<ScrollWheelRight>', '<ScrollWheelLeft>' }
+H.keys_text = '<CR>/y run · q/<Esc> cancel · <C-d>/<C-u> scroll'
+H.marked_keys_text = 'y run (not <CR>: marked steps) · q/<Esc> cancel · <C-d>/<C-u> scroll'
+H.plan_only_keys_text = 'plan only (:Do!), nothing runs · q/<Esc> close · <C-d>/<C-u> scroll'
+H.nothing_keys_text = 'nothing to run · q/<Esc> close · <C-d>/<C-u> scroll'
+-- Edits the request and plans again with this plan as context (|leash.ConfirmOpts|).
+H.refine_key = 'e'
+
+-- Helper functionality =======================================================
+
+--- The footer for the window's state (static text and a number).
+function H.footer(state)
+  if state.too_small then return M.footers.too_small end
+  if state.untrusted then return M.footers.terminal end
+  if state.covered then return M.footers.covered end
+  local left = #state.lines - state.nseen
+  if left > 0 then return M.footers.unread:format(left, left == 1 and '' or 's') end
+  local f = M.key_texts(state)
+  return state.layout.fits and f.ready or f.scrolled
+end
+
+return M

@@ -14,61 +14,7 @@ use serde_json::Value;
 
 use crate::policy::code_dirs::CodeDirs;
 use crate::policy::names::NameHandler;
-
-/// What a step can reach, from harmless to a shell. Ordered: the reach of a step is the
-/// maximum of every opinion about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Reach {
-    /// View, navigation, reversible editor state.
-    Safe,
-    /// Changes buffer text; undoable.
-    Edit,
-    /// Writes, moves or deletes files.
-    Write,
-    /// Evaluates Vimscript/Lua, defines mappings, loads code, or sets an option that names
-    /// a program, an expression or a function.
-    Code,
-    /// Runs code of the user's config or a plugin whose effect leash cannot see (a
-    /// mapping's callback, a plugin's user command): shown as `[plugin]` with the
-    /// plugin's name, confirmed and run like `shell`.
-    Plugin,
-    /// Runs a program.
-    Shell,
-}
-
-impl Reach {
-    /// All reaches, weakest first.
-    pub const ALL: [Reach; 6] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Plugin, Reach::Shell];
-
-    /// The word used in JSON and in messages.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reach::Safe => "safe",
-            Reach::Edit => "edit",
-            Reach::Write => "write",
-            Reach::Code => "code",
-            Reach::Plugin => "plugin",
-            Reach::Shell => "shell",
-        }
-    }
-
-    /// Parses the JSON word; `None` for anything else.
-    pub fn parse(s: &str) -> Option<Reach> {
-        Reach::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    /// Whether a plan holding a step of this reach must always be confirmed.
-    pub fn needs_confirmation(self) -> bool {
-        self >= Reach::Write
-    }
-}
-
-impl fmt::Display for Reach {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::reach::Reach;
 
 /// Whether an item takes arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -830,13 +776,7 @@ mod tests {
     }
 
     #[test]
-    fn plugin_reach_sits_between_code_and_shell() {
-        assert!(Reach::Code < Reach::Plugin && Reach::Plugin < Reach::Shell);
-        assert_eq!(Reach::Plugin.max(Reach::Shell), Reach::Shell);
-        assert_eq!(Reach::Plugin.max(Reach::Code), Reach::Plugin);
-        assert!(Reach::Plugin.needs_confirmation());
-        assert_eq!(Reach::parse("plugin"), Some(Reach::Plugin));
-        assert_eq!(serde_json::to_value(Reach::Plugin).unwrap(), json!("plugin"));
+    fn a_plugin_item_names_its_plugin_and_whether_it_loads() {
         let c = cat(json!([{"id": "map:n:x", "title": "t", "reach": "plugin", "plugin": "foo.nvim", "loads": true}]))
             .unwrap();
         let item = c.item("map:n:x").unwrap();
@@ -861,13 +801,5 @@ mod tests {
         assert_eq!(Catalog::from_json("[]").unwrap_err(), CatalogError::NoEntries);
         assert_eq!(Catalog::from_value(&json!({"version": 2, "entries": []})).unwrap_err(), CatalogError::Version(2));
         assert!(matches!(Catalog::from_json("{").unwrap_err(), CatalogError::Json(_)));
-    }
-
-    #[test]
-    fn reach_is_ordered_and_confirmation_starts_at_write() {
-        assert!(Reach::Safe < Reach::Edit && Reach::Edit < Reach::Write);
-        assert!(Reach::Write < Reach::Code && Reach::Code < Reach::Shell);
-        assert!(!Reach::Edit.needs_confirmation());
-        assert!(Reach::Write.needs_confirmation());
     }
 }

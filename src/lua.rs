@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, Reach, SettingValue};
+use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, SettingValue};
 use crate::llm::ProviderConfig;
 use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
@@ -20,6 +20,7 @@ use crate::policy::{names, neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
+use crate::reach::Reach;
 use crate::runtime::{self, JobResult};
 use crate::sources;
 use crate::validate;

@@ -10,10 +10,11 @@ use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::catalog::{Args, Catalog, ListKind, Reach, Setting, SettingValue, ValueType};
+use crate::catalog::{Args, Catalog, ListKind, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
 use crate::policy::{CodeWrite, Policy, Profile};
+use crate::reach::Reach;
 use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.

@@ -15,8 +15,9 @@
 //!   the item's action, so the executor must hold them (tests/nvim/hostile_spec.lua runs
 //!   them). Here: nothing above `edit` may survive without `confirm = required`.
 
-use leash::catalog::{Catalog, Reach};
+use leash::catalog::Catalog;
 use leash::policy::{Policy, Profile};
+use leash::reach::Reach;
 use leash::validate::{validate_text, Confirm};
 use serde_json::{json, Value};
 

@@ -2,9 +2,10 @@
 //! validator keeps must obey the rules: catalog names only, a reach on every step, and
 //! confirmation required whenever a step writes, runs code or runs a program.
 
-use leash::catalog::{Catalog, Reach};
+use leash::catalog::Catalog;
 use leash::plan;
 use leash::policy::{Policy, Profile};
+use leash::reach::Reach;
 use leash::validate::{validate, Action, Confirm, MAX_STEPS};
 use proptest::prelude::*;
 use serde_json::{json, Value};

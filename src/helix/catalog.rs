@@ -14,9 +14,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::statics;
-use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Reach, Setting, SettingScope, ValueType};
+use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Setting, SettingScope, ValueType};
 use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use crate::program_config::ProgramConfig;
+use crate::reach::Reach;
 use crate::sources::{self, Discovered, Editor};
 
 /// A Helix release number (`25.07.1` is `(25, 7, 1)`).

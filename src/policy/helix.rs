@@ -16,7 +16,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
+use crate::reach::Reach;
 
 /// The data's Helix release; entries marked `since: master` came after it.
 pub const DATA_VERSION: &str = "25.07.1";

@@ -17,7 +17,8 @@ pub mod neovim_values;
 pub mod value_reach;
 pub mod values;
 
-use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::catalog::{Item, Setting, SettingValue};
+use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
 use names::NameHandler;
 

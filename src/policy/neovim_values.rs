@@ -10,34 +10,7 @@
 
 use crate::catalog::{ListKind, Setting, SettingValue, ValueType};
 use crate::policy::values::matches;
-use crate::refusal::Refusal;
-
-/// Why a value breaks one of Neovim's rules for its option.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("'{key}' is read-only: Neovim sets it, a plan cannot")]
-    ReadOnly { key: String },
-    #[error("'{key}' cannot be empty")]
-    Empty { key: String },
-    #[error("'{key}' takes exactly one of {items}")]
-    NotExactlyOne { key: String, items: String },
-    #[error("'{key}' takes at most one of {items}")]
-    MoreThanOne { key: String, items: String },
-    #[error("'{key}' takes {items} only on its own")]
-    NotAlone { key: String, items: String },
-    #[error("'{key}' takes at most {max} items")]
-    TooMany { key: String, max: usize },
-}
-
-impl From<RuleError> for Refusal {
-    /// A read-only option is `withheld` like any item never offered; the rest `list_rule`.
-    fn from(e: RuleError) -> Refusal {
-        match e {
-            RuleError::ReadOnly { key } => Refusal::Withheld { id: key, why: "Neovim sets it, a plan cannot" },
-            e => Refusal::ListRule(e),
-        }
-    }
-}
+use crate::refusal::RuleError;
 
 /// How the items of one list option must combine.
 enum Rule {

@@ -306,8 +306,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, text, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let policy = policy(lua, &catalog.0, &opts)?;
-                let mut plan = validate::validate_text(&text, &catalog.0, &policy).map_err(err)?;
-                crate::range::apply(&mut plan, &catalog.0, context(lua, &opts)?.range);
+                let range = context(lua, &opts)?.range;
+                let plan = validate::validate_text(&text, &catalog.0, &policy, range).map_err(err)?;
                 to_lua(lua, &plan.to_json())
             })
         })?,

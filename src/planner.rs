@@ -262,8 +262,7 @@ impl Run<'_> {
 
     fn validate(&mut self, parsed: &Plan) -> ValidatedPlan {
         let t = std::time::Instant::now();
-        let mut v = validate::validate(parsed, &self.req.catalog, &self.req.policy);
-        crate::range::apply(&mut v, &self.req.catalog, self.req.context.range);
+        let v = validate::validate(parsed, &self.req.catalog, &self.req.policy, self.req.context.range);
         self.timings.validate_ms = ms(t.elapsed());
         v
     }

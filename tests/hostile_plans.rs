@@ -51,7 +51,7 @@ fn every_hostile_plan_is_dropped_or_shown() {
         let line: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
         let name = line["name"].as_str().unwrap_or("?");
         let expect = line["expect"].as_str().unwrap_or("?");
-        let plan = match validate_text(&text_of(&line), &catalog, &policy) {
+        let plan = match validate_text(&text_of(&line), &catalog, &policy, None) {
             Ok(plan) => plan,
             Err(e) => {
                 // No plan at all is the strictest outcome; only `dropped` lines may end so.

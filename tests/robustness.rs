@@ -31,7 +31,7 @@ fn check_invariants(text: &str) {
     let cat = catalog();
     for profile in [Profile::Neovim, Profile::Generic] {
         let Ok(p) = plan::parse(text) else { return };
-        let v = validate(&p, &cat, &Policy::new(profile));
+        let v = validate(&p, &cat, &Policy::new(profile), None);
         let mut indices: Vec<usize> =
             v.steps.iter().map(|s| s.index).chain(v.dropped.iter().map(|d| d.index)).collect();
         indices.sort_unstable();

@@ -391,8 +391,7 @@ fn cmd_validate(f: Flags) -> Result<(), CliError> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).map_err(CliError::Stdin)?;
     let context = context_for(&f, &catalog)?;
-    let mut plan = validate::validate_text(&text, &catalog, &policy)?;
-    leash::range::apply(&mut plan, &catalog, context.range);
+    let plan = validate::validate_text(&text, &catalog, &policy, context.range)?;
     print(&mut std::io::stdout().lock(), &plan.to_json())
 }
 

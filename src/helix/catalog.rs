@@ -290,7 +290,7 @@ mod tests {
         let check = |key: &str, value: serde_json::Value| {
             let answer = serde_json::json!({"reply": "r", "steps": [
                 {"type": "setting", "key": key, "value": value, "why": "w"}]});
-            let plan = crate::validate::validate_text(&answer.to_string(), &c.catalog, &policy).unwrap();
+            let plan = crate::validate::validate_text(&answer.to_string(), &c.catalog, &policy, None).unwrap();
             match plan.steps.first().map(|s| &s.action) {
                 Some(crate::validate::Action::Setting { value, .. }) => Ok(value.clone()),
                 _ => Err(plan.dropped[0].refusal.to_string()),

@@ -514,42 +514,6 @@ mod tests {
     }
 
     #[test]
-    fn helix_keys_and_values() {
-        let c = crate::helix::catalog::build(
-            crate::helix::catalog::Version(25, 7, 1),
-            &std::env::temp_dir(),
-            None,
-            &crate::program_config::ProgramConfig::default(),
-        )
-        .unwrap()
-        .catalog;
-        let plan = |r: &str| {
-            let shortlist = rank(&c, r, 60, Mode::Any);
-            match answer(r, &c, &shortlist).output {
-                Output::Object(m) => Value::Object(m),
-                Output::Text(t) => panic!("text {t}"),
-            }
-        };
-        let first = |r: &str| plan(r)["steps"][0].clone();
-        let kv = |r: &str| {
-            let s = first(r);
-            (s["key"].as_str().unwrap_or_default().to_string(), s["value"].clone())
-        };
-        assert_eq!(kv("relative line numbers"), ("line-number".into(), json!("relative")));
-        assert_eq!(kv("absolute line numbers"), ("line-number".into(), json!("absolute")));
-        assert_eq!(kv("soft wrap"), ("soft-wrap.enable".into(), json!(true)));
-        assert_eq!(kv("turn off soft wrap"), ("soft-wrap.enable".into(), json!(false)));
-        assert_eq!(kv("theme gruvbox"), ("theme".into(), json!("gruvbox")));
-        assert_eq!(kv("disable the mouse"), ("mouse".into(), json!(false)));
-        assert_eq!(kv("show whitespace"), ("whitespace.render".into(), json!("all")));
-        assert_eq!(first("go to the next buffer")["id"], json!("cmd:buffer-next"));
-        assert_eq!(first("split the window vertically")["id"], json!("cmd:vsplit"));
-        // What needs a model says how to set one up for the program, not Neovim's help.
-        let reply = plan("make everything nicer")["reply"].as_str().unwrap_or_default().to_string();
-        assert!(reply.contains("config.toml") && !reply.contains(":help"), "{reply}");
-    }
-
-    #[test]
     fn everything_else_needs_a_model() {
         for r in [
             "make the font bigger",

@@ -304,8 +304,6 @@ pub struct Catalog {
     code_dirs: CodeDirs,
     /// Item aliases (`vs`, `g`), first item wins: only for [`Catalog::find`].
     by_item_alias: HashMap<String, usize>,
-    /// The ranker's index, built on first use.
-    rank_index: crate::rank::IndexCell,
 }
 
 impl Catalog {
@@ -482,10 +480,6 @@ impl Catalog {
             Some(Entry::Setting(s)) => Some(s),
             _ => None,
         }
-    }
-
-    pub(crate) fn rank_index(&self) -> &crate::rank::IndexCell {
-        &self.rank_index
     }
 
     /// The entry an id or key names (items first), for the ranker's callers.

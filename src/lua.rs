@@ -25,8 +25,9 @@ use crate::runtime::{self, JobResult};
 use crate::sources;
 use crate::validate;
 
-/// A catalog shared with Lua (and, through the `Arc`, with planner jobs).
-pub struct LuaCatalog(pub Arc<Catalog>);
+/// A catalog shared with Lua (and, through the `Arc`, with planner jobs), with the
+/// ranker's index of it, built once for every request ranked against it.
+pub struct LuaCatalog(pub Arc<Catalog>, pub Arc<rank::IndexCell>);
 
 impl UserData for LuaCatalog {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -254,8 +255,9 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
                 // editor.
-                rank::prepare_in_background(&catalog);
-                Ok(LuaCatalog(catalog))
+                let index = Arc::new(rank::IndexCell::default());
+                rank::prepare_in_background(&catalog, &index);
+                Ok(LuaCatalog(catalog, index))
             })
         })?,
     )?;
@@ -265,7 +267,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
-                let ranked = rank::rank(&catalog.0, &request, limit, mode);
+                let ranked = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
                 // Sized tables and keys made once: building the rows costs more than ranking.
                 let out = lua.create_table_with_capacity(ranked.len(), 0)?;
                 let keys = [lua.create_string("id")?, lua.create_string("kind")?, lua.create_string("title")?];
@@ -289,7 +291,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
                 let context = context(lua, &opts)?;
-                let shortlist = rank::rank(&catalog.0, &request, limit, mode);
+                let shortlist = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
                 let p = prompt::build(&request, &shortlist, &context);
                 let out = lua.create_table()?;
                 out.set("system", p.system)?;
@@ -328,6 +330,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 };
                 let policy = policy(lua, &catalog.0, &opts)?;
                 let mut req = PlanRequest::new(request, Arc::clone(&catalog.0), policy);
+                req.index = Arc::clone(&catalog.1);
                 req.limit = limit;
                 req.context = context;
                 req.provider = config;

@@ -592,7 +592,7 @@ fn schema(entries: &[&Entry], round: Round, offer_scope: bool, shape: Shape) -> 
 mod tests {
     use super::*;
     use crate::catalog::Catalog;
-    use crate::rank::{rank, Mode};
+    use crate::rank::{rank, Index, Mode};
 
     fn catalog() -> Catalog {
         Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
@@ -621,7 +621,7 @@ mod tests {
     #[test]
     fn items_and_settings_are_listed_apart_under_their_step_type() {
         let c = catalog();
-        let shortlist = rank(&c, "wrap sign column split tabstop clipboard", 10, Mode::Any);
+        let shortlist = rank(&Index::new(&c), &c, "wrap sign column split tabstop clipboard", 10, Mode::Any);
         let ctx = Context {
             os: "linux".into(),
             filetype: "rust".into(),

@@ -327,8 +327,9 @@ mod tests {
     fn the_offline_planner_answers_with_helix_keys_and_values() {
         let c = build(Version(25, 7, 1), &std::env::temp_dir(), None, &cfg()).unwrap().catalog;
         let plan = |r: &str| {
-            let shortlist = crate::rank::rank(&c, r, 60, crate::rank::Mode::Any);
-            match crate::planner::offline::answer(r, &c, &shortlist).output {
+            let index = crate::rank::Index::new(&c);
+            let shortlist = crate::rank::rank(&index, &c, r, 60, crate::rank::Mode::Any);
+            match crate::planner::offline::answer(r, &c, &index, &shortlist).output {
                 crate::llm::Output::Object(m) => serde_json::Value::Object(m),
                 crate::llm::Output::Text(t) => panic!("text {t}"),
             }

@@ -317,6 +317,7 @@ impl Prepared {
         PlanRequest {
             request: request.to_string(),
             catalog: std::sync::Arc::clone(&self.catalog.catalog),
+            index: Default::default(),
             limit: cfg.shortlist_limit,
             context: self.model_context.clone(),
             provider: self.provider.clone(),

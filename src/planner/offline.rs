@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use crate::catalog::{Args, Catalog, Entry, ValueType};
 use crate::llm::config::Structured;
 use crate::llm::{Answer, Ask, Output, Usage};
-use crate::rank::{query_words, stem, Ranked};
+use crate::rank::{query_words, stem, Index, Ranked};
 
 /// How many top-ranked entries may be named.
 const TOP: usize = 5;
@@ -63,9 +63,9 @@ const RELATIVE: &[&str] =
     &["toggle", "increase", "decrease", "bigger", "smaller", "more", "less", "larger", "double", "half"];
 
 /// The offline planner's answer: a plan object, or the explanation as a plan with no steps.
-pub fn answer(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Answer {
+pub fn answer(request: &str, catalog: &Catalog, index: &Index, shortlist: &[Ranked]) -> Answer {
     let object = phrases::plan(request, catalog)
-        .or_else(|| plan_object(request, catalog, shortlist))
+        .or_else(|| plan_object(request, catalog, index, shortlist))
         .unwrap_or_else(|| explanation(catalog));
     Answer {
         output: Output::Object(object),
@@ -178,7 +178,7 @@ fn named_by(content: &[String], names: &[String]) -> Vec<usize> {
     best
 }
 
-fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option<Map<String, Value>> {
+fn plan_object(request: &str, catalog: &Catalog, index: &Index, shortlist: &[Ranked]) -> Option<Map<String, Value>> {
     let words = query_words(request);
     if words.iter().any(|w| RELATIVE.contains(&w.as_str())) {
         return None;
@@ -226,7 +226,7 @@ fn plan_object(request: &str, catalog: &Catalog, shortlist: &[Ranked]) -> Option
     // `nowrap` ranks poorly as a word; rank what it negates instead.
     let reranked;
     let shortlist = if negated_alias {
-        reranked = crate::rank::rank(catalog, &content[0], TOP, crate::rank::Mode::Any);
+        reranked = crate::rank::rank(index, catalog, &content[0], TOP, crate::rank::Mode::Any);
         &reranked[..]
     } else {
         shortlist
@@ -421,8 +421,9 @@ mod tests {
 
     fn run(request: &str) -> Value {
         let c = catalog();
-        let shortlist = rank(&c, request, 60, Mode::Any);
-        match answer(request, &c, &shortlist).output {
+        let index = Index::new(&c);
+        let shortlist = rank(&index, &c, request, 60, Mode::Any);
+        match answer(request, &c, &index, &shortlist).output {
             Output::Object(m) => Value::Object(m),
             Output::Text(t) => panic!("text {t}"),
         }

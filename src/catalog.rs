@@ -5,6 +5,10 @@
 //! [`Catalog::new`] or [`Catalog::from_json`], which reject duplicate or empty ids and keys,
 //! unknown types and unknown reaches, naming the bad entry. Look-ups by id, key and
 //! setting alias are hash look-ups.
+//!
+//! A catalog is plain data and look-ups: the editor profile's narrowing of its settings
+//! ([`crate::policy::narrow_catalog`]) is a step its builders run, and the ranker's index
+//! ([`crate::rank::IndexCell`]) is kept by whoever ranks it.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -312,12 +316,7 @@ impl Catalog {
     pub fn new(editor: impl Into<String>, entries: Vec<Entry>) -> Result<Catalog, CatalogError> {
         let mut cat =
             Catalog { editor: editor.into(), entries: Vec::with_capacity(entries.len()), ..Catalog::default() };
-        // The Neovim profile knows every number option's range; the catalog carries it.
-        let neovim = crate::policy::Profile::for_editor(&cat.editor) == Ok(crate::policy::Profile::Neovim);
-        for mut entry in entries {
-            if let (true, Entry::Setting(s)) = (neovim, &mut entry) {
-                crate::policy::neovim_values::narrow(s);
-            }
+        for entry in entries {
             cat.push(entry)?;
         }
         for (i, entry) in cat.entries.iter().enumerate() {
@@ -385,6 +384,19 @@ impl Catalog {
         };
         let code_dirs = parse_code_dirs(obj.get("code_dirs"), obj.get("cwd").and_then(Value::as_str))?;
         Ok(Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers).with_code_dirs(code_dirs))
+    }
+
+    /// The catalog with `narrow` applied to every setting: it may narrow what a setting
+    /// takes (its number range, its values), never its key or aliases, which the look-ups
+    /// were built from. The editor's own narrowing is the policy's
+    /// ([`crate::policy::narrow_catalog`]).
+    pub fn map_settings(mut self, mut narrow: impl FnMut(&mut Setting)) -> Catalog {
+        for entry in &mut self.entries {
+            if let Entry::Setting(s) = entry {
+                narrow(s);
+            }
+        }
+        self
     }
 
     /// The catalog with the folders its editor loads code from.

@@ -246,12 +246,11 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     None => Vec::new(),
                 };
                 let code_dirs = code_dirs(lua, &opts)?;
-                let catalog = Arc::new(
-                    Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
-                        .map_err(err)?
-                        .with_name_handlers(handlers)
-                        .with_code_dirs(code_dirs),
-                );
+                let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
+                    .map_err(err)?
+                    .with_name_handlers(handlers)
+                    .with_code_dirs(code_dirs);
+                let catalog = Arc::new(crate::policy::narrow_catalog(catalog));
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
                 // editor.

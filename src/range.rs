@@ -76,7 +76,7 @@ impl<'de> Deserialize<'de> for LineRange {
 }
 
 /// Whether the builtin command `id`, given a range, would run the lines in it as code
-/// ([`RUNS_LINES`]): such a step is dropped rather than run on the user's range.
+/// (`RUNS_LINES`): such a step is dropped rather than run on the user's range.
 pub fn runs_lines_as_code(id: &str) -> bool {
     RUNS_LINES.contains(&id)
 }

@@ -688,7 +688,8 @@ mod tests {
     }
 
     fn neovim_catalog() -> Catalog {
-        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        crate::policy::narrow_catalog(
+            Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:edit", "kind": "command", "title": "edit a file", "args": "optional", "reach": "safe"},
             {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "safe"},
             {"id": "cmd:sleep", "kind": "command", "title": "sleep", "args": "optional", "reach": "safe"},
@@ -704,7 +705,8 @@ mod tests {
             {"key": "writedelay", "title": "delay per character drawn", "type": "number"},
             {"key": "matchtime", "title": "time to show the matching bracket", "type": "number"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
-        .unwrap()
+            .unwrap(),
+        )
     }
 
     fn neovim(steps: Value) -> ValidatedPlan {
@@ -850,7 +852,8 @@ mod tests {
         let project = root.join("project");
         std::fs::create_dir_all(config.join("plugin")).unwrap();
         std::fs::create_dir_all(&project).unwrap();
-        let catalog = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        let catalog = crate::policy::narrow_catalog(
+            Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "write"},
             {"id": "cmd:redir", "kind": "command", "title": "redirect", "args": "optional", "reach": "write"},
             {"id": "file:rename", "kind": "file", "title": "rename", "args": "required", "reach": "write"},
@@ -858,7 +861,8 @@ mod tests {
             {"key": "verbosefile", "title": "log messages to a file", "type": "string"},
             {"key": "backupext", "title": "backup suffix", "type": "string"}
         ], "code_dirs": [config.display().to_string()], "cwd": project.display().to_string()}))
-        .unwrap();
+            .unwrap(),
+        );
         let check = |steps: Value| {
             validate(
                 &parse(&json!({"reply": "r", "steps": steps}).to_string()).unwrap(),
@@ -927,12 +931,12 @@ mod tests {
         use super::*;
 
         fn catalog() -> Catalog {
-            Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
                 {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true},
                 {"id": "cmd:nohlsearch", "kind": "command", "title": "stop highlighting", "args": "none", "reach": "safe"},
                 {"key": "wrap", "title": "long lines wrap", "type": "boolean"}
             ]}))
-            .unwrap()
+            .unwrap())
         }
 
         fn plan(text: &str, range: Option<LineRange>) -> ValidatedPlan {
@@ -971,13 +975,13 @@ mod tests {
 
         #[test]
         fn commands_that_would_run_the_lines_as_code_are_dropped() {
-            let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            let c = crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
                 {"id": "cmd:lua", "kind": "command", "title": "run Lua", "args": "optional", "reach": "code", "range": true},
                 {"id": "cmd:source", "kind": "command", "title": "source", "args": "optional", "reach": "code", "range": true},
                 {"id": "cmd:luado", "kind": "command", "title": "Lua on each line", "args": "required", "reach": "code", "range": true},
                 {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true}
             ]}))
-            .unwrap();
+            .unwrap());
             let text = r#"{"steps": [{"type": "item", "id": "cmd:lua"}, {"type": "item", "id": "cmd:sort"},
                 {"type": "item", "id": "cmd:source"}, {"type": "item", "id": "cmd:lua", "args": "print(1)"},
                 {"type": "item", "id": "cmd:luado", "args": "return line:upper()"}]}"#;

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/neovim-catalog.json")).unwrap();
-    Catalog::from_value(&serde_json::from_str(&text).unwrap()).unwrap()
+    leash::policy::narrow_catalog(Catalog::from_value(&serde_json::from_str(&text).unwrap()).unwrap())
 }
 
 fn requests() -> Vec<String> {

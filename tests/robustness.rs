@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
-    Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+    leash::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
         {"id": "cmd:vsplit", "kind": "command", "title": "split vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
         {"id": "cmd:edit", "kind": "command", "title": "edit a file", "args": "optional", "reach": "safe"},
         {"id": "cmd:colorscheme", "kind": "command", "title": "load colour scheme", "args": "optional", "reach": "safe"},
@@ -24,7 +24,7 @@ fn catalog() -> Catalog {
         {"key": "statusline", "title": "status line", "type": "string"},
         {"key": "shell", "title": "the shell", "type": "string", "aliases": ["sh"]}
     ]}))
-    .unwrap()
+    .unwrap())
 }
 
 fn check_invariants(text: &str) {

@@ -318,7 +318,8 @@ fn help() -> String {
 fn load_catalog(f: &Flags) -> Result<Catalog, CliError> {
     let path = f.catalog.clone().ok_or_else(|| usage(f.command, "--catalog FILE is required"))?;
     let text = std::fs::read_to_string(&path).map_err(|error| CliError::ReadCatalog { path: path.clone(), error })?;
-    Catalog::from_json(&text).map_err(|error| CliError::Catalog { path, error })
+    let catalog = Catalog::from_json(&text).map_err(|error| CliError::Catalog { path, error })?;
+    Ok(leash::policy::narrow_catalog(catalog))
 }
 
 fn print(out: &mut impl Write, v: &Value) -> Result<(), CliError> {

@@ -378,7 +378,7 @@ mod tests {
     use crate::rank::{rank, Mode};
 
     fn catalog() -> Catalog {
-        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
             {"id": "cmd:split", "kind": "command", "title": "split current window", "aliases": ["sp"], "args": "optional", "reach": "safe"},
             {"id": "cmd:edit", "kind": "command", "title": "edit a file", "aliases": ["e"], "args": "required", "reach": "write"},
@@ -416,7 +416,7 @@ mod tests {
             {"key": "mouse", "title": "enable the use of mouse clicks", "type": "string"},
             {"key": "spell", "title": "spell checking", "type": "boolean"}
         ]}))
-        .unwrap()
+        .unwrap())
     }
 
     fn run(request: &str) -> Value {

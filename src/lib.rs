@@ -8,12 +8,15 @@
 //! whole way, model included ([`llm`]). Neovim loads this crate as a Lua module (`lua`,
 //! behind the cdylib); other editors use the `leash` program, Helix through its own
 //! frontend ([`helix`]). The project's scripts, Git and file actions are discovered here
-//! for every editor ([`sources`]); model text is made safe to show by [`text`].
+//! for every editor ([`sources`]); model text is made safe to show by [`text`]. Small
+//! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
 pub mod catalog;
 #[cfg(unix)]
 pub mod helix;
+pub mod json_repair;
 pub mod llm;
 pub mod lua;
+pub mod paths;
 pub mod plan;
 pub mod planner;
 pub mod policy;

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use leash::catalog::Catalog;
-use leash::rank::{self, Mode};
+use leash::rank::{self, Index, Mode};
 use serde_json::{json, Value};
 
 const REQUESTS: &[&str] = &[
@@ -44,16 +44,15 @@ fn catalog(n: Option<usize>) -> Catalog {
     Catalog::from_value(&v).unwrap()
 }
 
-fn measure(c: &Catalog, iterations: usize) -> (Duration, Duration) {
-    rank::prepare(c);
+fn measure(index: &Index, c: &Catalog, iterations: usize) -> (Duration, Duration) {
     for q in REQUESTS {
-        black_box(rank::rank(c, q, 60, Mode::Any));
+        black_box(rank::rank(index, c, q, 60, Mode::Any));
     }
     let mut times = Vec::with_capacity(iterations);
     for i in 0..iterations {
         let q = REQUESTS[i % REQUESTS.len()];
         let t = Instant::now();
-        black_box(rank::rank(black_box(c), black_box(q), 60, Mode::Any));
+        black_box(rank::rank(black_box(index), black_box(c), black_box(q), 60, Mode::Any));
         times.push(t.elapsed());
     }
     times.sort();
@@ -68,9 +67,9 @@ fn main() {
     for n in [None, Some(2_000), Some(10_000)] {
         let c = catalog(n);
         let t = Instant::now();
-        rank::prepare(&c);
+        let index = Index::new(&c);
         let build = t.elapsed();
-        let (median, p90) = measure(&c, iterations);
+        let (median, p90) = measure(&index, &c, iterations);
         println!(
             "  {:>6} entries: median {:>8.1} µs   p90 {:>8.1} µs   (index build {:.1} ms)",
             c.len(),

@@ -5,6 +5,10 @@
 //! [`Catalog::new`] or [`Catalog::from_json`], which reject duplicate or empty ids and keys,
 //! unknown types and unknown reaches, naming the bad entry. Look-ups by id, key and
 //! setting alias are hash look-ups.
+//!
+//! A catalog is plain data and look-ups: the editor profile's narrowing of its settings
+//! ([`crate::policy::narrow_catalog`]) is a step its builders run, and the ranker's index
+//! ([`crate::rank::IndexCell`]) is kept by whoever ranks it.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -14,61 +18,7 @@ use serde_json::Value;
 
 use crate::policy::code_dirs::CodeDirs;
 use crate::policy::names::NameHandler;
-
-/// What a step can reach, from harmless to a shell. Ordered: the reach of a step is the
-/// maximum of every opinion about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Reach {
-    /// View, navigation, reversible editor state.
-    Safe,
-    /// Changes buffer text; undoable.
-    Edit,
-    /// Writes, moves or deletes files.
-    Write,
-    /// Evaluates Vimscript/Lua, defines mappings, loads code, or sets an option that names
-    /// a program, an expression or a function.
-    Code,
-    /// Runs code of the user's config or a plugin whose effect leash cannot see (a
-    /// mapping's callback, a plugin's user command): shown as `[plugin]` with the
-    /// plugin's name, confirmed and run like `shell`.
-    Plugin,
-    /// Runs a program.
-    Shell,
-}
-
-impl Reach {
-    /// All reaches, weakest first.
-    pub const ALL: [Reach; 6] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Plugin, Reach::Shell];
-
-    /// The word used in JSON and in messages.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reach::Safe => "safe",
-            Reach::Edit => "edit",
-            Reach::Write => "write",
-            Reach::Code => "code",
-            Reach::Plugin => "plugin",
-            Reach::Shell => "shell",
-        }
-    }
-
-    /// Parses the JSON word; `None` for anything else.
-    pub fn parse(s: &str) -> Option<Reach> {
-        Reach::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    /// Whether a plan holding a step of this reach must always be confirmed.
-    pub fn needs_confirmation(self) -> bool {
-        self >= Reach::Write
-    }
-}
-
-impl fmt::Display for Reach {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::reach::Reach;
 
 /// Whether an item takes arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -358,8 +308,6 @@ pub struct Catalog {
     code_dirs: CodeDirs,
     /// Item aliases (`vs`, `g`), first item wins: only for [`Catalog::find`].
     by_item_alias: HashMap<String, usize>,
-    /// The ranker's index, built on first use.
-    rank_index: crate::rank::IndexCell,
 }
 
 impl Catalog {
@@ -368,12 +316,7 @@ impl Catalog {
     pub fn new(editor: impl Into<String>, entries: Vec<Entry>) -> Result<Catalog, CatalogError> {
         let mut cat =
             Catalog { editor: editor.into(), entries: Vec::with_capacity(entries.len()), ..Catalog::default() };
-        // The Neovim profile knows every number option's range; the catalog carries it.
-        let neovim = crate::policy::Profile::for_editor(&cat.editor) == Ok(crate::policy::Profile::Neovim);
-        for mut entry in entries {
-            if let (true, Entry::Setting(s)) = (neovim, &mut entry) {
-                crate::policy::neovim_values::narrow(s);
-            }
+        for entry in entries {
             cat.push(entry)?;
         }
         for (i, entry) in cat.entries.iter().enumerate() {
@@ -441,6 +384,19 @@ impl Catalog {
         };
         let code_dirs = parse_code_dirs(obj.get("code_dirs"), obj.get("cwd").and_then(Value::as_str))?;
         Ok(Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers).with_code_dirs(code_dirs))
+    }
+
+    /// The catalog with `narrow` applied to every setting: it may narrow what a setting
+    /// takes (its number range, its values), never its key or aliases, which the look-ups
+    /// were built from. The editor's own narrowing is the policy's
+    /// ([`crate::policy::narrow_catalog`]).
+    pub fn map_settings(mut self, mut narrow: impl FnMut(&mut Setting)) -> Catalog {
+        for entry in &mut self.entries {
+            if let Entry::Setting(s) = entry {
+                narrow(s);
+            }
+        }
+        self
     }
 
     /// The catalog with the folders its editor loads code from.
@@ -536,10 +492,6 @@ impl Catalog {
             Some(Entry::Setting(s)) => Some(s),
             _ => None,
         }
-    }
-
-    pub(crate) fn rank_index(&self) -> &crate::rank::IndexCell {
-        &self.rank_index
     }
 
     /// The entry an id or key names (items first), for the ranker's callers.
@@ -830,13 +782,7 @@ mod tests {
     }
 
     #[test]
-    fn plugin_reach_sits_between_code_and_shell() {
-        assert!(Reach::Code < Reach::Plugin && Reach::Plugin < Reach::Shell);
-        assert_eq!(Reach::Plugin.max(Reach::Shell), Reach::Shell);
-        assert_eq!(Reach::Plugin.max(Reach::Code), Reach::Plugin);
-        assert!(Reach::Plugin.needs_confirmation());
-        assert_eq!(Reach::parse("plugin"), Some(Reach::Plugin));
-        assert_eq!(serde_json::to_value(Reach::Plugin).unwrap(), json!("plugin"));
+    fn a_plugin_item_names_its_plugin_and_whether_it_loads() {
         let c = cat(json!([{"id": "map:n:x", "title": "t", "reach": "plugin", "plugin": "foo.nvim", "loads": true}]))
             .unwrap();
         let item = c.item("map:n:x").unwrap();
@@ -861,13 +807,5 @@ mod tests {
         assert_eq!(Catalog::from_json("[]").unwrap_err(), CatalogError::NoEntries);
         assert_eq!(Catalog::from_value(&json!({"version": 2, "entries": []})).unwrap_err(), CatalogError::Version(2));
         assert!(matches!(Catalog::from_json("{").unwrap_err(), CatalogError::Json(_)));
-    }
-
-    #[test]
-    fn reach_is_ordered_and_confirmation_starts_at_write() {
-        assert!(Reach::Safe < Reach::Edit && Reach::Edit < Reach::Write);
-        assert!(Reach::Write < Reach::Code && Reach::Code < Reach::Shell);
-        assert!(!Reach::Edit.needs_confirmation());
-        assert!(Reach::Write.needs_confirmation());
     }
 }

@@ -2,18 +2,21 @@
 //!
 //! A request is ranked against the editor's [`catalog`] into a shortlist ([`rank`]); the
 //! shortlist becomes a [`prompt`]; the model's answer is parsed into a [`plan`] and checked
-//! step by step by [`validate`] under a risk [`policy`]; a dropped step carries a typed
-//! [`refusal`]; the user's line [`range`], if the editor gave one, goes to the steps whose
-//! command takes a range; [`planner`] runs the whole way, model included ([`llm`]).
-//! Neovim loads this crate as a Lua module (`lua`, behind the cdylib); other editors use
-//! the `leash` program, Helix through its own frontend ([`helix`]). The project's
-//! scripts, Git and file actions are discovered here for every editor ([`sources`]); model
-//! text is made safe to show by [`text`].
+//! step by step by [`validate`] under a risk [`policy`], which gives every step a
+//! [`reach`]; a dropped step carries a typed [`refusal`]; the user's line [`range`], if the
+//! editor gave one, goes to the steps whose command takes a range; [`planner`] runs the
+//! whole way, model included ([`llm`]). Neovim loads this crate as a Lua module (`lua`,
+//! behind the cdylib); other editors use the `leash` program, Helix through its own
+//! frontend ([`helix`]). The project's scripts, Git and file actions are discovered here
+//! for every editor ([`sources`]); model text is made safe to show by [`text`]. Small
+//! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
 pub mod catalog;
 #[cfg(unix)]
 pub mod helix;
+pub mod json_repair;
 pub mod llm;
 pub mod lua;
+pub mod paths;
 pub mod plan;
 pub mod planner;
 pub mod policy;
@@ -21,6 +24,7 @@ pub mod program_config;
 pub mod prompt;
 pub mod range;
 pub mod rank;
+pub mod reach;
 pub mod refusal;
 pub mod runtime;
 pub mod sources;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, Reach, SettingValue};
+use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, SettingValue};
 use crate::llm::ProviderConfig;
 use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
@@ -20,12 +20,14 @@ use crate::policy::{names, neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
+use crate::reach::Reach;
 use crate::runtime::{self, JobResult};
 use crate::sources;
 use crate::validate;
 
-/// A catalog shared with Lua (and, through the `Arc`, with planner jobs).
-pub struct LuaCatalog(pub Arc<Catalog>);
+/// A catalog shared with Lua (and, through the `Arc`, with planner jobs), with the
+/// ranker's index of it, built once for every request ranked against it.
+pub struct LuaCatalog(pub Arc<Catalog>, pub Arc<rank::IndexCell>);
 
 impl UserData for LuaCatalog {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -253,17 +255,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
                 let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
                 let code_dirs = code_dirs(lua, &opts)?;
-                let catalog = Arc::new(
-                    Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
-                        .map_err(err)?
-                        .with_name_handlers(handlers)
-                        .with_code_dirs(code_dirs),
-                );
+                let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
+                    .map_err(err)?
+                    .with_name_handlers(handlers)
+                    .with_code_dirs(code_dirs);
+                let catalog = Arc::new(crate::policy::narrow_catalog(catalog));
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
                 // editor.
-                rank::prepare_in_background(&catalog);
-                Ok(LuaCatalog(catalog))
+                let index = Arc::new(rank::IndexCell::default());
+                rank::prepare_in_background(&catalog, &index);
+                Ok(LuaCatalog(catalog, index))
             })
         })?,
     )?;
@@ -273,7 +275,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
-                let ranked = rank::rank(&catalog.0, &request, limit, mode);
+                let ranked = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
                 // Sized tables and keys made once: building the rows costs more than ranking.
                 let out = lua.create_table_with_capacity(ranked.len(), 0)?;
                 let keys = [lua.create_string("id")?, lua.create_string("kind")?, lua.create_string("title")?];
@@ -297,7 +299,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
             guard(|| {
                 let (limit, mode) = limit_and_mode(&opts)?;
                 let context = context(lua, &opts)?;
-                let shortlist = rank::rank(&catalog.0, &request, limit, mode);
+                let shortlist = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
                 let p = prompt::build(&request, &shortlist, &context);
                 let out = lua.create_table()?;
                 out.set("system", p.system)?;
@@ -314,8 +316,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (catalog, text, opts): (UserDataRef<LuaCatalog>, String, Option<Table>)| {
             guard(|| {
                 let policy = policy(lua, &catalog.0, &opts)?;
-                let mut plan = validate::validate_text(&text, &catalog.0, &policy).map_err(err)?;
-                crate::range::apply(&mut plan, &catalog.0, context(lua, &opts)?.range);
+                let range = context(lua, &opts)?.range;
+                let plan = validate::validate_text(&text, &catalog.0, &policy, range).map_err(err)?;
                 to_lua(lua, &plan.to_json())
             })
         })?,
@@ -336,6 +338,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 };
                 let policy = policy(lua, &catalog.0, &opts)?;
                 let mut req = PlanRequest::new(request, Arc::clone(&catalog.0), policy);
+                req.index = Arc::clone(&catalog.1);
                 req.limit = limit;
                 req.context = context;
                 req.provider = config;

@@ -3,11 +3,11 @@
 //!
 //! The parser is deliberately literal. It skips prose, code fences and `<think>` blocks,
 //! tolerates trailing commas and raw control characters inside strings (lossless
-//! repairs: the characters are kept, escaped), ignores a second object, and never
-//! completes a truncated one. Top-level problems (no object, no `steps`) are a
-//! [`ParseError`]; a malformed step becomes [`ProposedStep::Malformed`] with a
-//! [`StepShape`] naming the field, so the validator can list it as dropped instead of
-//! losing it.
+//! repairs, [`crate::json_repair`]: the characters are kept, escaped), ignores a second
+//! object, and never completes a truncated one. Top-level problems (no object, no
+//! `steps`) are a [`ParseError`]; a malformed step becomes [`ProposedStep::Malformed`]
+//! with a [`StepShape`] naming the field, so the validator can list it as dropped
+//! instead of losing it.
 
 use serde_json::{Map, Value};
 
@@ -171,7 +171,7 @@ fn first_object(text: &str) -> Result<Map<String, Value>, ParseError> {
         let Some(end) = balanced_end(bytes, start) else {
             return Err(last_error.unwrap_or(ParseError::Truncated));
         };
-        let candidate = repair(&text[start..end]);
+        let candidate = crate::json_repair::repair(&text[start..end]);
         match serde_json::from_str::<Value>(&candidate) {
             Ok(Value::Object(map)) => return Ok(map),
             Ok(_) => {}
@@ -210,52 +210,6 @@ fn balanced_end(bytes: &[u8], start: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// The two lossless repairs: drops a comma that stands (after white space) before `}` or
-/// `]` outside strings, and escapes a raw control character inside a string (models
-/// write real newlines and tabs there; JSON wants `\n`, `\t`). The characters are kept,
-/// so the validator still sees, and refuses, a newline in a command.
-pub(crate) fn repair(json: &str) -> String {
-    let bytes = json.as_bytes();
-    let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in json.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                '\n' => {
-                    out.push_str("\\n");
-                    continue;
-                }
-                '\t' => {
-                    out.push_str("\\t");
-                    continue;
-                }
-                '\r' => {
-                    out.push_str("\\r");
-                    continue;
-                }
-                c if (c as u32) < 0x20 => {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                    continue;
-                }
-                _ => {}
-            }
-        } else if c == '"' {
-            in_string = true;
-        } else if c == ',' {
-            let next = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
-            if matches!(next, Some(b'}') | Some(b']')) {
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn parse_step(v: &Value) -> ProposedStep {

@@ -48,6 +48,8 @@ pub struct PlanRequest {
     /// What the user asked for, in their words.
     pub request: String,
     pub catalog: Arc<Catalog>,
+    /// The ranker's index of `catalog` (built on first use when the caller has none yet).
+    pub index: Arc<rank::IndexCell>,
     /// Shortlist size ([`DEFAULT_SHORTLIST`]).
     pub limit: usize,
     /// Where the request was made, and current setting values.
@@ -80,6 +82,7 @@ impl PlanRequest {
         PlanRequest {
             request: request.into(),
             catalog,
+            index: Arc::default(),
             limit: DEFAULT_SHORTLIST,
             context: Context::default(),
             provider: ProviderConfig::default(),
@@ -163,12 +166,13 @@ impl Run<'_> {
         let catalog = &*req.catalog;
 
         let t = std::time::Instant::now();
-        let shortlist = rank::rank(catalog, &req.request, req.limit, Mode::Any);
+        let index = req.index.get(catalog);
+        let shortlist = rank::rank(index, catalog, &req.request, req.limit, Mode::Any);
         self.timings.rank_ms = ms(t.elapsed());
         let entries: Vec<&Entry> = shortlist.iter().map(|r| r.entry).collect();
 
         let Some(provider) = provider else {
-            let answer = offline::answer(&req.request, catalog, &shortlist);
+            let answer = offline::answer(&req.request, catalog, index, &shortlist);
             let parsed = self.read(answer, 1, &[])?;
             return Ok((self.validate(&parsed), String::new(), Vec::new(), entries.len()));
         };
@@ -190,7 +194,7 @@ impl Run<'_> {
                 progress(&crate::text::visible(&format!("looking up {}", parsed.lookup.join(", "))));
             }
             let t = std::time::Instant::now();
-            let (found, widened) = look_up(catalog, &parsed.lookup, &entries);
+            let (found, widened) = look_up(catalog, index, &parsed.lookup, &entries);
             let second = prompt::build_round(&req.request, &widened, &req.context, Round::Second, &found);
             self.timings.prompt_ms += ms(t.elapsed());
             let answer = self.ask(&provider, &second, req.progress.as_ref(), cancel).await?;
@@ -262,8 +266,7 @@ impl Run<'_> {
 
     fn validate(&mut self, parsed: &Plan) -> ValidatedPlan {
         let t = std::time::Instant::now();
-        let mut v = validate::validate(parsed, &self.req.catalog, &self.req.policy);
-        crate::range::apply(&mut v, &self.req.catalog, self.req.context.range);
+        let v = validate::validate(parsed, &self.req.catalog, &self.req.policy, self.req.context.range);
         self.timings.validate_ms = ms(t.elapsed());
         v
     }
@@ -325,7 +328,12 @@ fn sum(values: impl Iterator<Item = Option<u64>>) -> Option<u64> {
 /// Searches the whole catalog for each look-up: the entry it names exactly first, then
 /// the ranker's best, [`PER_LOOKUP`] at most. Returns what each one found, and the
 /// shortlist with the entries it did not hold yet put first.
-pub fn look_up<'a>(catalog: &'a Catalog, queries: &[String], shortlist: &[&'a Entry]) -> (Vec<Found>, Vec<&'a Entry>) {
+pub fn look_up<'a>(
+    catalog: &'a Catalog,
+    index: &rank::Index,
+    queries: &[String],
+    shortlist: &[&'a Entry],
+) -> (Vec<Found>, Vec<&'a Entry>) {
     let mut found = Vec::with_capacity(queries.len());
     let mut added: Vec<&'a Entry> = Vec::new();
     for query in queries {
@@ -333,7 +341,7 @@ pub fn look_up<'a>(catalog: &'a Catalog, queries: &[String], shortlist: &[&'a En
         if let Some(e) = catalog.find(query) {
             hits.push(e);
         }
-        for r in rank::rank(catalog, query, PER_LOOKUP + 1, Mode::Any) {
+        for r in rank::rank(index, catalog, query, PER_LOOKUP + 1, Mode::Any) {
             if hits.len() == PER_LOOKUP {
                 break;
             }
@@ -488,7 +496,7 @@ mod tests {
     use serde_json::json;
 
     fn catalog() -> Catalog {
-        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:global", "kind": "command", "title": "execute commands for matching lines", "aliases": ["g"], "args": "optional", "reach": "safe"},
             {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
             {"id": "user:Format", "kind": "user_command", "title": "format the buffer", "args": "none", "reach": "edit"},
@@ -496,7 +504,7 @@ mod tests {
             {"key": "statusline", "title": "custom format for the status line", "type": "string"},
             {"key": "wrap", "title": "long lines wrap", "type": "boolean"}
         ]}))
-        .unwrap()
+        .unwrap())
     }
 
     #[test]
@@ -505,7 +513,7 @@ mod tests {
         let wrap = c.get("wrap").unwrap();
         let queries: Vec<String> =
             [":g", "laststatus", "format", "status line", "fontsize"].iter().map(|s| s.to_string()).collect();
-        let (found, widened) = look_up(&c, &queries, &[wrap]);
+        let (found, widened) = look_up(&c, &rank::Index::new(&c), &queries, &[wrap]);
         assert_eq!(found[0].names[0], "cmd:global", "an item alias, written as a command");
         assert_eq!(found[1].names[0], "laststatus");
         assert_eq!(found[2].names[0], "user:Format", "a user command, whatever the case");

@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::catalog::{Args, Reach};
+use crate::catalog::Args;
 use crate::llm::ProviderConfig;
 use crate::policy::RaiseRule;
+use crate::reach::Reach;
 
 /// What is wrong with the file, naming the key.
 #[derive(Debug, thiserror::Error)]

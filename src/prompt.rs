@@ -592,10 +592,10 @@ fn schema(entries: &[&Entry], round: Round, offer_scope: bool, shape: Shape) -> 
 mod tests {
     use super::*;
     use crate::catalog::Catalog;
-    use crate::rank::{rank, Mode};
+    use crate::rank::{rank, Index, Mode};
 
     fn catalog() -> Catalog {
-        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "args": "optional", "reach": "safe"},
             {"id": "cmd:delete", "kind": "command", "title": "delete lines", "args": "none", "reach": "edit",
              "description": "Delete [range] lines (default: current line) [into register x]. Note these weird abbreviations."},
@@ -611,7 +611,7 @@ mod tests {
             {"key": "maxsearchcount", "title": "Maximum number of matches shown for the search count…", "type": "number", "scope": "global",
              "description": "Maximum number of matches shown for the search count status. When the number of matches exceeds it, a \">\" is shown."}
         ]}))
-        .unwrap()
+        .unwrap())
     }
 
     fn entries(c: &Catalog, names: &[&str]) -> Vec<&'static Entry> {
@@ -621,7 +621,7 @@ mod tests {
     #[test]
     fn items_and_settings_are_listed_apart_under_their_step_type() {
         let c = catalog();
-        let shortlist = rank(&c, "wrap sign column split tabstop clipboard", 10, Mode::Any);
+        let shortlist = rank(&Index::new(&c), &c, "wrap sign column split tabstop clipboard", 10, Mode::Any);
         let ctx = Context {
             os: "linux".into(),
             filetype: "rust".into(),
@@ -770,14 +770,14 @@ mod tests {
 
     #[test]
     fn values_with_punctuation_or_placeholders_get_no_pattern() {
-        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        let c = crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"key": "complete", "title": "t", "type": "string", "list": "comma", "values": [".", "w", "]", "kspell"]},
             {"key": "diffopt", "title": "t", "type": "string", "list": "comma", "values": ["filler", "context:{number}"]},
             {"key": "cpoptions", "title": "t", "type": "string", "list": "flags", "values": ["a", "$", "!"]},
             {"key": "signcolumn", "title": "t", "type": "string", "values": ["yes", "auto:{number}"]},
             {"key": "splitkeep", "title": "t", "type": "string", "values": ["cursor", "screen"]}
         ]}))
-        .unwrap();
+        .unwrap());
         let schema = |key: &str| match c.setting(key) {
             Some(s) => value_schema(s),
             None => panic!("{key}"),

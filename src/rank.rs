@@ -457,9 +457,24 @@ fn described(entry: &Entry) -> Option<Vec<String>> {
     (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
 }
 
-/// The index of `catalog`, built on first use and kept with it.
-fn index(catalog: &Catalog) -> &Index {
-    catalog.rank_index().get_or_init(|| Index::new(catalog))
+/// The index of one catalog, built once: on first use, or ahead on the ranker's worker
+/// thread ([`prepare_in_background`]). Whoever ranks a catalog more than once keeps one
+/// next to it (the Lua module beside its catalog handle, a plan request beside its
+/// catalog); the catalog itself knows nothing of ranking.
+#[derive(Debug, Default)]
+pub struct IndexCell(OnceLock<Index>);
+
+impl IndexCell {
+    /// The index of `catalog`, the catalog this cell is kept with; built now if it is not
+    /// yet (or, while the worker builds it, once the worker is done).
+    pub fn get(&self, catalog: &Catalog) -> &Index {
+        self.0.get_or_init(|| Index::new(catalog))
+    }
+
+    /// Whether the index has been built.
+    pub fn is_built(&self) -> bool {
+        self.0.get().is_some()
+    }
 }
 
 thread_local! {
@@ -582,11 +597,13 @@ impl Scores {
 pub const DEFAULT_SHORTLIST: usize = 60;
 
 /// Ranks the catalog against a request and returns at most `limit` entries, best first.
-pub fn rank<'a>(catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
-    rank_with(catalog, request, limit, mode, None)
+/// `index` is the catalog's own ([`Index::new`] of this catalog).
+pub fn rank<'a>(index: &Index, catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
+    rank_with(index, catalog, request, limit, mode, None)
 }
 
 fn rank_with<'a>(
+    idx: &Index,
     catalog: &'a Catalog,
     request: &str,
     limit: usize,
@@ -596,7 +613,6 @@ fn rank_with<'a>(
     if limit == 0 {
         return Vec::new();
     }
-    let idx = index(catalog);
     let groups = groups(idx, request, skip_concept);
     if groups.is_empty() {
         return Vec::new();
@@ -770,42 +786,38 @@ fn singular(word: &str) -> &str {
     }
 }
 
-/// Forces the index to be built now (so the first request does not pay for it).
-pub fn prepare(catalog: &Catalog) {
-    index(catalog);
-}
+/// A catalog and the cell its index goes into, as the worker holds them: never alive.
+type Queued = (Weak<Catalog>, Weak<IndexCell>);
 
-/// Builds the index of `catalog` on a background thread, so building a catalog does not
-/// hold up the editor; a rank that comes first waits for it instead of building it twice.
+/// Builds the index of `catalog` into `index` (the cell kept with it) on a background
+/// thread, so building a catalog does not hold up the editor; a rank that comes first
+/// waits for it instead of building it twice.
 ///
 /// One worker thread serves the whole process, however often catalogs are rebuilt: it
 /// indexes the newest catalog it was handed that is still alive; an older request still
 /// queued is skipped (that catalog builds its index on first use, if it is ever ranked),
 /// and a catalog is never kept alive for its index. Returns false if the worker is not
 /// running (the index is then built on first use).
-pub fn prepare_in_background(catalog: &Arc<Catalog>) -> bool {
-    static WORKER: OnceLock<Option<mpsc::Sender<Weak<Catalog>>>> = OnceLock::new();
+pub fn prepare_in_background(catalog: &Arc<Catalog>, index: &Arc<IndexCell>) -> bool {
+    static WORKER: OnceLock<Option<mpsc::Sender<Queued>>> = OnceLock::new();
     let worker = WORKER.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Weak<Catalog>>();
+        let (tx, rx) = mpsc::channel::<Queued>();
         let spawned = std::thread::Builder::new().name("leash-rank-index".into()).spawn(move || {
             while let Ok(mut next) = rx.recv() {
                 while let Ok(newer) = rx.try_recv() {
                     next = newer;
                 }
-                if let Some(catalog) = next.upgrade() {
+                if let (Some(catalog), Some(index)) = (next.0.upgrade(), next.1.upgrade()) {
                     // A panic would end the worker (and every later index would be built on
                     // first use); keep it for the next catalog instead.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prepare(&catalog)));
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.get(&catalog)));
                 }
             }
         });
         spawned.ok().map(|_| tx)
     });
-    worker.as_ref().is_some_and(|tx| tx.send(Arc::downgrade(catalog)).is_ok())
+    worker.as_ref().is_some_and(|tx| tx.send((Arc::downgrade(catalog), Arc::downgrade(index))).is_ok())
 }
-
-/// Exposed for the catalog's storage of the index.
-pub(crate) type IndexCell = OnceLock<Index>;
 
 #[cfg(test)]
 mod tests {
@@ -828,6 +840,28 @@ mod tests {
              "description": "Use a swapfile for the buffer. Recovery is possible after a crash."}
         ]}))
         .unwrap()
+    }
+
+    /// The Neovim fixture's index, built once.
+    fn neovim_index() -> &'static Index {
+        static INDEX: OnceLock<Index> = OnceLock::new();
+        INDEX.get_or_init(|| Index::new(neovim()))
+    }
+
+    /// Ranks with the catalog's index: the Neovim fixture's built once, any other's now.
+    fn rank_skipping<'a>(c: &'a Catalog, q: &str, limit: usize, mode: Mode, skip: Option<usize>) -> Vec<Ranked<'a>> {
+        let own;
+        let idx = if std::ptr::eq(c, neovim()) {
+            neovim_index()
+        } else {
+            own = Index::new(c);
+            &own
+        };
+        rank_with(idx, c, q, limit, mode, skip)
+    }
+
+    fn rank<'a>(c: &'a Catalog, q: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
+        rank_skipping(c, q, limit, mode, None)
     }
 
     fn ids(c: &Catalog, q: &str, mode: Mode) -> Vec<String> {
@@ -917,7 +951,7 @@ mod tests {
     }
 
     fn position(c: &Catalog, q: &str, name: &str, skip: Option<usize>) -> Option<usize> {
-        rank_with(c, q, 60, Mode::Any, skip).iter().position(|r| r.entry.name() == name)
+        rank_skipping(c, q, 60, Mode::Any, skip).iter().position(|r| r.entry.name() == name)
     }
 
     /// Every line of the concept vocabulary: its example request (a sentence in no
@@ -1031,7 +1065,7 @@ mod tests {
             assert!(got.contains(&want), "{q}: {want} not in the top 5: {got:?}");
         }
         // A description only part of which the request says earns no name bonus.
-        let idx = index(&c);
+        let idx = &Index::new(&c);
         let at = |id: &str| c.entries().iter().position(|e| e.name() == id).unwrap() as u32;
         let groups = groups(idx, "find files", None);
         assert!(coverage(&groups, &idx.described[&at("map:n:<leader><leader>")]) == 0.0);
@@ -1050,7 +1084,7 @@ mod tests {
             assert!(got.contains(&want), "{q}: {got:?}");
         }
         // Known words are left alone.
-        assert!(index(c).near("wrap").iter().all(|w| *w != "wrap"));
+        assert!(neovim_index().near("wrap").iter().all(|w| *w != "wrap"));
     }
 
     #[test]
@@ -1063,7 +1097,7 @@ mod tests {
     #[test]
     fn documentation_references_lend_their_titles() {
         let c = neovim();
-        let idx = index(c);
+        let idx = neovim_index();
         let entries = c.entries();
         let at = |name: &str| entries.iter().position(|e| e.name() == name).unwrap() as u32;
         let refs = references(entries[at("belloff") as usize].description(), &idx.exact, entries, at("belloff"));
@@ -1086,9 +1120,9 @@ mod tests {
         let got = ids(&c, "never a statusline", Mode::Any);
         assert_eq!(got[..2], ["statusline", "laststatus"], "{got:?}");
         // Words that make no name stay apart ("line and" is no name).
-        assert!(!index(&c).terms.contains_key("lineand"));
+        assert!(!Index::new(&c).terms.contains_key("lineand"));
         let c = neovim();
-        let idx = index(c);
+        let idx = neovim_index();
         let at = |name: &str| c.entries().iter().position(|e| e.name() == name).unwrap() as u32;
         assert!(
             idx.terms[&stem("swapfile")].iter().any(|&(d, _)| d == at("directory")),
@@ -1105,7 +1139,7 @@ mod tests {
             {"id": "cmd:commit", "kind": "command", "title": "commit something", "args": "none", "reach": "safe"}
         ]}))
         .unwrap();
-        let idx = index(&c);
+        let idx = &Index::new(&c);
         assert!(idx.terms[&stem("wrote")].iter().any(|&(d, _)| d == 0));
         assert_eq!(ids(&c, "who wrote this code", Mode::Any)[0], "git:blame_line");
         // A one-word alias is a name, not a title word.
@@ -1115,7 +1149,7 @@ mod tests {
     #[test]
     fn an_unknown_word_made_of_known_words_reads_as_those_words() {
         let c = neovim();
-        let idx = index(c);
+        let idx = neovim_index();
         let split = |w: &str| split_compounds(idx, vec![w.to_string()]);
         assert_eq!(split("softwrap"), ["softwrap", "soft", "wrap"]);
         assert_eq!(split("linenumbers"), ["linenumbers", "line", "numbers"]);
@@ -1137,8 +1171,8 @@ mod tests {
             assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
         }
         // Only booleans: a number option has no "no" form.
-        assert!(!index(c).exact.contains_key("notabstop"));
-        assert!(index(c).exact.contains_key("nowrap"));
+        assert!(!neovim_index().exact.contains_key("notabstop"));
+        assert!(neovim_index().exact.contains_key("nowrap"));
     }
 
     #[test]
@@ -1211,20 +1245,21 @@ mod tests {
         let mut catalogs = Vec::new();
         for _ in 0..20 {
             let c = Arc::new(Catalog::from_json(include_str!("../tests/data/neovim-catalog.json")).unwrap());
-            assert!(prepare_in_background(&c));
-            catalogs.push(c);
+            let index = Arc::new(IndexCell::default());
+            assert!(prepare_in_background(&c, &index));
+            catalogs.push((c, index));
         }
         // /proc shows at most 15 bytes of a thread's name.
         assert_eq!(threads_named("leash-rank-inde"), 1, "one worker, not a thread per catalog");
-        let newest = catalogs.last().unwrap();
+        let (_, newest) = catalogs.last().unwrap();
         let t = Instant::now();
-        while newest.rank_index().get().is_none() {
+        while !newest.is_built() {
             assert!(t.elapsed() < Duration::from_secs(60), "the newest catalog was not indexed");
             std::thread::sleep(Duration::from_millis(5));
         }
         // Once the newest is indexed the worker holds no catalog: dropping them frees them
         // (the worker lets go of the newest just after storing its index, hence the wait).
-        let weak: Vec<_> = catalogs.iter().map(Arc::downgrade).collect();
+        let weak: Vec<_> = catalogs.iter().map(|(c, _)| Arc::downgrade(c)).collect();
         catalogs.clear();
         let t = Instant::now();
         while weak.iter().any(|w| w.upgrade().is_some()) {

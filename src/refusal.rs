@@ -2,6 +2,10 @@
 //! [`code`](Refusal::code) that tests and frontends match on, and a message a user can
 //! act on (the `reason` the plan window shows).
 //!
+//! The details a refusal carries are typed here too, beside it: the [`Hazard`] of the
+//! argument filter, the [`ValueError`] of the setting-value check and the [`RuleError`] of
+//! Neovim's option rules; the policy produces them, this module only says what they mean.
+//!
 //! A validated plan lists every dropped step as `{index, code, reason}` (doc/design.md,
 //! "Contracts"). Codes are part of the plan's contract: never rename one; a new rule gets
 //! a new variant, its code in [`Refusal::code`] and an example in the tests below.
@@ -44,17 +48,17 @@ pub enum Refusal {
     BadValue { key: String, allowed: String, got: String },
     /// `bad_list`: a list or flag value with an item or flag the setting does not take.
     #[error("{0}")]
-    BadList(crate::policy::values::ValueError),
+    BadList(ValueError),
     /// `list_rule`: list items that Neovim refuses together (or a list it refuses empty).
     #[error("{0}")]
-    ListRule(crate::policy::neovim_values::RuleError),
+    ListRule(RuleError),
     /// `above_limit`: a number above what leash allows (an option's cap, `:sleep 99999`).
     #[error("{what} is above the limit {limit} leash allows")]
     AboveLimit { what: String, limit: i64 },
     /// `below_limit`: a number below what leash allows.
     #[error("{what} is below the smallest value {limit} leash allows")]
     BelowLimit { what: String, limit: i64 },
-    /// `too_long`: an argument, value or command longer than [`crate::policy::MAX_TEXT_BYTES`].
+    /// `too_long`: an argument, value or command longer than the policy allows (`MAX_TEXT_BYTES`).
     #[error("{what} is longer than {max} bytes")]
     TooLong { what: String, max: usize },
     /// `control_character`: a control character, which could hide part of the text or end a line.
@@ -190,6 +194,66 @@ pub enum Hazard {
     ParentDir,
 }
 
+/// Why a value is not one the setting takes (the setting-value check of
+/// `policy::values`). Each message names the setting and the value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("“{key}” takes a number from {min} to {max}, not {value}")]
+    OutOfRange { key: String, value: i64, min: i64, max: i64 },
+    #[error("“{key}” takes one of {allowed}, not {value}")]
+    NotOneOf { key: String, value: String, allowed: String },
+    #[error("“{key}” takes a comma-separated list of {allowed}; {item} is not one of them")]
+    UnknownItem { key: String, item: String, allowed: String },
+    #[error("“{key}” takes a comma-separated list; {value} has an empty item")]
+    EmptyItem { key: String, value: String },
+    #[error("“{key}” takes flags from {allowed}; {flag} is not one of them")]
+    UnknownFlag { key: String, flag: String, allowed: String },
+}
+
+impl From<ValueError> for Refusal {
+    /// A number out of range is `above_limit`/`below_limit` and a single choice `bad_value`,
+    /// as for every other setting; a list item or flag is `bad_list`.
+    fn from(e: ValueError) -> Refusal {
+        match e {
+            ValueError::OutOfRange { key, value, max, .. } if value > max => {
+                Refusal::AboveLimit { what: format!("'{key}' = {value}"), limit: max }
+            }
+            ValueError::OutOfRange { key, value, min, .. } => {
+                Refusal::BelowLimit { what: format!("'{key}' = {value}"), limit: min }
+            }
+            ValueError::NotOneOf { key, value, allowed } => Refusal::BadValue { key, allowed, got: value },
+            e => Refusal::BadList(e),
+        }
+    }
+}
+
+/// Why a value breaks one of Neovim's rules for its option (`policy::neovim_values`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("'{key}' is read-only: Neovim sets it, a plan cannot")]
+    ReadOnly { key: String },
+    #[error("'{key}' cannot be empty")]
+    Empty { key: String },
+    #[error("'{key}' takes exactly one of {items}")]
+    NotExactlyOne { key: String, items: String },
+    #[error("'{key}' takes at most one of {items}")]
+    MoreThanOne { key: String, items: String },
+    #[error("'{key}' takes {items} only on its own")]
+    NotAlone { key: String, items: String },
+    #[error("'{key}' takes at most {max} items")]
+    TooMany { key: String, max: usize },
+}
+
+impl From<RuleError> for Refusal {
+    /// A read-only option is `withheld` like any item never offered; the rest `list_rule`.
+    fn from(e: RuleError) -> Refusal {
+        match e {
+            RuleError::ReadOnly { key } => Refusal::Withheld { id: key, why: "Neovim sets it, a plan cannot" },
+            e => Refusal::ListRule(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,12 +272,12 @@ mod tests {
             Refusal::NeedsArgs { id: "cmd:colorscheme".into() },
             Refusal::BadType { key: "tabstop".into(), expected: "a number", got: "true".into() },
             Refusal::BadValue { key: "signcolumn".into(), allowed: "yes | no".into(), got: "\"x\"".into() },
-            Refusal::BadList(crate::policy::values::ValueError::UnknownFlag {
+            Refusal::BadList(ValueError::UnknownFlag {
                 key: "mouse".into(),
                 flag: "\"x\"".into(),
                 allowed: "a n v i".into(),
             }),
-            Refusal::ListRule(crate::policy::neovim_values::RuleError::Empty { key: "cursorlineopt".into() }),
+            Refusal::ListRule(RuleError::Empty { key: "cursorlineopt".into() }),
             Refusal::AboveLimit { what: what(), limit: 10 },
             Refusal::BelowLimit { what: what(), limit: -1 },
             Refusal::TooLong { what: what(), max: 4096 },

@@ -10,10 +10,12 @@ use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::catalog::{Args, Catalog, ListKind, Reach, Setting, SettingValue, ValueType};
+use crate::catalog::{Args, Catalog, ListKind, Setting, SettingValue, ValueType};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
 use crate::policy::{CodeWrite, Policy};
+use crate::range::{self, LineRange};
+use crate::reach::Reach;
 use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
@@ -61,7 +63,7 @@ pub struct ValidStep {
     /// The user's line range, for an item that takes one (see [`crate::range`]); never
     /// from the model.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub range: Option<crate::range::LineRange>,
+    pub range: Option<LineRange>,
     /// Why the step reaches further than its command or option alone (a handled file
     /// name, a value that makes Neovim run a program); shown beside the step.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,12 +117,19 @@ impl ValidatedPlan {
 }
 
 /// Parses the model's text and validates the plan in it.
-pub fn validate_text(text: &str, catalog: &Catalog, policy: &Policy) -> Result<ValidatedPlan, ParseError> {
-    Ok(validate(&crate::plan::parse(text)?, catalog, policy))
+pub fn validate_text(
+    text: &str,
+    catalog: &Catalog,
+    policy: &Policy,
+    range: Option<LineRange>,
+) -> Result<ValidatedPlan, ParseError> {
+    Ok(validate(&crate::plan::parse(text)?, catalog, policy, range))
 }
 
-/// Checks every step of `plan` against the catalog and the policy.
-pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPlan {
+/// Checks every step of `plan` against the catalog and the policy. `range` is the user's
+/// line range, if the editor gave one: every kept item whose catalog entry takes a line
+/// range runs on it, and its label says so ("Run :sort on lines 2–4").
+pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<LineRange>) -> ValidatedPlan {
     let mut steps = Vec::new();
     let mut dropped = Vec::new();
     let mut budget = PlanBudget::default();
@@ -129,26 +138,44 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy) -> ValidatedPla
             dropped.push(Dropped { index, refusal: Refusal::TooManySteps { max: MAX_STEPS } });
             continue;
         }
-        let checked = validate_step(step, catalog, policy).and_then(|checked| match &checked.0 {
-            Action::Item { id, args } => budget.spend(policy.profile(), id, args).map(|()| checked),
-            Action::Setting { key, value, .. } => budget.spend_setting(policy.profile(), key, value).map(|()| checked),
-            Action::Terminal { .. } => Ok(checked),
-        });
+        let checked = validate_step(step, catalog, policy)
+            .and_then(|checked| match &checked.0 {
+                Action::Item { id, args } => budget.spend(policy.profile(), id, args).map(|()| checked),
+                Action::Setting { key, value, .. } => {
+                    budget.spend_setting(policy.profile(), key, value).map(|()| checked)
+                }
+                Action::Terminal { .. } => Ok(checked),
+            })
+            .and_then(|(action, reach, label, note)| {
+                let (range, label) = on_range(&action, label, catalog, range)?;
+                Ok(ValidStep { index, action, why: display_text(step_why(step)), reach, label, note, range })
+            });
         match checked {
-            Ok((action, reach, label, note)) => steps.push(ValidStep {
-                index,
-                action,
-                why: display_text(step_why(step)),
-                reach,
-                label,
-                note,
-                range: None,
-            }),
+            Ok(valid) => steps.push(valid),
             Err(refusal) => dropped.push(Dropped { index, refusal }),
         }
     }
     let confirm = if steps.iter().any(|s| s.reach.needs_confirmation()) { Confirm::Required } else { Confirm::Default };
     ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped }
+}
+
+/// The user's range for a checked step, and its label with the lines in it, when the step
+/// is an item whose catalog entry takes a line range; a command that would run the lines
+/// as code ([`range::runs_lines_as_code`]) is refused.
+fn on_range(
+    action: &Action,
+    label: String,
+    catalog: &Catalog,
+    range: Option<LineRange>,
+) -> Result<(Option<LineRange>, String), Refusal> {
+    let (Some(range), Action::Item { id, .. }) = (range, action) else { return Ok((None, label)) };
+    if !catalog.item(id).is_some_and(|item| item.range) {
+        return Ok((None, label));
+    }
+    if range::runs_lines_as_code(id) {
+        return Err(Refusal::CodeOnRange { id: id.clone(), lines: range.describe() });
+    }
+    Ok((Some(range), format!("{label} on {}", range.describe())))
 }
 
 fn step_why(step: &ProposedStep) -> &str {
@@ -352,7 +379,7 @@ mod tests {
     }
 
     fn run(text: &str) -> ValidatedPlan {
-        validate(&parse(text).unwrap(), &catalog(), &Policy::new(Profile::Generic))
+        validate(&parse(text).unwrap(), &catalog(), &Policy::new(Profile::Generic), None)
     }
 
     fn one(step: Value) -> ValidatedPlan {
@@ -363,12 +390,12 @@ mod tests {
     fn a_user_command_below_shell_gets_no_file_name_a_handler_or_neovim_reads_as_a_command() {
         let step = json!({"reply": "", "steps": [{"type": "item", "id": "user:Telescope", "args": "term://sh"}]});
         let plan = parse(&step.to_string()).unwrap();
-        let v = validate(&plan, &catalog(), &Policy::new(Profile::Neovim));
+        let v = validate(&plan, &catalog(), &Policy::new(Profile::Neovim), None);
         assert_eq!(v.dropped[0].refusal.code(), "unsafe_argument", "{:?}", v.dropped);
         // Shown as [shell] (a user's rule), the argument passes: the window says a program may run.
         let policy = Policy::new(Profile::Neovim)
             .with_raise_rules(vec![RaiseRule { pattern: "user:*".into(), reach: Reach::Shell }]);
-        let v = validate(&plan, &catalog(), &policy);
+        let v = validate(&plan, &catalog(), &policy, None);
         assert_eq!((v.steps.len(), v.steps[0].reach), (1, Reach::Shell), "{:?}", v.dropped);
     }
 
@@ -385,10 +412,10 @@ mod tests {
             .with_raise_rules(vec![RaiseRule { pattern: "map:*".into(), reach: Reach::Shell }]);
         let plan =
             parse(&json!({"reply": "", "steps": [{"type": "item", "id": "map:n:<leader>tb"}]}).to_string()).unwrap();
-        assert_eq!(validate(&plan, &catalog(), &policy).steps[0].reach, Reach::Shell);
+        assert_eq!(validate(&plan, &catalog(), &policy, None).steps[0].reach, Reach::Shell);
         let policy = Policy::new(Profile::Generic)
             .with_raise_rules(vec![RaiseRule { pattern: "map:*".into(), reach: Reach::Safe }]);
-        assert_eq!(validate(&plan, &catalog(), &policy).steps[0].reach, Reach::Plugin);
+        assert_eq!(validate(&plan, &catalog(), &policy, None).steps[0].reach, Reach::Plugin);
     }
 
     fn refusal(plan: &ValidatedPlan) -> &Refusal {
@@ -614,7 +641,7 @@ mod tests {
             r#"{"steps": [{"type": "item", "id": "cmd:vsplit"}, {"type": "item", "id": "term:run", "args": "ls"}]}"#,
         )
         .unwrap();
-        let p = validate(&plan, &catalog(), &policy);
+        let p = validate(&plan, &catalog(), &policy, None);
         assert_eq!(p.steps[0].reach, Reach::Write);
         assert_eq!(p.steps[1].reach, Reach::Shell);
     }
@@ -674,7 +701,8 @@ mod tests {
     }
 
     fn neovim_catalog() -> Catalog {
-        Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        crate::policy::narrow_catalog(
+            Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:edit", "kind": "command", "title": "edit a file", "args": "optional", "reach": "safe"},
             {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "safe"},
             {"id": "cmd:sleep", "kind": "command", "title": "sleep", "args": "optional", "reach": "safe"},
@@ -690,7 +718,8 @@ mod tests {
             {"key": "writedelay", "title": "delay per character drawn", "type": "number"},
             {"key": "matchtime", "title": "time to show the matching bracket", "type": "number"}
         ], "name_handlers": [{"pattern": "*.lz4", "event": "BufReadPost", "group": "gzip"}]}))
-        .unwrap()
+            .unwrap(),
+        )
     }
 
     fn neovim(steps: Value) -> ValidatedPlan {
@@ -698,6 +727,7 @@ mod tests {
             &parse(&json!({"reply": "r", "steps": steps}).to_string()).unwrap(),
             &neovim_catalog(),
             &Policy::new(Profile::Neovim),
+            None,
         )
     }
 
@@ -718,6 +748,7 @@ mod tests {
             &parse(r#"{"steps": [{"type": "item", "id": "cmd:edit", "args": "data.lz4"}]}"#).unwrap(),
             &neovim_catalog(),
             &Policy::new(Profile::Generic),
+            None,
         );
         assert_eq!(generic.steps[0].reach, Reach::Safe);
     }
@@ -762,7 +793,7 @@ mod tests {
         .unwrap();
         let text = r#"{"steps": [{"type": "item", "id": "cmd:w"}, {"type": "item", "id": "cmd:vs", "args": "a.txt"},
             {"type": "item", "id": "cmd:gw"}, {"type": "item", "id": "cmd:zz"}, {"type": "item", "id": "vs"}]}"#;
-        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Helix));
+        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Helix), None);
         let ids: Vec<_> = p
             .steps
             .iter()
@@ -776,6 +807,7 @@ mod tests {
             &parse(r#"{"steps": [{"type": "item", "id": "cmd:write"}]}"#).unwrap(),
             &c,
             &Policy::new(Profile::Helix),
+            None,
         );
         assert_eq!(p.steps[0].reach, direct.steps[0].reach, "the real command's reach");
         assert_eq!(p.steps[0].label, direct.steps[0].label);
@@ -784,7 +816,7 @@ mod tests {
             [(2, "unknown_id"), (3, "unknown_id"), (4, "unknown_id")]
         );
         // Neovim: only exact ids (tests/data/hostile-plans.jsonl holds `cmd:vs`, `cmd:lu`).
-        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim));
+        let p = validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim), None);
         assert!(p.steps.is_empty(), "{:?}", p.steps);
     }
 
@@ -833,7 +865,8 @@ mod tests {
         let project = root.join("project");
         std::fs::create_dir_all(config.join("plugin")).unwrap();
         std::fs::create_dir_all(&project).unwrap();
-        let catalog = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+        let catalog = crate::policy::narrow_catalog(
+            Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"id": "cmd:write", "kind": "command", "title": "write", "args": "optional", "reach": "write"},
             {"id": "cmd:redir", "kind": "command", "title": "redirect", "args": "optional", "reach": "write"},
             {"id": "file:rename", "kind": "file", "title": "rename", "args": "required", "reach": "write"},
@@ -841,12 +874,14 @@ mod tests {
             {"key": "verbosefile", "title": "log messages to a file", "type": "string"},
             {"key": "backupext", "title": "backup suffix", "type": "string"}
         ], "code_dirs": [config.display().to_string()], "cwd": project.display().to_string()}))
-        .unwrap();
+            .unwrap(),
+        );
         let check = |steps: Value| {
             validate(
                 &parse(&json!({"reply": "r", "steps": steps}).to_string()).unwrap(),
                 &catalog,
                 &Policy::new(Profile::Neovim),
+                None,
             )
         };
         let plugin = config.join("plugin").display().to_string();
@@ -876,6 +911,7 @@ mod tests {
                 .unwrap(),
             &catalog,
             &Policy::new(Profile::Generic),
+            None,
         );
         assert_eq!(generic.steps[0].reach, Reach::Write);
         let _ = std::fs::remove_dir_all(&root);
@@ -901,5 +937,87 @@ mod tests {
         );
         assert_eq!(p.reply, "ok [31m red");
         assert_eq!(p.steps[0].why, "a b");
+    }
+
+    /// The user's line range, given to the items whose command takes one.
+    mod on_the_users_range {
+        use super::*;
+
+        fn catalog() -> Catalog {
+            crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+                {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true},
+                {"id": "cmd:nohlsearch", "kind": "command", "title": "stop highlighting", "args": "none", "reach": "safe"},
+                {"key": "wrap", "title": "long lines wrap", "type": "boolean"}
+            ]}))
+            .unwrap())
+        }
+
+        fn plan(text: &str, range: Option<LineRange>) -> ValidatedPlan {
+            let c = catalog();
+            validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim), range)
+        }
+
+        #[test]
+        fn commands_that_take_a_range_run_on_the_users_lines() {
+            let text = r#"{"steps": [{"type": "item", "id": "cmd:sort"}, {"type": "item", "id": "cmd:sort", "args": "n"},
+                {"type": "item", "id": "cmd:nohlsearch"}, {"type": "setting", "key": "wrap", "value": true}]}"#;
+            let p = plan(text, Some(LineRange::new(2, 4).unwrap()));
+            assert_eq!(p.steps[0].range, Some(LineRange::new(2, 4).unwrap()));
+            assert_eq!(p.steps[0].label, "Run :sort on lines 2–4");
+            assert_eq!(p.steps[1].label, "Run :sort n on lines 2–4");
+            assert_eq!((p.steps[2].range, p.steps[2].label.as_str()), (None, "Run :nohlsearch"));
+            assert_eq!(p.steps[3].range, None);
+            assert_eq!(p.to_json()["steps"][0]["range"], json!([2, 4]));
+            assert!(p.to_json()["steps"][2].get("range").is_none());
+            let one = plan(text, Some(LineRange::new(3, 3).unwrap()));
+            assert_eq!(one.steps[0].label, "Run :sort on line 3");
+        }
+
+        #[test]
+        fn without_a_user_range_nothing_gets_one_whatever_the_model_writes() {
+            let text = r#"{"steps": [{"type": "item", "id": "cmd:sort", "range": [1, 99]},
+                {"type": "item", "id": "cmd:sort", "line1": 1, "line2": 99, "args": ""}]}"#;
+            let p = plan(text, None);
+            assert!(p.steps.iter().all(|s| s.range.is_none()), "{p:?}");
+            assert_eq!(p.steps[0].label, "Run :sort");
+            assert!(p.to_json()["steps"][0].get("range").is_none());
+            // With a user range, the model's own range is still ignored: the user's is used.
+            let p = plan(text, Some(LineRange::new(5, 6).unwrap()));
+            assert!(p.steps.iter().all(|s| s.range == Some(LineRange::new(5, 6).unwrap())));
+        }
+
+        #[test]
+        fn commands_that_would_run_the_lines_as_code_are_dropped() {
+            let c = crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+                {"id": "cmd:lua", "kind": "command", "title": "run Lua", "args": "optional", "reach": "code", "range": true},
+                {"id": "cmd:source", "kind": "command", "title": "source", "args": "optional", "reach": "code", "range": true},
+                {"id": "cmd:luado", "kind": "command", "title": "Lua on each line", "args": "required", "reach": "code", "range": true},
+                {"id": "cmd:sort", "kind": "command", "title": "sort lines", "args": "optional", "reach": "safe", "range": true}
+            ]}))
+            .unwrap());
+            let text = r#"{"steps": [{"type": "item", "id": "cmd:lua"}, {"type": "item", "id": "cmd:sort"},
+                {"type": "item", "id": "cmd:source"}, {"type": "item", "id": "cmd:lua", "args": "print(1)"},
+                {"type": "item", "id": "cmd:luado", "args": "return line:upper()"}]}"#;
+            let run = |range| validate(&parse(text).unwrap(), &c, &Policy::new(Profile::Neovim), range);
+            let p = run(Some(LineRange::new(2, 3).unwrap()));
+            let kept: Vec<_> = p.steps.iter().map(|s| s.label.as_str()).collect();
+            assert_eq!(kept, vec!["Run :sort on lines 2–3", "Run :luado return line:upper() on lines 2–3"]);
+            assert_eq!(p.dropped.iter().map(|d| d.index).collect::<Vec<_>>(), vec![0, 2, 3]);
+            assert!(p.dropped.iter().all(|d| d.code() == "code_on_range"));
+            assert_eq!(
+                p.dropped[0].refusal.to_string(),
+                "“cmd:lua” would run lines 2–3 as code, and the plan window does not show them; leash does not run the lines of a range as code"
+            );
+            // Without a range `:lua` runs its shown argument as usual.
+            let p = run(None);
+            assert_eq!((p.steps.len(), p.dropped.len()), (5, 0));
+            // Only a safe step left: the window is no longer required.
+            let only = r#"{"steps": [{"type": "item", "id": "cmd:lua"}, {"type": "item", "id": "cmd:sort"}]}"#;
+            let p = validate(&parse(only).unwrap(), &c, &Policy::new(Profile::Neovim), None);
+            assert_eq!(p.confirm, Confirm::Required);
+            let p =
+                validate(&parse(only).unwrap(), &c, &Policy::new(Profile::Neovim), Some(LineRange::new(1, 1).unwrap()));
+            assert_eq!(p.confirm, Confirm::Default);
+        }
     }
 }

@@ -15,8 +15,9 @@
 //!   the item's action, so the executor must hold them (tests/nvim/hostile_spec.lua runs
 //!   them). Here: nothing above `edit` may survive without `confirm = required`.
 
-use leash::catalog::{Catalog, Reach};
+use leash::catalog::Catalog;
 use leash::policy::{Policy, Profile};
+use leash::reach::Reach;
 use leash::validate::{validate_text, Confirm};
 use serde_json::{json, Value};
 
@@ -26,7 +27,7 @@ fn catalog() -> Catalog {
     let entries = value["entries"].as_array_mut().unwrap();
     entries.push(json!({"id": "term:run", "kind": "terminal", "title": "run a shell command", "args": "required", "reach": "shell"}));
     entries.push(json!({"id": "file:new", "kind": "file", "title": "new file", "args": "required", "reach": "safe"}));
-    Catalog::from_value(&value).unwrap()
+    leash::policy::narrow_catalog(Catalog::from_value(&value).unwrap())
 }
 
 fn text_of(line: &Value) -> String {
@@ -50,7 +51,7 @@ fn every_hostile_plan_is_dropped_or_shown() {
         let line: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
         let name = line["name"].as_str().unwrap_or("?");
         let expect = line["expect"].as_str().unwrap_or("?");
-        let plan = match validate_text(&text_of(&line), &catalog, &policy) {
+        let plan = match validate_text(&text_of(&line), &catalog, &policy, None) {
             Ok(plan) => plan,
             Err(e) => {
                 // No plan at all is the strictest outcome; only `dropped` lines may end so.

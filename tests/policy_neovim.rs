@@ -1,8 +1,9 @@
 //! The Neovim profile seen from outside the crate: the functions the validator and a
 //! future `:Leash` view call.
 
-use leash::catalog::{Reach, SettingValue};
+use leash::catalog::SettingValue;
 use leash::policy::neovim;
+use leash::reach::Reach;
 
 fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/neovim-catalog.json")).unwrap();
-    Catalog::from_value(&serde_json::from_str(&text).unwrap()).unwrap()
+    leash::policy::narrow_catalog(Catalog::from_value(&serde_json::from_str(&text).unwrap()).unwrap())
 }
 
 fn requests() -> Vec<String> {
@@ -43,11 +43,12 @@ fn full_context(c: &Catalog) -> Context {
 #[test]
 fn the_user_message_stays_under_8_kb_at_the_default_shortlist() {
     let c = catalog();
+    let index = rank::Index::new(&c);
     let ctx = full_context(&c);
     let (mut largest, mut full) = (0, 0);
     let requests = requests();
     for request in &requests {
-        let shortlist = rank::rank(&c, request, DEFAULT_SHORTLIST, Mode::Any);
+        let shortlist = rank::rank(&index, &c, request, DEFAULT_SHORTLIST, Mode::Any);
         // The ranker may find fewer than K entries worth showing for a request.
         full += usize::from(shortlist.len() == DEFAULT_SHORTLIST);
         let p = prompt::build(request, &shortlist, &ctx);
@@ -70,8 +71,9 @@ fn the_user_message_stays_under_8_kb_at_the_default_shortlist() {
 #[test]
 fn every_shortlisted_setting_gets_a_branch_with_its_own_value_type() {
     let c = catalog();
+    let index = rank::Index::new(&c);
     for request in requests() {
-        let shortlist = rank::rank(&c, &request, DEFAULT_SHORTLIST, Mode::Any);
+        let shortlist = rank::rank(&index, &c, &request, DEFAULT_SHORTLIST, Mode::Any);
         let p = prompt::build(&request, &shortlist, &Context::default());
         let variants = p.schema["properties"]["steps"]["items"]["anyOf"].as_array().unwrap();
         for r in &shortlist {

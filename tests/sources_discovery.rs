@@ -67,7 +67,7 @@ fn discovery_reads_files_and_starts_no_program() {
     }
     assert!(!ids.contains(&"script:pnpm:pretest"), "a hook of another script is not an item");
     assert!(!ids.contains(&"file:copy_path"), "Helix has no copy_path");
-    assert!(found.all().all(|i| i.kind != "script" || i.reach == leash::catalog::Reach::Shell));
+    assert!(found.all().all(|i| i.kind != "script" || i.reach == leash::reach::Reach::Shell));
     let pnpm = found.scripts.iter().find(|i| i.id == "script:pnpm:test").unwrap();
     assert_eq!(pnpm.cmd.as_deref().unwrap(), ["pnpm", "run", "test"]);
     assert_eq!(pnpm.cwd.as_deref(), proj.to_str());

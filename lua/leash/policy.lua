@@ -42,7 +42,7 @@ function M.lists()
   return lists
 end
 
---- Every reach, weakest first, by its rank (the core's order: `src/catalog.rs` `Reach`).
+--- Every reach, weakest first, by its rank (the core's order: `src/reach.rs` `Reach`).
 --- The one Lua place that knows the order; an unknown reach has no rank and counts as
 --- `shell` wherever a rank is compared.
 ---@type table<string, integer>

@@ -318,7 +318,8 @@ fn help() -> String {
 fn load_catalog(f: &Flags) -> Result<Catalog, CliError> {
     let path = f.catalog.clone().ok_or_else(|| usage(f.command, "--catalog FILE is required"))?;
     let text = std::fs::read_to_string(&path).map_err(|error| CliError::ReadCatalog { path: path.clone(), error })?;
-    Catalog::from_json(&text).map_err(|error| CliError::Catalog { path, error })
+    let catalog = Catalog::from_json(&text).map_err(|error| CliError::Catalog { path, error })?;
+    Ok(leash::policy::narrow_catalog(catalog))
 }
 
 fn print(out: &mut impl Write, v: &Value) -> Result<(), CliError> {
@@ -331,12 +332,13 @@ fn ranked_json(r: &rank::Ranked) -> Value {
 
 fn cmd_rank(f: Flags) -> Result<(), CliError> {
     let catalog = load_catalog(&f)?;
+    let index = rank::Index::new(&catalog);
     let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
     let mode = f.mode.unwrap_or_default();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if !f.batch {
-        let ranked = rank::rank(&catalog, &f.request()?, limit, mode);
+        let ranked = rank::rank(&index, &catalog, &f.request()?, limit, mode);
         print(&mut out, &Value::Array(ranked.iter().map(ranked_json).collect()))?;
         return out.flush().map_err(CliError::Stdout);
     }
@@ -352,7 +354,7 @@ fn cmd_rank(f: Flags) -> Result<(), CliError> {
         let q: Value = serde_json::from_str(&line).map_err(|e| batch_err(e.to_string()))?;
         let query = q.get("query").and_then(Value::as_str).ok_or_else(|| batch_err("missing “query”".into()))?;
         let k = q.get("k").and_then(Value::as_u64).map_or(limit, |k| k as usize);
-        let ranking: Vec<&str> = rank::rank(&catalog, query, k, mode).iter().map(|r| r.entry.name()).collect();
+        let ranking: Vec<&str> = rank::rank(&index, &catalog, query, k, mode).iter().map(|r| r.entry.name()).collect();
         print(&mut out, &json!({"qid": q.get("qid").cloned().unwrap_or(Value::Null), "ranking": ranking}))?;
     }
     out.flush().map_err(CliError::Stdout)
@@ -374,7 +376,8 @@ fn cmd_prompt(f: Flags) -> Result<(), CliError> {
     let catalog = load_catalog(&f)?;
     let request = f.request()?;
     let context = context_for(&f, &catalog)?;
-    let shortlist = rank::rank(&catalog, &request, f.limit.unwrap_or(DEFAULT_SHORTLIST), f.mode.unwrap_or_default());
+    let limit = f.limit.unwrap_or(DEFAULT_SHORTLIST);
+    let shortlist = rank::rank(&rank::Index::new(&catalog), &catalog, &request, limit, f.mode.unwrap_or_default());
     let p = prompt::build(&request, &shortlist, &context);
     let v = serde_json::to_value(&p).unwrap_or(Value::Null);
     print(&mut std::io::stdout().lock(), &v)
@@ -391,8 +394,7 @@ fn cmd_validate(f: Flags) -> Result<(), CliError> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).map_err(CliError::Stdin)?;
     let context = context_for(&f, &catalog)?;
-    let mut plan = validate::validate_text(&text, &catalog, &policy)?;
-    leash::range::apply(&mut plan, &catalog, context.range);
+    let plan = validate::validate_text(&text, &catalog, &policy, context.range)?;
     print(&mut std::io::stdout().lock(), &plan.to_json())
 }
 

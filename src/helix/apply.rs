@@ -99,7 +99,7 @@ impl HelixPlan {
                     // The user's configuration decides what a yank or a paste reaches.
                     if let HelixAction::Keys { name, .. } = &action {
                         if let Some(note) = env.keys.clipboard_note(name) {
-                            step.reach = step.reach.max(crate::catalog::Reach::Shell);
+                            step.reach = step.reach.max(crate::reach::Reach::Shell);
                             step.note = Some(note);
                         }
                     }
@@ -422,7 +422,7 @@ impl HandOff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Reach;
+    use crate::reach::Reach;
 
     fn env_with<'a>(cwd: &'a Path, context: &'a HelixContext, d: &'a Discovered, c: &'a ProgramConfig) -> Env<'a> {
         static NO_KEYS: std::sync::OnceLock<UserKeys> = std::sync::OnceLock::new();

@@ -14,9 +14,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::statics;
-use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Reach, Setting, SettingScope, ValueType};
+use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Setting, SettingScope, ValueType};
 use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use crate::program_config::ProgramConfig;
+use crate::reach::Reach;
 use crate::sources::{self, Discovered, Editor};
 
 /// A Helix release number (`25.07.1` is `(25, 7, 1)`).
@@ -289,7 +290,7 @@ mod tests {
         let check = |key: &str, value: serde_json::Value| {
             let answer = serde_json::json!({"reply": "r", "steps": [
                 {"type": "setting", "key": key, "value": value, "why": "w"}]});
-            let plan = crate::validate::validate_text(&answer.to_string(), &c.catalog, &policy).unwrap();
+            let plan = crate::validate::validate_text(&answer.to_string(), &c.catalog, &policy, None).unwrap();
             match plan.steps.first().map(|s| &s.action) {
                 Some(crate::validate::Action::Setting { value, .. }) => Ok(value.clone()),
                 _ => Err(plan.dropped[0].refusal.to_string()),
@@ -320,5 +321,35 @@ mod tests {
         assert!(c.catalog.item("cmd:vsplit").is_none());
         assert!(c.catalog.item("term:run").is_none());
         assert!(c.catalog.setting("line-number").is_some());
+    }
+
+    #[test]
+    fn the_offline_planner_answers_with_helix_keys_and_values() {
+        let c = build(Version(25, 7, 1), &std::env::temp_dir(), None, &cfg()).unwrap().catalog;
+        let plan = |r: &str| {
+            let index = crate::rank::Index::new(&c);
+            let shortlist = crate::rank::rank(&index, &c, r, 60, crate::rank::Mode::Any);
+            match crate::planner::offline::answer(r, &c, &index, &shortlist).output {
+                crate::llm::Output::Object(m) => serde_json::Value::Object(m),
+                crate::llm::Output::Text(t) => panic!("text {t}"),
+            }
+        };
+        let first = |r: &str| plan(r)["steps"][0].clone();
+        let kv = |r: &str| {
+            let s = first(r);
+            (s["key"].as_str().unwrap_or_default().to_string(), s["value"].clone())
+        };
+        assert_eq!(kv("relative line numbers"), ("line-number".into(), serde_json::json!("relative")));
+        assert_eq!(kv("absolute line numbers"), ("line-number".into(), serde_json::json!("absolute")));
+        assert_eq!(kv("soft wrap"), ("soft-wrap.enable".into(), serde_json::json!(true)));
+        assert_eq!(kv("turn off soft wrap"), ("soft-wrap.enable".into(), serde_json::json!(false)));
+        assert_eq!(kv("theme gruvbox"), ("theme".into(), serde_json::json!("gruvbox")));
+        assert_eq!(kv("disable the mouse"), ("mouse".into(), serde_json::json!(false)));
+        assert_eq!(kv("show whitespace"), ("whitespace.render".into(), serde_json::json!("all")));
+        assert_eq!(first("go to the next buffer")["id"], serde_json::json!("cmd:buffer-next"));
+        assert_eq!(first("split the window vertically")["id"], serde_json::json!("cmd:vsplit"));
+        // What needs a model says how to set one up for the program, not Neovim's help.
+        let reply = plan("make everything nicer")["reply"].as_str().unwrap_or_default().to_string();
+        assert!(reply.contains("config.toml") && !reply.contains(":help"), "{reply}");
     }
 }

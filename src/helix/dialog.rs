@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use super::apply::{HelixAction, HelixPlan};
 use super::tty::{char_width, width, Key, Tty};
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
+use crate::reach::Reach;
 
 /// How a piece of text is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -287,9 +287,13 @@ fn previewed_plan(p: &Preview, prepared: &Prepared) -> Result<crate::validate::V
     let changed = || {
         "the plan space , showed no longer checks out the same (Helix's commands, the project or leash's configuration changed since); ask again".to_string()
     };
-    let mut plan = crate::validate::validate_text(&p.answer, &prepared.catalog.catalog, &prepared.policy)
-        .map_err(|_| changed())?;
-    crate::range::apply(&mut plan, &prepared.catalog.catalog, prepared.model_context.range);
+    let plan = crate::validate::validate_text(
+        &p.answer,
+        &prepared.catalog.catalog,
+        &prepared.policy,
+        prepared.model_context.range,
+    )
+    .map_err(|_| changed())?;
     match serde_json::to_value(&plan) {
         Ok(v) if v == p.validated => Ok(plan),
         _ => Err(changed()),
@@ -313,6 +317,7 @@ impl Prepared {
         PlanRequest {
             request: request.to_string(),
             catalog: std::sync::Arc::clone(&self.catalog.catalog),
+            index: Default::default(),
             limit: cfg.shortlist_limit,
             context: self.model_context.clone(),
             provider: self.provider.clone(),
@@ -801,7 +806,7 @@ mod tests {
             {"type": "setting", "key": "line-number", "value": "relative", "why": "w"},
             {"type": "item", "id": "cmd:vsplit", "why": "w"},
             {"type": "item", "id": "cmd:no-such-command", "why": "w"}]}"#;
-        let shown = crate::validate::validate_text(answer, &prepared.catalog.catalog, &prepared.policy).unwrap();
+        let shown = crate::validate::validate_text(answer, &prepared.catalog.catalog, &prepared.policy, None).unwrap();
         let mut p = Preview {
             request: "r".into(),
             cwd: prepared.cwd.clone(),

@@ -426,7 +426,7 @@ impl ProviderConfig {
             ),
         };
         let key = self.key_plan(kind, &name, &base)?;
-        let ca_file = self.ca_file.as_deref().map(expand_home);
+        let ca_file = self.ca_file.as_deref().map(crate::paths::expand_home);
 
         Ok(Resolved {
             name,
@@ -460,7 +460,7 @@ impl ProviderConfig {
             return Ok(KeyPlan::Required(KeySource::Command(argv.clone())));
         }
         if let Some(path) = self.api_key_file.as_deref().filter(|p| !p.is_empty()) {
-            return Ok(KeyPlan::Required(KeySource::File(expand_home(path))));
+            return Ok(KeyPlan::Required(KeySource::File(crate::paths::expand_home(path))));
         }
         if let Some(var) = self.api_key_env.as_deref().filter(|v| !v.is_empty()) {
             return Ok(match kind {
@@ -475,16 +475,6 @@ impl ProviderConfig {
             _ => KeyPlan::None,
         })
     }
-}
-
-/// `~/x` → `$HOME/x`.
-pub(crate) fn expand_home(path: &str) -> PathBuf {
-    if let Some(rest) = path.strip_prefix("~/") {
-        if let Some(home) = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")) {
-            return PathBuf::from(home).join(rest);
-        }
-    }
-    PathBuf::from(path)
 }
 
 fn host_ip(url: &Url) -> Option<IpAddr> {

@@ -134,7 +134,7 @@ pub(crate) async fn read(source: &KeySource, provider: &str, deadline: Instant) 
 async fn run_command(argv: &[String], provider: &str, deadline: Instant) -> Result<Secret, LlmError> {
     let program = argv.first().map(String::as_str).unwrap_or("");
     let what = format!("providers.{provider}.api_key_cmd (`{program}`)");
-    let mut cmd = tokio::process::Command::new(crate::llm::config::expand_home(program));
+    let mut cmd = tokio::process::Command::new(crate::paths::expand_home(program));
     cmd.args(argv.get(1..).unwrap_or(&[]))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

@@ -15,7 +15,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
+use crate::reach::Reach;
 
 /// The folders Neovim loads code from and the current directory relative paths start in.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

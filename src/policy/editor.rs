@@ -9,7 +9,8 @@
 use super::code_dirs::CodeDirs;
 use super::names::NameHandler;
 use super::CodeWrite;
-use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::catalog::{Item, Setting, SettingValue};
+use crate::reach::Reach;
 use crate::refusal::Refusal;
 
 /// The rules one editor adds. The defaults add nothing.
@@ -88,7 +89,8 @@ impl EditorRules for Generic {}
 #[cfg(test)]
 mod tests {
     use super::super::Profile;
-    use crate::catalog::{Args, Item, Reach, Setting, SettingValue, ValueType};
+    use crate::catalog::{Args, Item, Setting, SettingValue, ValueType};
+    use crate::reach::Reach;
 
     const REACHES: [Reach; 6] = [Reach::Safe, Reach::Edit, Reach::Write, Reach::Code, Reach::Plugin, Reach::Shell];
 

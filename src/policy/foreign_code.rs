@@ -7,7 +7,7 @@
 //! `vim.fn.libcall(…)`, `call('libcallnr', …)`). A name built at run time
 //! (`'lib' .. 'call'`) is not seen: that is what the `code` confirmation is for.
 
-use crate::catalog::Reach;
+use crate::reach::Reach;
 
 /// The reach and the reason to show when one of `texts` names `libcall()`/`libcallnr()`.
 pub fn foreign_call<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<(Reach, String)> {

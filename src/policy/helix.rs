@@ -16,8 +16,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::catalog::{Item, Setting, SettingValue};
 use crate::policy::editor::EditorRules;
+use crate::reach::Reach;
 use crate::refusal::Refusal;
 
 /// The data's Helix release; entries marked `since: master` came after it.

@@ -18,10 +18,23 @@ pub mod neovim_values;
 pub mod value_reach;
 pub mod values;
 
-use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::catalog::{Catalog, Item, Setting, SettingValue};
+use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
 use editor::EditorRules;
 use names::NameHandler;
+
+/// The editor profile's narrowing of a catalog its frontend built, run by whoever builds
+/// one from the frontend's entries (the Lua module, the `leash` program): under the Neovim
+/// profile every number option gets the profile's range (a catalog may declare a narrower
+/// one, never a wider one), so the catalog and the prompt carry the range the validator
+/// checks. Other editors' catalogs are returned as they are.
+pub fn narrow_catalog(catalog: Catalog) -> Catalog {
+    match Profile::for_editor(catalog.editor()) {
+        Ok(Profile::Neovim) => catalog.map_settings(neovim_values::narrow),
+        _ => catalog,
+    }
+}
 
 /// The longest argument, value or terminal command accepted, in bytes.
 pub const MAX_TEXT_BYTES: usize = 4096;

@@ -10,34 +10,7 @@
 
 use crate::catalog::{ListKind, Setting, SettingValue, ValueType};
 use crate::policy::values::matches;
-use crate::refusal::Refusal;
-
-/// Why a value breaks one of Neovim's rules for its option.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("'{key}' is read-only: Neovim sets it, a plan cannot")]
-    ReadOnly { key: String },
-    #[error("'{key}' cannot be empty")]
-    Empty { key: String },
-    #[error("'{key}' takes exactly one of {items}")]
-    NotExactlyOne { key: String, items: String },
-    #[error("'{key}' takes at most one of {items}")]
-    MoreThanOne { key: String, items: String },
-    #[error("'{key}' takes {items} only on its own")]
-    NotAlone { key: String, items: String },
-    #[error("'{key}' takes at most {max} items")]
-    TooMany { key: String, max: usize },
-}
-
-impl From<RuleError> for Refusal {
-    /// A read-only option is `withheld` like any item never offered; the rest `list_rule`.
-    fn from(e: RuleError) -> Refusal {
-        match e {
-            RuleError::ReadOnly { key } => Refusal::Withheld { id: key, why: "Neovim sets it, a plan cannot" },
-            e => Refusal::ListRule(e),
-        }
-    }
-}
+use crate::refusal::RuleError;
 
 /// How the items of one list option must combine.
 enum Rule {
@@ -85,8 +58,9 @@ const RULES: &[(&str, Rule)] = &[
 const READ_ONLY: &[&str] = &["channel"];
 
 /// Narrows a Neovim setting's number range to the profile's (a catalog may declare a
-/// narrower one, never a wider one). Applied when a Neovim catalog is built, so the
-/// catalog and the prompt carry the range the validator checks.
+/// narrower one, never a wider one). Applied to a Neovim catalog once it is built
+/// ([`super::narrow_catalog`]), so the catalog and the prompt carry the range the
+/// validator checks.
 pub fn narrow(setting: &mut Setting) {
     if setting.value_type != ValueType::Number {
         return;
@@ -178,5 +152,26 @@ mod tests {
         for (key, _) in RULES {
             assert!(super::super::neovim::option_reach(key).is_some(), "{key} is not a Neovim option");
         }
+    }
+
+    #[test]
+    fn a_neovim_catalog_carries_the_profiles_number_ranges_and_no_wider_one() {
+        let entries = serde_json::json!([
+            {"key": "tabstop", "title": "tab width", "type": "number"},
+            {"key": "busy", "title": "busy status", "type": "number", "max": 5},
+            {"key": "wrap", "title": "long lines wrap", "type": "boolean"}
+        ]);
+        let entries = entries.as_array().unwrap();
+        let narrowed = |editor: &str| {
+            crate::policy::narrow_catalog(crate::catalog::Catalog::from_entry_values(editor, entries).unwrap())
+        };
+        let c = narrowed("neovim");
+        let tabstop = c.setting("tabstop").unwrap();
+        assert_eq!((tabstop.min, tabstop.max), (Some(1), Some(9999)));
+        let busy = c.setting("busy").unwrap();
+        assert_eq!((busy.min, busy.max), (Some(0), Some(5)), "the catalog's narrower cap stays");
+        assert_eq!(c.setting("wrap").unwrap().max, None);
+        let generic = narrowed("generic");
+        assert_eq!(generic.setting("tabstop").unwrap().max, None, "other editors' catalogs are left as they are");
     }
 }

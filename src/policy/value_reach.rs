@@ -10,7 +10,8 @@
 //! (see `isprint`).
 
 use super::names::{handler_for, NameHandler};
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
+use crate::reach::Reach;
 
 /// The reach `value` gives option `key` beyond its row, with the reason shown beside the
 /// step; `None` when the value adds nothing.

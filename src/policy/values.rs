@@ -12,39 +12,7 @@
 //! (`neovim_values`), and the editor still has the last word when the step runs.
 
 use crate::catalog::{ListKind, Setting, SettingValue};
-use crate::refusal::Refusal;
-
-/// Why a value is not one the setting takes. Each message names the setting and the value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ValueError {
-    #[error("“{key}” takes a number from {min} to {max}, not {value}")]
-    OutOfRange { key: String, value: i64, min: i64, max: i64 },
-    #[error("“{key}” takes one of {allowed}, not {value}")]
-    NotOneOf { key: String, value: String, allowed: String },
-    #[error("“{key}” takes a comma-separated list of {allowed}; {item} is not one of them")]
-    UnknownItem { key: String, item: String, allowed: String },
-    #[error("“{key}” takes a comma-separated list; {value} has an empty item")]
-    EmptyItem { key: String, value: String },
-    #[error("“{key}” takes flags from {allowed}; {flag} is not one of them")]
-    UnknownFlag { key: String, flag: String, allowed: String },
-}
-
-impl From<ValueError> for Refusal {
-    /// A number out of range is `above_limit`/`below_limit` and a single choice `bad_value`,
-    /// as for every other setting; a list item or flag is `bad_list`.
-    fn from(e: ValueError) -> Refusal {
-        match e {
-            ValueError::OutOfRange { key, value, max, .. } if value > max => {
-                Refusal::AboveLimit { what: format!("'{key}' = {value}"), limit: max }
-            }
-            ValueError::OutOfRange { key, value, min, .. } => {
-                Refusal::BelowLimit { what: format!("'{key}' = {value}"), limit: min }
-            }
-            ValueError::NotOneOf { key, value, allowed } => Refusal::BadValue { key, allowed, got: value },
-            e => Refusal::BadList(e),
-        }
-    }
-}
+use crate::refusal::ValueError;
 
 /// Checks an already typed value against the setting's range, values and list kind.
 pub fn check(setting: &Setting, value: &SettingValue) -> Result<(), ValueError> {

@@ -10,7 +10,8 @@
 //! Neovim file explorer plugin and is added by the Neovim frontend.
 
 use super::{Editor, SourceItem};
-use crate::catalog::{Args, Reach};
+use crate::catalog::Args;
+use crate::reach::Reach;
 
 struct Action {
     name: &'static str,

@@ -15,7 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::SourceItem;
-use crate::catalog::{Args, Reach};
+use crate::catalog::Args;
+use crate::reach::Reach;
 
 /// The work tree root for a folder: the nearest one at or above it holding `.git`.
 pub fn root(start: &Path) -> Option<PathBuf> {

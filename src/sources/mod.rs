@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::catalog::{Args, Entry, Item, Reach};
+use crate::catalog::{Args, Entry, Item};
+use crate::reach::Reach;
 
 /// The editor the items are for: a few file actions exist in one editor only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -268,7 +268,7 @@ async fn serve(
 
 /// A small Neovim catalog.
 pub fn catalog() -> leash::catalog::Catalog {
-    leash::catalog::Catalog::from_value(&serde_json::json!({"version": 1, "editor": "neovim", "entries": [
+    let catalog = leash::catalog::Catalog::from_value(&serde_json::json!({"version": 1, "editor": "neovim", "entries": [
         {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
         {"id": "cmd:split", "kind": "command", "title": "split current window", "aliases": ["sp"], "args": "optional", "reach": "safe"},
         {"key": "wrap", "title": "long lines wrap", "type": "boolean"},
@@ -278,7 +278,8 @@ pub fn catalog() -> leash::catalog::Catalog {
         {"key": "relativenumber", "title": "show relative line number in front of each line", "type": "boolean", "aliases": ["rnu"]},
         {"key": "number", "title": "print the line number in front of each line", "type": "boolean", "aliases": ["nu"]}
     ]}))
-    .expect("test catalog")
+    .expect("test catalog");
+    leash::policy::narrow_catalog(catalog)
 }
 
 /// A planning request for `request` over the test catalog, asking `provider`.

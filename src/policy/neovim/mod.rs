@@ -23,8 +23,9 @@ mod tests;
 use self::filter::{check_arg, check_name, check_plain_text, shown, unsafe_arg};
 use self::tables::{tables, Flags};
 use super::MAX_TEXT_BYTES;
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
 use crate::policy::names::{self, NameHandler};
+use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
 
 /// Builtin commands that are never offered as catalog items, with the reason shown.

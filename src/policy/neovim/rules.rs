@@ -3,11 +3,12 @@
 //! `libcall()`, the folders Neovim loads code from, and the waits of a plan.
 
 use super::{check_command_args, check_item_args, check_option_value, command_reach, option_reach, withheld};
-use crate::catalog::{Item, Reach, Setting, SettingValue};
+use crate::catalog::{Item, Setting, SettingValue};
 use crate::policy::code_dirs::CodeDirs;
 use crate::policy::editor::EditorRules;
 use crate::policy::names::NameHandler;
 use crate::policy::{budget, foreign_code, neovim_values, value_reach, CodeWrite};
+use crate::reach::Reach;
 use crate::refusal::Refusal;
 
 /// Neovim's rules.

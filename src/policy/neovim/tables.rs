@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::catalog::{Reach, SettingValue};
+use crate::catalog::SettingValue;
+use crate::reach::Reach;
 
 /// The tables, embedded so the profile cannot be swapped or lost at run time.
 pub(super) const DATA: &str = include_str!("../neovim-reach.json");

@@ -21,7 +21,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::SourceItem;
-use crate::catalog::{Args, Reach};
+use crate::catalog::Args;
+use crate::reach::Reach;
 
 /// Files whose folder is a project root.
 pub const MARKERS: &[&str] = &[

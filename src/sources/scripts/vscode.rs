@@ -50,7 +50,7 @@ pub fn parse_jsonc(text: &str) -> Option<Value> {
             _ => out.push(c),
         }
     }
-    serde_json::from_str(&crate::plan::repair(&out)).ok()
+    serde_json::from_str(&crate::json_repair::repair(&out)).ok()
 }
 
 /// A `shell` or `process` task as an item, or `None` when it cannot be resolved.

@@ -16,8 +16,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::policy::code_dirs::CodeDirs;
-use crate::policy::names::NameHandler;
+use crate::code_dirs::CodeDirs;
+use crate::name_handlers::NameHandler;
 use crate::reach::Reach;
 
 /// Whether an item takes arguments.
@@ -301,10 +301,10 @@ pub struct Catalog {
     by_key: HashMap<String, usize>,
     by_setting_alias: HashMap<String, usize>,
     /// Names the editor reads or writes through a handler (`*.gz` by gzip.vim), as the
-    /// frontend found them; see [`crate::policy::names`].
+    /// frontend found them; see [`crate::name_handlers`].
     name_handlers: Vec<NameHandler>,
     /// The folders the editor loads code from and its current directory, as the frontend
-    /// found them; see [`crate::policy::code_dirs`].
+    /// found them; see [`crate::code_dirs`].
     code_dirs: CodeDirs,
     /// Item aliases (`vs`, `g`), first item wins: only for [`Catalog::find`].
     by_item_alias: HashMap<String, usize>,

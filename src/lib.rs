@@ -11,11 +11,13 @@
 //! for every editor ([`sources`]); model text is made safe to show by [`text`]. Small
 //! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
 pub mod catalog;
+pub mod code_dirs;
 #[cfg(unix)]
 pub mod helix;
 pub mod json_repair;
 pub mod llm;
 pub mod lua;
+pub mod name_handlers;
 pub mod paths;
 pub mod plan;
 pub mod planner;

@@ -11,12 +11,13 @@ use std::sync::{Arc, Mutex};
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog, SettingValue};
+use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog};
+use crate::code_dirs::CodeDirs;
 use crate::llm::ProviderConfig;
+use crate::name_handlers as names;
 use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
-use crate::policy::code_dirs::CodeDirs;
-use crate::policy::{names, neovim, MAX_TEXT_BYTES};
+use crate::policy::{neovim, MAX_TEXT_BYTES};
 use crate::policy::{Policy, Profile, RaiseRule};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
@@ -372,7 +373,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let file = opt::<String>(&state, "file")?.filter(|f| !f.is_empty());
                 let modified = opt::<Vec<String>>(&state, "modified")?.unwrap_or_default();
                 let text = |v: LuaValue| match v {
-                    LuaValue::String(s) => Some(SettingValue::String(s.to_string_lossy())),
+                    LuaValue::String(s) => Some(s.to_string_lossy()),
                     _ => None,
                 };
                 let mut why = match step.get::<Option<String>>("type")?.as_deref() {

@@ -6,10 +6,10 @@
 //! check and never branches on the editor itself. Every answer can only raise a reach or
 //! refuse a step: the user's raise rules and the generic rules stay in the policy.
 
-use super::code_dirs::CodeDirs;
-use super::names::NameHandler;
 use super::CodeWrite;
 use crate::catalog::{Item, Setting, SettingValue};
+use crate::code_dirs::CodeDirs;
+use crate::name_handlers::NameHandler;
 use crate::reach::Reach;
 use crate::refusal::Refusal;
 

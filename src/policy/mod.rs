@@ -7,22 +7,21 @@
 //! reach, and an item whose frontend declared none is `shell` (see `catalog`).
 
 pub mod budget;
-pub mod code_dirs;
 pub mod editor;
 pub mod foreign_code;
 pub mod helix;
 mod isprint;
-pub mod names;
 pub mod neovim;
 pub mod neovim_values;
 pub mod value_reach;
 pub mod values;
 
 use crate::catalog::{Catalog, Item, Setting, SettingValue};
+use crate::code_dirs;
+use crate::name_handlers::NameHandler;
 use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
 use editor::EditorRules;
-use names::NameHandler;
 
 /// The editor profile's narrowing of a catalog its frontend built, run by whoever builds
 /// one from the frontend's entries (the Lua module, the `leash` program): under the Neovim

@@ -9,8 +9,8 @@
 //! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
 //! (see `isprint`).
 
-use super::names::{handler_for, NameHandler};
 use crate::catalog::SettingValue;
+use crate::name_handlers::{handler_for, NameHandler};
 use crate::reach::Reach;
 
 /// The reach `value` gives option `key` beyond its row, with the reason shown beside the

@@ -24,7 +24,7 @@ use self::filter::{check_arg, check_name, check_plain_text, shown, unsafe_arg};
 use self::tables::{tables, Flags};
 use super::MAX_TEXT_BYTES;
 use crate::catalog::SettingValue;
-use crate::policy::names::{self, NameHandler};
+use crate::name_handlers::{self as names, NameHandler};
 use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
 

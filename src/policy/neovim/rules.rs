@@ -4,9 +4,9 @@
 
 use super::{check_command_args, check_item_args, check_option_value, command_reach, option_reach, withheld};
 use crate::catalog::{Item, Setting, SettingValue};
-use crate::policy::code_dirs::CodeDirs;
+use crate::code_dirs::CodeDirs;
+use crate::name_handlers::NameHandler;
 use crate::policy::editor::EditorRules;
-use crate::policy::names::NameHandler;
 use crate::policy::{budget, foreign_code, neovim_values, value_reach, CodeWrite};
 use crate::reach::Reach;
 use crate::refusal::Refusal;
@@ -64,7 +64,8 @@ impl EditorRules for Rules {
     fn code_write(&self, code_dirs: &CodeDirs, action: CodeWrite<'_>) -> Option<(Reach, String)> {
         match action {
             CodeWrite::Item(item, args) => code_dirs.item_reach(&item.id, args, None, &[]),
-            CodeWrite::Setting(setting, value) => code_dirs.option_reach(&setting.key, value),
+            CodeWrite::Setting(setting, SettingValue::String(value)) => code_dirs.option_reach(&setting.key, value),
+            CodeWrite::Setting(..) => None,
         }
     }
 

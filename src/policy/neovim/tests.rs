@@ -555,7 +555,7 @@ fn every_name_in_a_multi_name_argument_is_checked() {
 #[test]
 fn handled_names_are_left_to_the_name_handlers() {
     // Which names a handler reads (gzip, tar, zip…) is reported with the catalog
-    // (policy::names); the argument filter alone has no list of them.
+    // (name_handlers); the argument filter alone has no list of them.
     accepted("edit", "x.gz");
     accepted("write", "backup.lz4");
     assert!(takes_file_names("edit") && takes_file_names("write") && takes_file_names("args"));

@@ -15,7 +15,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::catalog::SettingValue;
 use crate::reach::Reach;
 
 /// The folders Neovim loads code from and the current directory relative paths start in.
@@ -151,13 +150,12 @@ impl CodeDirs {
 
     /// The reach option `key` set to `value` adds when it chooses where files are written
     /// ('backupdir', 'verbosefile'…) and points into a code folder; `None` otherwise.
-    pub fn option_reach(&self, key: &str, value: &SettingValue) -> Option<(Reach, String)> {
-        let SettingValue::String(value) = value else { return None };
+    pub fn option_reach(&self, key: &str, value: &str) -> Option<(Reach, String)> {
         let kind = PATH_OPTIONS.iter().find(|(k, _)| *k == key)?.1;
         let what = format!("'{key}' writes to");
         let entries: Vec<String> = match kind {
             PathKind::DirList | PathKind::FileList => comma_items(value),
-            PathKind::File => vec![value.clone()],
+            PathKind::File => vec![value.to_string()],
             PathKind::Shada => shada_name(value).into_iter().collect(),
         };
         entries.iter().find_map(|entry| {
@@ -496,10 +494,6 @@ mod tests {
         }
     }
 
-    fn text(s: &str) -> SettingValue {
-        SettingValue::String(s.into())
-    }
-
     #[test]
     fn a_path_inside_a_code_folder_is_found_however_it_is_written() {
         let t = Tree::new("paths");
@@ -536,7 +530,7 @@ mod tests {
         assert_eq!(expand("~/x"), std::env::var("HOME").ok().map(|h| format!("{h}/x")));
         assert_eq!(expand("~user/x"), None);
         assert_eq!(expand("$LEASH_TEST_UNSET_VARIABLE/x"), None);
-        let (reach, why) = d.option_reach("verbosefile", &text("$LEASH_TEST_UNSET_VARIABLE/log.vim")).unwrap();
+        let (reach, why) = d.option_reach("verbosefile", "$LEASH_TEST_UNSET_VARIABLE/log.vim").unwrap();
         assert_eq!(reach, Reach::Code);
         assert!(why.contains("cannot tell"), "{why}");
     }
@@ -547,18 +541,18 @@ mod tests {
         let d = t.dirs();
         let plugin = t.path("config/plugin");
         for key in ["backupdir", "directory", "undodir", "viewdir"] {
-            let (reach, why) = d.option_reach(key, &text(&format!(".,{plugin}//"))).expect(key);
+            let (reach, why) = d.option_reach(key, &format!(".,{plugin}//")).expect(key);
             assert_eq!(reach, Reach::Code);
             assert!(why.contains(&format!("'{key}' writes to")) && why.contains("loads code from"), "{why}");
         }
-        assert!(d.option_reach("backupdir", &text(&format!("/tmp, {plugin}"))).is_some(), "space after comma");
-        assert!(d.option_reach("backupdir", &text("../config/plugin")).is_some(), "relative to cwd");
-        assert!(d.option_reach("backupdir", &text(".,/tmp//,backups")).is_none());
-        assert!(d.option_reach("backupdir", &text(".")).is_none(), "the file's own folder");
-        let (_, why) = d.option_reach("backupdir", &text("./.config/nvim/plugin")).unwrap();
+        assert!(d.option_reach("backupdir", &format!("/tmp, {plugin}")).is_some(), "space after comma");
+        assert!(d.option_reach("backupdir", "../config/plugin").is_some(), "relative to cwd");
+        assert!(d.option_reach("backupdir", ".,/tmp//,backups").is_none());
+        assert!(d.option_reach("backupdir", ".").is_none(), "the file's own folder");
+        let (_, why) = d.option_reach("backupdir", "./.config/nvim/plugin").unwrap();
         assert!(why.contains("relative to each written file"), "{why}");
         // An escaped comma is part of a name.
-        assert!(d.option_reach("backupdir", &text(&format!("/tmp/a\\,{plugin}"))).is_none());
+        assert!(d.option_reach("backupdir", &format!("/tmp/a\\,{plugin}")).is_none());
         assert_eq!(comma_items("a\\,b,c, d"), vec!["a,b", "c", "d"]);
     }
 
@@ -567,18 +561,18 @@ mod tests {
         let t = Tree::new("files");
         let d = t.dirs();
         let log = t.path("config/plugin/log.vim");
-        assert!(d.option_reach("verbosefile", &text(&log)).is_some());
-        assert!(d.option_reach("verbosefile", &text("/tmp/leash-verbose.log")).is_none());
-        assert!(d.option_reach("shadafile", &text(&log)).is_some());
-        assert!(d.option_reach("shadafile", &text("NONE")).is_none());
-        assert!(d.option_reach("spellfile", &text(&format!("/tmp/en.utf-8.add,{log}"))).is_some());
-        assert!(d.option_reach("shada", &text(&format!("'100,<50,n{log}"))).is_some());
-        assert!(d.option_reach("shada", &text(&format!("n{log}"))).is_some());
-        assert!(d.option_reach("shada", &text("'100,<50,s10,h")).is_none());
-        assert!(d.option_reach("backupext", &text(".lua")).is_none(), "a suffix chooses no folder");
-        assert!(d.option_reach("wrap", &SettingValue::Boolean(true)).is_none());
+        assert!(d.option_reach("verbosefile", &log).is_some());
+        assert!(d.option_reach("verbosefile", "/tmp/leash-verbose.log").is_none());
+        assert!(d.option_reach("shadafile", &log).is_some());
+        assert!(d.option_reach("shadafile", "NONE").is_none());
+        assert!(d.option_reach("spellfile", &format!("/tmp/en.utf-8.add,{log}")).is_some());
+        assert!(d.option_reach("shada", &format!("'100,<50,n{log}")).is_some());
+        assert!(d.option_reach("shada", &format!("n{log}")).is_some());
+        assert!(d.option_reach("shada", "'100,<50,s10,h").is_none());
+        assert!(d.option_reach("backupext", ".lua").is_none(), "a suffix chooses no folder");
+        assert!(d.option_reach("wrap", "true").is_none());
         // A catalog without folders (another editor's) raises nothing.
-        assert!(CodeDirs::default().option_reach("verbosefile", &text(&log)).is_none());
+        assert!(CodeDirs::default().option_reach("verbosefile", &log).is_none());
     }
 
     #[test]
@@ -631,7 +625,7 @@ mod tests {
         assert!(d.command_reach("write", &a(".gitignore"), None, &[]).is_none());
         assert!(d.command_reach("write", &a("src/git/config"), None, &[]).is_none());
         assert!(d.command_reach("write", &a("notes.nvim.lua.txt"), None, &[]).is_none());
-        assert!(d.option_reach("backupdir", &text(".git//")).is_some(), "a folder option too");
+        assert!(d.option_reach("backupdir", ".git//").is_some(), "a folder option too");
     }
 
     #[test]
@@ -642,7 +636,7 @@ mod tests {
         assert!(d.command_reach("write", &a("plugin/x.lua"), None, &[]).is_none(), "project/plugin");
         let moved = d.with_cwd(&t.path("config"));
         assert!(moved.command_reach("write", &a("plugin/x.lua"), None, &[]).is_some(), "after :cd config");
-        assert!(moved.option_reach("backupdir", &text("plugin//")).is_some());
+        assert!(moved.option_reach("backupdir", "plugin//").is_some());
         assert_eq!(d.with_cwd(""), d, "no directory given keeps the catalog's");
     }
 

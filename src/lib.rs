@@ -30,6 +30,8 @@ pub mod reach;
 pub mod refusal;
 pub mod runtime;
 pub mod sources;
+#[cfg(test)]
+pub(crate) mod test_catalog;
 pub mod text;
 pub mod toml_json;
 pub mod validate;

@@ -496,15 +496,7 @@ mod tests {
     use serde_json::json;
 
     fn catalog() -> Catalog {
-        crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
-            {"id": "cmd:global", "kind": "command", "title": "execute commands for matching lines", "aliases": ["g"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
-            {"id": "user:Format", "kind": "user_command", "title": "format the buffer", "args": "none", "reach": "edit"},
-            {"key": "laststatus", "title": "tells when last window has status lines", "type": "number", "aliases": ["ls"]},
-            {"key": "statusline", "title": "custom format for the status line", "type": "string"},
-            {"key": "wrap", "title": "long lines wrap", "type": "boolean"}
-        ]}))
-        .unwrap())
+        crate::test_catalog::neovim()
     }
 
     #[test]

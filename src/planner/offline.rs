@@ -378,45 +378,7 @@ mod tests {
     use crate::rank::{rank, Mode};
 
     fn catalog() -> Catalog {
-        crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
-            {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:split", "kind": "command", "title": "split current window", "aliases": ["sp"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:edit", "kind": "command", "title": "edit a file", "aliases": ["e"], "args": "required", "reach": "write"},
-            {"key": "wrap", "title": "long lines wrap", "type": "boolean"},
-            {"key": "wrapscan", "title": "searches wrap around the end of the file", "type": "boolean", "aliases": ["ws"]},
-            {"key": "linebreak", "title": "wrap long lines at a blank", "type": "boolean", "aliases": ["lbr"]},
-            {"key": "guifont", "title": "GUI: Name(s) of font(s) to be used", "type": "string", "aliases": ["gfn"]},
-            {"key": "tabstop", "title": "number of spaces a <Tab> in the text stands for", "type": "number", "aliases": ["ts"]},
-            {"key": "shiftwidth", "title": "number of spaces to use for (auto)indent step", "type": "number", "aliases": ["sw"]},
-            {"key": "relativenumber", "title": "show relative line number in front of each line", "type": "boolean", "aliases": ["rnu"]},
-            {"key": "number", "title": "print the line number in front of each line", "type": "boolean", "aliases": ["nu"]},
-            {"key": "background", "title": "\"dark\" or \"light\", used for highlight colors", "type": "string", "values": ["light", "dark"], "aliases": ["bg"]},
-            {"key": "signcolumn", "title": "when to display the sign column", "type": "string", "values": ["yes", "no", "auto", "number"], "aliases": ["scl"]},
-            {"key": "wrapmargin", "title": "chars from the right where wrapping starts", "type": "number", "aliases": ["wm"]},
-            {"key": "whichwrap", "title": "allow specified keys to cross line boundaries", "type": "string", "aliases": ["ww"]},
-            {"key": "textwidth", "title": "maximum width of text that is being inserted", "type": "number", "aliases": ["tw"]},
-            {"key": "iskeyword", "title": "characters included in keywords", "type": "string", "aliases": ["isk"]},
-            {"key": "breakindent", "title": "wrapped line repeats indent", "type": "boolean", "aliases": ["bri"]},
-            {"key": "showbreak", "title": "string to use at the start of wrapped lines", "type": "string", "aliases": ["sbr"]},
-            {"key": "numberwidth", "title": "number of columns used for the line number", "type": "number", "aliases": ["nuw"]},
-            {"key": "cursorline", "title": "highlight the screen line of the cursor", "type": "boolean", "aliases": ["cul"]},
-            {"id": "cmd:wrapmode", "kind": "user_command", "title": "toggle soft wrap mode for prose", "args": "none", "reach": "safe"},
-            {"id": "cmd:number", "kind": "command", "title": "print lines with line number", "aliases": ["nu"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:bnext", "kind": "command", "title": "go to next buffer in the buffer list", "aliases": ["bn"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:bNext", "kind": "command", "title": "go to previous buffer in the buffer list", "aliases": ["bN"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:bprevious", "kind": "command", "title": "go to previous buffer in the buffer list", "aliases": ["bp"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:next", "kind": "command", "title": "go to next file in the argument list", "aliases": ["n"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:Next", "kind": "command", "title": "go to previous file in the argument list", "aliases": ["N"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:tabnext", "kind": "command", "title": "go to next tab page", "aliases": ["tabn"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:tabNext", "kind": "command", "title": "go to previous tab page", "aliases": ["tabN"], "args": "optional", "reach": "safe"},
-            {"id": "cmd:sort", "kind": "command", "title": "sort lines", "aliases": ["sor"], "args": "optional", "reach": "edit", "range": true},
-            {"id": "cmd:write", "kind": "command", "title": "write to a file", "aliases": ["w"], "args": "optional", "reach": "write"},
-            {"id": "cmd:colorscheme", "kind": "command", "title": "load a specific color scheme", "aliases": ["colo"], "args": "required", "reach": "code"},
-            {"key": "list", "title": "show <Tab> as ^I and end-of-line as $", "type": "boolean"},
-            {"key": "mouse", "title": "enable the use of mouse clicks", "type": "string"},
-            {"key": "spell", "title": "spell checking", "type": "boolean"}
-        ]}))
-        .unwrap())
+        crate::test_catalog::neovim()
     }
 
     fn run(request: &str) -> Value {

@@ -266,19 +266,11 @@ async fn serve(
     Ok(())
 }
 
-/// A small Neovim catalog.
+/// The small Neovim catalog the unit tests use too (`tests/data/test-catalog.json`), as
+/// the Neovim profile narrows it.
 pub fn catalog() -> leash::catalog::Catalog {
-    let catalog = leash::catalog::Catalog::from_value(&serde_json::json!({"version": 1, "editor": "neovim", "entries": [
-        {"id": "cmd:vsplit", "kind": "command", "title": "split current window vertically", "aliases": ["vs"], "args": "optional", "reach": "safe"},
-        {"id": "cmd:split", "kind": "command", "title": "split current window", "aliases": ["sp"], "args": "optional", "reach": "safe"},
-        {"key": "wrap", "title": "long lines wrap", "type": "boolean"},
-        {"key": "linebreak", "title": "wrap long lines at a blank", "type": "boolean", "aliases": ["lbr"]},
-        {"key": "guifont", "title": "GUI: Name(s) of font(s) to be used", "type": "string", "aliases": ["gfn"]},
-        {"key": "tabstop", "title": "number of spaces a <Tab> in the text stands for", "type": "number", "aliases": ["ts"]},
-        {"key": "relativenumber", "title": "show relative line number in front of each line", "type": "boolean", "aliases": ["rnu"]},
-        {"key": "number", "title": "print the line number in front of each line", "type": "boolean", "aliases": ["nu"]}
-    ]}))
-    .expect("test catalog");
+    let value = serde_json::from_str(include_str!("../data/test-catalog.json")).expect("test catalog JSON");
+    let catalog = leash::catalog::Catalog::from_value(&value).expect("test catalog");
     leash::policy::narrow_catalog(catalog)
 }
 

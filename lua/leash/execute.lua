@@ -2,10 +2,11 @@
 ---
 --- The validated plan returned by the core is the only input trusted here, and even it is
 --- checked again (defence in depth): an item must name an entry of the catalog snapshot
---- the plan was made and shown from, and each kind of item runs through its action module
---- (`lua/leash/actions/`), which applies the core's argument filter again (|leash.policy|). Every
---- step whose reach is not `shell` or `plugin` runs inside the process guard (|leash.guard|): if it
---- tries to start a program, it is stopped and the plan stops.
+--- the plan was made and shown from, and each item runs through the source its id prefix
+--- names (|leash.sources|), which applies the core's argument filter again
+--- (|leash.policy|). Every step whose reach is not `shell` or `plugin` runs inside the
+--- process guard (|leash.guard|): if it tries to start a program, it is stopped and the
+--- plan stops.
 ---
 --- Settings record their old values so |M.undo()| (`:Leash undo`) can restore them.
 local M = {}
@@ -32,8 +33,8 @@ local H = {}
 
 --- Handlers for items, by the prefix of their id (`cmd`, `user`, `map`, `term`, …). A
 --- handler gets the step, its catalog entry and the context and returns `true` or
---- `nil, message`. Each source's handler lives in `lua/leash/actions/`; more can be
---- registered here.
+--- `nil, message`. An item no handler here takes runs through its source's `run`
+--- (|leash.sources|); a handler registered here comes first.
 ---@type table<string, leash.StepHandler>
 M.handlers = {}
 
@@ -185,21 +186,6 @@ function H.drop_if_empty(record)
   if H.stack[#H.stack] == record then table.remove(H.stack) end
 end
 
--- Sources whose items run by their own path, one action module each (lua/leash/actions/).
--- Required on first use so loading this module stays cheap.
-H.actions = {
-  cmd = 'commands',
-  user = 'user_commands',
-  map = 'keymaps',
-  term = 'term',
-  script = 'scripts',
-  git = 'git',
-  file = 'files',
-  lsp = 'lsp',
-  diag = 'diagnostics',
-  entry = 'entries',
-}
-
 -- Helper functionality =======================================================
 
 -- Messages can carry model text (a step's argument, a refusal, a provider's error).
@@ -251,13 +237,13 @@ end
 function H.run_step(step, entries, ctx)
   local function run()
     if step.type == 'setting' then
-      local rec, err = require('leash.actions.settings').run(step)
+      local rec, err = require('leash.sources.options').set(step)
       if not rec then return nil, err end
       table.insert(ctx.record.settings, rec)
       ctx.settings[step.key] = step.value
       return true
     elseif step.type == 'terminal' then
-      return require('leash.actions.term').run_line(step.command)
+      return require('leash.sources.terminal').run_line(step.command)
     elseif step.type == 'item' then
       return H.run_item(step, entries, ctx)
     end
@@ -413,19 +399,20 @@ function H.run_item(step, entries, ctx)
   return H.pcall(handler, clean, entry, ctx)
 end
 
---- The handler for an id prefix: a registered one, else its action module's.
+--- The handler for an id prefix: a registered one, else its source's `run`. The sources
+--- are required on first use so loading this module stays cheap.
 function H.handler(prefix)
   if M.handlers[prefix] then return M.handlers[prefix] end
-  local name = H.actions[prefix]
-  if not name then return nil end
-  return function(step, entry, ctx) return require('leash.actions.' .. name).handler(entry, step, ctx) end
+  local source = require('leash.sources').by_prefix(prefix)
+  if not (source and source.run) then return nil end
+  return function(step, entry, ctx) return source.run(entry, step, ctx) end
 end
 
 function H.undo()
   local record = table.remove(H.stack)
   if not record then return false, 'leash: nothing to undo' end
   local restored, failed = {}, {}
-  local settings = require('leash.actions.settings')
+  local settings = require('leash.sources.options')
   for i = #record.settings, 1, -1 do
     local s = record.settings[i]
     local ok, err = pcall(settings.restore, s)

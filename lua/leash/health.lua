@@ -39,7 +39,7 @@ function M.check()
     local catalog = require('leash.catalog')
     local _, counts = catalog.entries()
     local parts = {}
-    for _, name in ipairs(catalog.sources) do
+    for _, name in ipairs(require('leash.sources').names) do
       parts[#parts + 1] = ('%s %d'):format(name, counts[name] or 0)
     end
     health.ok(table.concat(parts, ', '))

@@ -341,7 +341,7 @@ function H.catalog(path)
   end
   local _, counts = catalog.entries()
   local lines, total = {}, 0
-  for _, name in ipairs(catalog.sources) do
+  for _, name in ipairs(require('leash.sources').names) do
     lines[#lines + 1] = ('%-14s %5d'):format(name, counts[name] or 0)
     total = total + (counts[name] or 0)
   end

@@ -140,8 +140,8 @@ describe('script actions', function()
   it('refuses arguments for a script that takes none', function()
     local dir = project({ Makefile = 'a:\n\ttrue\n' })
     vim.fn.chdir(dir)
-    local okk, err = require('leash.actions.scripts').handler(
-      require('leash.catalog.core_sources').discover().scripts[1],
+    local okk, err = require('leash.sources.scripts').run(
+      require('leash.sources.shared.core_sources').discover().scripts[1],
       { args = { 'SHELL=/bin/evil' } }
     )
     eq(false, okk)
@@ -151,10 +151,10 @@ describe('script actions', function()
   it('runs a project script only with the pin of its files, and only while they are unchanged', function()
     local dir = project({ Makefile = 'a:\n\ttrue\n' })
     vim.fn.chdir(dir)
-    local entry = require('leash.catalog.core_sources').discover().scripts[1]
+    local entry = require('leash.sources.shared.core_sources').discover().scripts[1]
     eq(dir, entry.root)
     ok(type(entry.pin) == 'string' and entry.pin:find('Makefile', 1, true), 'the Makefile is pinned')
-    local handler = require('leash.actions.scripts').handler
+    local handler = require('leash.sources.scripts').run
     local unpinned = vim.tbl_extend('force', entry, { pin = vim.NIL })
     unpinned.pin = nil
     local okk, err = handler(unpinned, {})
@@ -177,7 +177,7 @@ describe('git actions', function()
   --- Run a read-only git item and return the scratch buffer's text.
   local function show(id)
     local buf
-    local okk, err = require('leash.actions.git').handler({ id = id }, { args = {} }, {
+    local okk, err = require('leash.sources.git').run({ id = id }, { args = {} }, {
       on_done = function(b) buf = b or -1 end,
     })
     ok(okk, err)
@@ -279,7 +279,7 @@ describe('git actions', function()
   end)
 
   it('refuses branch names that read as options or revisions and empty messages', function()
-    local g = require('leash.actions.git')
+    local g = require('leash.sources.git')
     for _, bad in ipairs({ '-f', '--orphan', 'a..b', 'a b', 'x@{1}', 'a.lock', '', 'a;b', 'HEAD~1' }) do
       ok(g.check_branch(bad), 'refused ' .. bad)
     end
@@ -332,8 +332,8 @@ describe('file actions', function()
     local dir = project({ ['.git/HEAD'] = '', ['a.txt'] = 'a', ['b.txt'] = 'b' })
     vim.fn.chdir(dir)
     edit(dir .. '/a.txt')
-    local files = require('leash.actions.files')
-    local okk, err = files.handler({ id = 'file:rename' }, { args = { 'b.txt' } })
+    local files = require('leash.sources.files')
+    local okk, err = files.run({ id = 'file:rename' }, { args = { 'b.txt' } })
     eq(false, okk)
     matches('already exists', err)
     eq('b\n', read(dir .. '/b.txt'))
@@ -357,7 +357,7 @@ describe('file actions', function()
       local p, perr = files.check_path(path, dir, dir)
       eq(nil, p, path)
       matches(why, perr, vim.inspect(path))
-      okk, err = files.handler({ id = 'file:new' }, { args = { path } })
+      okk, err = files.run({ id = 'file:new' }, { args = { path } })
       eq(false, okk, 'file:new ' .. vim.inspect(path))
     end
     eq('a\n', read(dir .. '/a.txt'))
@@ -368,7 +368,7 @@ describe('file actions', function()
     local outside = project({})
     local dir = project({ ['.git/HEAD'] = '' })
     vim.uv.fs_symlink(outside, dir .. '/link')
-    local p, err = require('leash.actions.files').check_path('link/x.txt', dir, dir)
+    local p, err = require('leash.sources.files').check_path('link/x.txt', dir, dir)
     eq(nil, p)
     matches('outside the project', err)
   end)
@@ -500,7 +500,7 @@ describe('LSP and diagnostics actions', function()
     ok(okk, err)
     -- Applied inside the step (and so inside the process guard), not later.
     eq({ 'local count = 1', 'return count' }, vim.api.nvim_buf_get_lines(0, 0, -1, false))
-    okk, err = require('leash.actions.lsp').handler({ id = 'lsp:rename' }, { args = { 'two words' } })
+    okk, err = require('leash.sources.lsp').run({ id = 'lsp:rename' }, { args = { 'two words' } })
     eq(false, okk)
 
     local saved_select = vim.ui.select
@@ -556,7 +556,7 @@ describe('LSP and diagnostics actions', function()
     vim.api.nvim_set_current_win(code_win)
     vim.lsp.stop_client(client, true)
     vim.wait(1000, function() return vim.lsp.get_client_by_id(client) == nil end)
-    local okd, derr = require('leash.actions.lsp').handler({ id = 'lsp:hover' }, { args = {} })
+    local okd, derr = require('leash.sources.lsp').run({ id = 'lsp:hover' }, { args = {} })
     eq(false, okd, 'refused without a client that supports it')
     matches('supports', derr)
   end)
@@ -610,12 +610,12 @@ describe('LSP and diagnostics actions', function()
     matches('the jump target is refused: the file name “.*x`id`%.lua” contains a backtick', err)
 
     -- A server that never answers: the step fails at the deadline with a message.
-    local lsp = require('leash.actions.lsp')
+    local lsp = require('leash.sources.lsp')
     local saved = lsp.jump_ms
     lsp.jump_ms = 200
     local real_sync = vim.lsp.buf_request_sync
     vim.lsp.buf_request_sync = function(b, m, p) return real_sync(b, m, p, 1) and nil end
-    okk, err = lsp.handler({ id = 'lsp:definition' }, { args = {} })
+    okk, err = lsp.run({ id = 'lsp:definition' }, { args = {} })
     vim.lsp.buf_request_sync = real_sync
     lsp.jump_ms = saved
     eq(false, okk)

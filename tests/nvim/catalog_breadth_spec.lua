@@ -253,7 +253,7 @@ describe('scripts source', function()
     -- The core (src/sources/) keeps what it parsed while a file's mtime and size are
     -- unchanged: a same-size edit with the old mtime is not seen, a new mtime is.
     local dir = project({ Makefile = 'one:\n\ttrue\n' })
-    local core = require('leash.catalog.core_sources')
+    local core = require('leash.sources.shared.core_sources')
     core.reset()
     local makefile = dir .. '/Makefile'
     vim.fn.writefile({ 'one:', '\ttrue' }, makefile)
@@ -279,7 +279,7 @@ describe('scripts source', function()
 
   it('offers nothing outside a project', function()
     local dir = project({ ['notes.txt'] = 'hi' })
-    eq(0, #require('leash.catalog.core_sources').discover({ cwd = dir }).scripts)
+    eq(0, #require('leash.sources.shared.core_sources').discover({ cwd = dir }).scripts)
   end)
 end)
 
@@ -352,7 +352,7 @@ describe('files, terminal, LSP and diagnostics sources', function()
     eq('safe', by['file:reveal'].reach)
     matches('oil', by['file:reveal'].title)
     package.loaded.oil = saved
-    local files = require('leash.catalog.files')
+    local files = require('leash.sources.files')
     if vim.fn.exists(':Explore') ~= 2 then eq(nil, files.explorer()) end
   end)
 
@@ -368,7 +368,7 @@ describe('files, terminal, LSP and diagnostics sources', function()
     local dir = project({ ['a.lua'] = 'local x = 1' })
     vim.fn.chdir(dir)
     vim.cmd.edit(vim.fn.fnameescape(dir .. '/a.lua'))
-    eq(nil, index(require('leash.catalog.lsp').entries())['lsp:format'], 'nothing without a client')
+    eq(nil, index(require('leash.sources.lsp').entries())['lsp:format'], 'nothing without a client')
     local id = helpers.start_server(
       dir,
       {},

@@ -34,7 +34,7 @@ describe('catalog sources', function()
     matches('font', by.guifont.title)
     eq(nil, by.guifont.values, 'guifont is free text')
     eq({ 'unix', 'dos', 'mac' }, by.fileformat.values)
-    ok(#by.wrap.description <= require('leash.catalog.options').description_max + 20, 'description trimmed')
+    ok(#by.wrap.description <= require('leash.sources.options').description_max + 20, 'description trimmed')
   end)
 
   it('lists builtin Ex commands with titles, abbreviations and args', function()
@@ -80,7 +80,8 @@ describe('catalog sources', function()
     local help = require('leash.catalog').static().user_help
     matches('HTML', help.TOhtml)
     eq(nil, help.vsplit, 'builtins keep their own entries')
-    local described = index(require('leash.catalog.user_commands').entries(nil, { LeashSpecCmd = 'spec help' }))
+    local described =
+      index(require('leash.sources.user_commands').entries({ static = { user_help = { LeashSpecCmd = 'spec help' } } }))
     eq('spec help', described['user:LeashSpecCmd'].description)
     vim.api.nvim_del_user_command('LeashSpecCmd')
     vim.api.nvim_buf_del_user_command(0, 'LeashSpecBuf')

@@ -36,7 +36,7 @@ describe('where plugin code comes from', function()
   before_each(function() fresh() end)
 
   it('names the plugin of a file, your config and Neovim', function()
-    local origin = require('leash.catalog.origin')
+    local origin = require('leash.sources.shared.origin')
     eq('gitsigns.nvim', origin.of_path('/home/u/.local/share/nvim/lazy/gitsigns.nvim/lua/gitsigns/actions.lua'))
     eq('vim-fugitive', origin.of_path('/p/pack/x/start/vim-fugitive/plugin/fugitive.vim'))
     eq('your config', origin.of_path(vim.fn.stdpath('config') .. '/lua/keys.lua'))

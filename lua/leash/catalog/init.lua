@@ -1,5 +1,5 @@
---- The catalog: every entry from every enabled source, handed to the core once and
---- reused until a source changes.
+--- The catalog: every entry from every enabled source (the registry, |leash.sources|,
+--- in its order), handed to the core once and reused until a source changes.
 ---
 --- Builtin commands and options depend only on the Neovim build and its runtime files:
 --- they are parsed once per session, and the parsed form is cached on disk keyed by
@@ -13,21 +13,6 @@ local M = {}
 local H = {}
 
 -- Module definition ==========================================================
-
---- Source names in the order they are listed.
-M.sources = {
-  'commands',
-  'options',
-  'user_commands',
-  'keymaps',
-  'lsp',
-  'diagnostics',
-  'scripts',
-  'git',
-  'files',
-  'terminal',
-  'entries',
-}
 
 ---@class leash.CatalogState
 ---@field handle leash.Catalog the core's catalog (userdata)
@@ -45,30 +30,26 @@ M.sources = {
 function M.entries()
   local cfg = require('leash.config').get()
   local enabled = cfg.sources or {}
+  -- The runtime data holds the builtin commands and the options: parsed only for them.
   local static = (enabled.commands ~= false or enabled.options ~= false) and M.static() or nil
   local parts, counts, sig = {}, {}, {}
   local core ---@type leash.CoreSources?
-  for _, name in ipairs(M.sources) do
+  ---@type leash.SourceContext
+  local ctx = {
+    config = cfg,
+    static = static,
+    core = function()
+      core = core or require('leash.sources.shared.core_sources').discover()
+      return core
+    end,
+  }
+  local sources = require('leash.sources')
+  for _, name in ipairs(sources.names) do
     local list = {}
     if enabled[name] ~= false then
-      if name == 'commands' then
-        list = static.commands
-      elseif name == 'options' then
-        list = static.options
-      elseif name == 'user_commands' then
-        list = require('leash.catalog.user_commands').entries(nil, static and static.user_help)
-      elseif name == 'keymaps' then
-        list = require('leash.catalog.keymaps').entries(cfg.keymap_modes or {})
-      elseif H.core[name] then
-        core = core or require('leash.catalog.core_sources').discover()
-        list = core[name] or {}
-        if name == 'files' then
-          list = vim.list_extend(vim.list_slice(list), require('leash.catalog.files').entries())
-        end
-      else
-        list = require('leash.catalog.' .. name).entries()
-      end
-      if name ~= 'commands' and name ~= 'options' then
+      local source = sources.get(name)
+      list = source.entries(ctx)
+      if not source.from_runtime then
         for _, e in ipairs(list) do
           sig[#sig + 1] = table.concat(
             { e.id, e.title, e.args, e.reach or '', e.cwd or '', e.range and 'r' or '', e.pin or '' },
@@ -154,11 +135,11 @@ function M.static()
   local file = H.cache_file()
   local data = file and H.read_cache(file)
   if not data then
-    local commands = require('leash.catalog.commands').static()
+    local commands = require('leash.sources.commands').static()
     data = {
       commands = commands.commands,
       user_help = commands.user_help,
-      options = require('leash.catalog.options').static().options,
+      options = require('leash.sources.options').static().options,
     }
     if file then H.write_cache(file, data) end
   end
@@ -170,7 +151,7 @@ end
 ---@param opts? { disk?: boolean } disk = false skips the disk cache on the next build
 function M.reset(opts)
   H.state, H.static = nil, nil
-  require('leash.catalog.plugin_help').reset()
+  require('leash.sources.shared.plugin_help').reset()
   H.use_disk = not (opts and opts.disk == false)
 end
 
@@ -180,9 +161,6 @@ end
 H.state = nil
 H.static = nil
 H.use_disk = true
-
--- The sources the core discovers (lua/leash/catalog/core_sources.lua).
-H.core = { scripts = true, git = true, files = true }
 
 -- Bump when the parsed shape changes.
 H.cache_version = 5

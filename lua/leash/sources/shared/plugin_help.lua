@@ -13,7 +13,7 @@ local H = {}
 -- Module definition ==========================================================
 
 --- The help text for user command `name` of one of `plugins` (names as lazy.nvim or
---- |leash.catalog.origin| gives them), or nil when none of their folders has help.
+--- |leash.sources.shared.origin| gives them), or nil when none of their folders has help.
 ---@param name string
 ---@param plugins string[]
 ---@return string?
@@ -34,7 +34,7 @@ end
 ---@param name string
 ---@return string?
 function M.plugin_dir(name)
-  local spec = require('leash.catalog.origin').lazy_plugins()[name]
+  local spec = require('leash.sources.shared.origin').lazy_plugins()[name]
   if type(spec) == 'table' and type(spec.dir) == 'string' then return spec.dir end
   for _, dir in ipairs(vim.api.nvim_list_runtime_paths()) do
     if vim.fs.basename(dir) == name then return dir end
@@ -84,7 +84,7 @@ function H.doc(dir, plugin)
         end
       end
     end
-    local commands = #names > 0 and require('leash.catalog.commands').parse_help_texts(texts, names, {}) or {}
+    local commands = #names > 0 and require('leash.sources.commands').parse_help_texts(texts, names, {}) or {}
     H.docs[dir] = { summary = H.summary(texts[1]), commands = commands }
   end
   return H.docs[dir] or nil
@@ -113,7 +113,7 @@ function H.summary(text)
     end
   end
   local out = vim.trim(((title or '') .. ' ' .. table.concat(para, ' ')):gsub('[|`*]', ''):gsub('%s+', ' '))
-  local max = require('leash.catalog.commands').description_max
+  local max = require('leash.sources.commands').description_max
   if #out > max then out = out:sub(1, max):gsub('%s+%S*$', '') end
   return out ~= '' and out or nil
 end

@@ -1,4 +1,5 @@
---- Catalog source: every builtin Ex command, id `cmd:<fullname>`.
+--- Source: every builtin Ex command, id `cmd:<fullname>`: its catalog entries and how a
+--- step of one runs.
 ---
 --- Titles and abbreviations come from `$VIMRUNTIME/doc/index.txt` (the ex-cmd-index
 --- lines `|:vsplit|	:vs[plit]	split current window vertically`), `args` and `range`
@@ -11,19 +12,36 @@
 --- Every builtin is declared `reach = 'safe'` here on purpose: the Rust Neovim profile
 --- raises each command to the class its tables give it (`:!` to shell, `:lua` to code,
 --- `:write` to write, …), and a declared reach can only be raised, never lowered. The
---- core's tables decide; this file only describes.
+--- core's tables decide; the entries only describe.
+---
+--- A step runs through |nvim_cmd()| with the catalog's exact name, the arguments as a
+--- list and `magic = { file = false, bar = false }`. Bang, mods, range, count and
+--- register never come from the model (a command that takes a range gets the user's,
+--- `:'<,'>Do`, and only as the plan window showed it), and model text never reaches
+--- `vim.cmd`, `nvim_command`, `nvim_exec2`, `:execute` or `nvim_parse_cmd`.
+---
+--- Before it runs, the core's argument filter is applied again (|leash.policy|), and a step below
+--- `shell` may neither name nor write a file that an autocommand reads or writes in
+--- Neovim's place (|leash.name_handlers|). While a safe, edit or write step runs, the
+--- handlers that replace reading a file (`term://`, netrw's URLs, zip) are ignored.
 local M = {}
 local H = {}
 
 -- Module definition ==========================================================
 
+-- Its name and the id prefix of its items (|leash.Source|).
+M.name, M.prefix = 'commands', 'cmd'
+
+--- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|).
+M.from_runtime = true
+
 --- Longest description kept per command, in bytes.
 M.description_max = 600
 
 --- Entries for every builtin Ex command except the withheld ones.
----@param static table parsed runtime data from |M.static()|
+---@param ctx leash.SourceContext with the parsed runtime data (`static`, from |M.static()|)
 ---@return table[]
-function M.entries(static) return static.commands end
+function M.entries(ctx) return ctx.static.commands end
 
 --- The parts that depend only on the Neovim build and its runtime files (cacheable):
 --- the builtin commands, and the help text of user commands the runtime documents.
@@ -77,6 +95,41 @@ function M.static()
     }
   end
   return { commands = out, user_help = user_help }
+end
+
+--- Run a step of a `cmd:` item.
+---@param entry table catalog entry
+---@param step table validated step (`args` a list, `reach`)
+---@param ctx? leash.ExecContext
+---@return boolean? ok
+---@return string? err
+function M.run(entry, step, ctx)
+  local name = entry.id:sub(5)
+  if name == '' then return nil, 'not a command name' end
+  local policy = require('leash.policy')
+  local lists, lerr = policy.lists()
+  if not lists then return nil, lerr end
+  if lists.withheld[name] then return nil, ':' .. name .. ' is withheld from the catalog' end
+  if vim.fn.exists(':' .. name) ~= 2 then return nil, ':' .. name .. ' does not exist' end
+  local below_shell = H.rank[step.reach] == nil or H.rank[step.reach] < H.rank.shell
+  local handlers = below_shell and require('leash.name_handlers').list() or nil
+  local why = policy.check_command_args(name, step.reach, step.args, handlers)
+  if why then return nil, why end
+  if handlers then
+    why = H.writes_handled_buffer(name, handlers)
+    if why then return nil, why end
+  end
+  local range, rerr = require('leash.sources.shared.range').for_step(step, entry, ctx)
+  if rerr then return nil, rerr end
+  local function run()
+    vim.api.nvim_cmd(
+      { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
+      { output = false }
+    )
+  end
+  if below_shell and (H.rank[step.reach] or 0) <= H.rank.write then return H.without_read_handlers(run) end
+  run()
+  return true
 end
 
 --- Parse the ex-cmd-index of `doc/index.txt` into `{ [fullname] = { title, abbr } }`.
@@ -177,6 +230,27 @@ function M.parse_help_texts(texts, names, index)
   return out
 end
 
+-- Helper data ================================================================
+
+H.rank = require('leash.policy').rank
+
+-- Autocommand events whose handlers replace reading a file (term://, netrw, zip, tar).
+H.read_handler_events = { 'BufReadCmd', 'FileReadCmd', 'SourceCmd' }
+
+-- Commands that write the current buffer without a file argument, and those that write
+-- every changed buffer.
+H.writes_current = {
+  write = true,
+  update = true,
+  xit = true,
+  exit = true,
+  wq = true,
+  wnext = true,
+  wNext = true,
+  wprevious = true,
+}
+H.writes_all = { wall = true, wqall = true, xall = true }
+
 -- Helper functionality =======================================================
 
 --- Adds the help blocks of one file to `parts[name]`. Only lines with a `*:` tag and
@@ -273,5 +347,73 @@ function H.definition(name)
   -- argument, and no range.
   return 'optional', false
 end
+
+--- Why writing the buffers `:name` writes would run a handler, or nil. A write to a
+--- name given as an argument is checked by the filter; this covers the buffer's own name
+--- (`:write` in a `notes.gz` buffer runs gzip, and gzip.vim renames the file first).
+function H.writes_handled_buffer(name, handlers)
+  local bufs = {}
+  if H.writes_current[name] then
+    bufs = { vim.api.nvim_get_current_buf() }
+  elseif H.writes_all[name] then
+    bufs = vim.tbl_filter(function(b) return vim.bo[b].modified end, vim.api.nvim_list_bufs())
+  end
+  local nh = require('leash.name_handlers')
+  handlers = vim.tbl_filter(nh.on_write, handlers)
+  for _, b in ipairs(bufs) do
+    local file = vim.api.nvim_buf_get_name(b)
+    local h = file ~= '' and nh.match(file, handlers)
+    if h then
+      return ('it would write “%s”, which %s writes (that can run a program); the plan did not show this step as [shell]'):format(
+        require('leash.text').visible(vim.fn.fnamemodify(file, ':~:.')),
+        nh.describe(h)
+      )
+    end
+  end
+end
+
+--- Run `fn` (a step of reach safe, edit or write) so that no buffer it loads can reach
+--- further than its label: the argument filter sees only the step's own arguments, but
+--- the names a step opens may also come from text (a quickfix list made by :cbuffer or
+--- :cfile, a tags file, the file name under the cursor for :wincmd f, a list of files).
+--- A name like `term://cmd` is opened by a BufReadCmd handler that starts `cmd`; netrw
+--- and the zip/tar plugins claim `scp://`, `https://`, `zipfile:`… the same way. While
+--- the step runs those handlers are ignored, and a buffer with such a name that the
+--- step created is wiped (so no later jump loads it) and the step fails. (The process
+--- guard refuses any program they would start anyway; this gives the precise reason.)
+---@param fn fun()
+---@return boolean? ok
+---@return string? err
+function H.without_read_handlers(fn)
+  local before = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    before[b] = true
+  end
+  local saved = vim.o.eventignore
+  local ignore = table.concat(H.read_handler_events, ',')
+  vim.o.eventignore = saved == '' and ignore or (saved .. ',' .. ignore)
+  local ok, err = pcall(fn)
+  vim.o.eventignore = saved
+  local opened
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    local name = not before[b] and vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_name(b) or ''
+    if H.url_name(name) then
+      opened = opened or name
+      pcall(vim.api.nvim_buf_delete, b, { force = true })
+    end
+  end
+  if opened then
+    return nil,
+      ('it opened “%s”, a name a handler would run or fetch; leash does not load it'):format(
+        require('leash.text').visible(opened)
+      )
+  end
+  if not ok then return nil, err end
+  return true
+end
+
+--- Whether a buffer name is URL-like (`term://…`, `scp://…`, `zipfile:…`); a one-letter
+--- scheme is a Windows drive.
+function H.url_name(name) return name:find('^%a[%w+.-]+:') ~= nil end
 
 return M

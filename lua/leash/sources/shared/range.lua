@@ -1,6 +1,7 @@
 --- The line range a command step runs on (`:[range]Do`): the user's lines, exactly as the
 --- plan window showed them. The core puts the range on a step only when the catalog entry
---- takes one (`src/range.rs`); this checks it again against what the user gave.
+--- takes one (`src/range.rs`); this checks it again against what the user gave. The
+--- builtin and user commands sources run their steps on it.
 local M = {}
 
 --- The range for `step`, or nil when it runs without one. Anything else fails the step: a

@@ -1,6 +1,8 @@
---- Runs `git:<action>` items. Every argv is fixed by the core (src/sources/git.rs, shared
---- with Helix); the model supplies only a commit message or a branch name, each passed
---- as one argv element after the core's checks.
+--- Source: Git, id `git:<action>`: its catalog entries and how a step of one runs. The
+--- core offers the items inside a Git work tree (|leash.sources.shared.core_sources|),
+--- and fixes every argv (src/sources/git.rs, shared with Helix); the model supplies only
+--- a commit message or a branch name, each passed as one argv element after the core's
+--- checks.
 ---
 --- Read-only actions (status, diff, log, blame) run through `vim.system` with the
 --- overrides that keep repository config from starting programs where the command line
@@ -12,20 +14,28 @@ local H = {}
 
 -- Module definition ==========================================================
 
+-- Its name and the id prefix of its items (|leash.Source|).
+M.name, M.prefix = 'git', 'git'
+
+--- The Git items the core offers for the current directory.
+---@param ctx? leash.SourceContext
+---@return table[]
+function M.entries(ctx) return require('leash.sources.shared.core_sources').list(ctx, 'git') end
+
 ---@class leash.GitOpts
 ---@field on_done? fun(buf: integer?, err: string?) read-only actions: called with the scratch buffer
 ---@field on_exit? fun(code: integer) terminal actions: called when git exits
 
---- Handler for the `git` prefix.
+--- Run a step of a `git:` item.
 ---@param entry table catalog entry
 ---@param step? table validated step
 ---@param opts? leash.GitOpts
 ---@return boolean ok
 ---@return any err_or_job
-function M.handler(entry, step, opts)
+function M.run(entry, step, opts)
   opts = opts or {}
   local action = entry.id:match('^git:(.+)$')
-  local root = require('leash.catalog.core_sources').git_root(0)
+  local root = require('leash.sources.shared.core_sources').git_root(0)
   if not root then return false, 'leash: not inside a Git work tree' end
   local args = step and step.args
   if type(args) == 'string' then args = { args } end
@@ -34,7 +44,7 @@ function M.handler(entry, step, opts)
   if not spec then return false, ('leash: unknown Git action %s'):format(tostring(action)) end
   local argv, err = require('leash.native').get().git_argv(action, {
     root = root,
-    file = require('leash.catalog.core_sources').file(0),
+    file = require('leash.sources.shared.core_sources').file(0),
     line = vim.api.nvim_win_get_cursor(0)[1],
     args = args,
   })
@@ -44,7 +54,7 @@ function M.handler(entry, step, opts)
     if not obj then return false, serr end
     return true, obj
   end
-  local job, jerr = require('leash.actions.term').open(vim.list_extend({ 'git' }, argv), {
+  local job, jerr = require('leash.sources.shared.term').open(vim.list_extend({ 'git' }, argv), {
     cwd = root,
     on_exit = opts.on_exit, -- credential prompts stay possible: the user types in the terminal
   })

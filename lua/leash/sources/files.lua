@@ -1,4 +1,10 @@
---- Runs `file:<action>` items without Ex command strings: buffers through the API, the
+--- Source: the file items, id `file:<action>`: their catalog entries and how a step of
+--- one runs. The core discovers new, rename, copy_path, delete and open_folder with the
+--- scripts and Git items (|leash.sources.shared.core_sources|, src/sources/files.rs);
+--- the Neovim-only `file:reveal` is made here. It drives the file explorer plugin the
+--- user installed and is `safe`.
+---
+--- A step runs without Ex command strings: buffers through the API, the
 --- disk through libuv, the explorer through its Lua API (or `nvim_cmd` with magic off
 --- and a path that comes from the buffer, not from the model).
 ---
@@ -10,12 +16,23 @@ local H = {}
 
 -- Module definition ==========================================================
 
---- Handler for the `file` prefix.
+-- Its name and the id prefix of its items (|leash.Source|).
+M.name, M.prefix = 'files', 'file'
+
+--- The core's file items, and `file:reveal` when a known file explorer is installed.
+---@param ctx? leash.SourceContext
+---@return table[]
+function M.entries(ctx)
+  local list = vim.list_slice(require('leash.sources.shared.core_sources').list(ctx, 'files'))
+  return vim.list_extend(list, H.reveal())
+end
+
+--- Run a step of a `file:` item.
 ---@param entry table catalog entry
 ---@param step? table validated step
 ---@return boolean ok
 ---@return any err_or_result
-function M.handler(entry, step)
+function M.run(entry, step)
   local action = entry.id:match('^file:(.+)$')
   local fn = H.actions[action]
   if not fn then return false, ('leash: unknown file action %s'):format(tostring(action)) end
@@ -26,6 +43,16 @@ function M.handler(entry, step)
   if not ok then return false, 'leash: ' .. tostring(res) end
   if res == nil then return false, err end
   return true, res
+end
+
+--- The installed file explorer, preferring the one the user most likely chose.
+---@return 'oil'|'nvim-tree'|'neo-tree'|'netrw'|nil
+function M.explorer()
+  if package.loaded['oil'] or vim.fn.exists(':Oil') == 2 then return 'oil' end
+  if package.loaded['nvim-tree'] or vim.fn.exists(':NvimTreeFindFile') == 2 then return 'nvim-tree' end
+  if package.loaded['neo-tree'] or vim.fn.exists(':Neotree') == 2 then return 'neo-tree' end
+  if vim.fn.exists(':Explore') == 2 then return 'netrw' end
+  return nil
 end
 
 --- Check a path from the model and make it absolute.
@@ -72,9 +99,25 @@ function M.project_root()
   return vim.fs.root(cwd, { '.git', 'package.json', 'Cargo.toml', 'pyproject.toml', 'go.mod', 'Makefile' }) or cwd
 end
 
--- Helper data ================================================================
-
 -- Helper functionality =======================================================
+
+--- `file:reveal`, only when a known file explorer is installed.
+---@return table[]
+function H.reveal()
+  local explorer = M.explorer()
+  if not explorer then return {} end
+  return {
+    {
+      id = 'file:reveal',
+      kind = 'file',
+      title = ('reveal the current file in the file explorer (%s)'):format(explorer),
+      aliases = { 'show file in tree', 'locate file in explorer', 'find file in sidebar' },
+      args = 'none',
+      reach = 'safe',
+      description = 'Opens the file explorer with the current file selected.',
+    },
+  }
+end
 
 --- The current buffer's file, or nil and why not.
 --- The current buffer and its file. With `step.current_file` (the file the plan window
@@ -246,7 +289,7 @@ end
 function H.actions.reveal()
   local _, path, err = H.current_file()
   if not path then return nil, err end
-  local explorer = require('leash.catalog.files').explorer()
+  local explorer = M.explorer()
   local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
   if explorer == 'oil' then
     require('oil').open(dir)

@@ -1,12 +1,12 @@
 --- Running a program in a terminal window: the one path every `shell` item of the
---- scripts, Git and user-entry sources takes, plus the terminal items and steps.
+--- scripts, Git, user-entry and terminal sources takes.
 ---
 --- Programs are started from an argv list (`jobstart(argv, { term = true })`), never
 --- from a command line: an argument from the model stays one argument, and no shell
 --- sees it. The only item that hands a line to a shell is `term:run` (and a terminal
---- step), whose whole purpose that is; its reach is always `shell`.
+--- step), whose whole purpose that is; its reach is always `shell`
+--- (|leash.sources.terminal|).
 local M = {}
-local H = {}
 
 -- Module definition ==========================================================
 
@@ -96,52 +96,5 @@ function M.shell_argv()
   if vim.fn.executable(sh) == 1 then return { sh } end
   return vim.split(vim.trim(sh), '%s+')
 end
-
---- Handler of the terminal items: `term:run` (the arguments are the command line) and
---- `term:below`/`term:tab` (the user's shell).
----@param entry table catalog entry
----@param step? table validated step
----@return boolean ok
----@return string? err
-function M.handler(entry, step)
-  if entry.id == 'term:run' then
-    local args = step and type(step.args) == 'table' and step.args or {}
-    return M.run_line(table.concat(args, ' '))
-  end
-  local position = H.positions[entry.id]
-  if not position then return false, ('leash: unknown terminal item %s'):format(entry.id) end
-  local job, err = M.open(M.shell_argv(), { position = position, cwd = vim.uv.cwd() })
-  if not job then return false, err end
-  return true
-end
-
---- Open a terminal split below and run `command` through 'shell' exactly as shown (a
---- terminal step, or `term:run`); focus returns to the window the plan was made in.
----@param command string
----@return boolean ok
----@return string? err
-function M.run_line(command)
-  if type(command) ~= 'string' or command == '' then return false, 'no command' end
-  local prev = vim.api.nvim_get_current_win()
-  local buf = vim.api.nvim_create_buf(true, false)
-  vim.bo[buf].modeline = false -- the program's output must not set options
-  local win = vim.api.nvim_open_win(buf, true, { split = 'below', win = -1 })
-  local ok, job
-  if vim.fn.has('nvim-0.11') == 1 then
-    ok, job = pcall(vim.fn.jobstart, command, { term = true })
-  else
-    ok, job = pcall(vim.fn.termopen, command)
-  end
-  if not ok or type(job) ~= 'number' or job <= 0 then
-    pcall(vim.api.nvim_win_close, win, true)
-    return false, 'could not start the terminal: ' .. (ok and ('job id ' .. tostring(job)) or tostring(job))
-  end
-  if vim.api.nvim_win_is_valid(prev) then vim.api.nvim_set_current_win(prev) end
-  return true
-end
-
--- Helper data ================================================================
-
-H.positions = { ['term:below'] = 'below', ['term:tab'] = 'tab' }
 
 return M

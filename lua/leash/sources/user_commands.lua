@@ -1,25 +1,36 @@
---- Catalog source: user commands (global and buffer-local), id `user:<name>`.
+--- Source: user commands (global and buffer-local), id `user:<name>`: their catalog
+--- entries and how a step of one runs.
 ---
 --- A user command can run any Vimscript or Lua that leash cannot see into, so its reach
 --- is declared `plugin`: shown with the plugin it belongs to where that can be told
---- (|leash.catalog.origin|) and confirmed like `shell`; the core never lowers it. A
+--- (|leash.sources.shared.origin|) and confirmed like `shell`; the core never lowers it. A
 --- lazy.nvim stand-in (`:Telescope` before telescope.nvim is loaded) is named after the
 --- plugin it loads and says so. A plugin's command is described by the plugin's own help
---- (|leash.catalog.plugin_help|), so the ranker can find it. Each command is pinned
+--- (|leash.sources.shared.plugin_help|), so the ranker can find it. Each command is pinned
 --- (|M.pin()|): a buffer-local command that shadows the one the catalog described does
 --- not run in its place.
+---
+--- A step runs the command's current definition, through |nvim_cmd()| with the
+--- arguments as a list and expansion off. The command must still be the one the catalog
+--- pinned. The arguments get the text checks always and, unless the step is shown as
+--- `shell`, the file-argument rules (|leash.policy.check_item_args()|): a command whose
+--- reach was declared lower must not receive `term://…`, `+cmd` or `|`.
 local M = {}
 local H = {}
-local origin = require('leash.catalog.origin')
+local origin = require('leash.sources.shared.origin')
 
 -- Module definition ==========================================================
 
---- Entries for the user commands visible from `bufnr`.
----@param bufnr? integer
----@param help? table<string, string> help text by command name (the runtime's own
----  documented commands), kept as the searchable description
+-- Its name and the id prefix of its items (|leash.Source|).
+M.name, M.prefix = 'user_commands', 'user'
+
+--- Entries for the user commands visible from `ctx.bufnr`. The help text by command
+--- name of the runtime's own documented commands (`ctx.static.user_help`) is kept as
+--- their searchable description.
+---@param ctx? leash.SourceContext
 ---@return table[]
-function M.entries(bufnr, help)
+function M.entries(ctx)
+  local bufnr, help = ctx and ctx.bufnr, ctx and ctx.static and ctx.static.user_help
   local out, seen = {}, {}
   local sets = {
     vim.api.nvim_buf_get_commands(bufnr or 0, { builtin = false }), -- buffer-local win over global
@@ -54,6 +65,35 @@ function M.entries(bufnr, help)
   return out
 end
 
+--- Run a step of a `user:` item.
+---@param entry table catalog entry
+---@param step table validated step
+---@param ctx? leash.ExecContext
+---@return boolean? ok
+---@return string? err
+function M.run(entry, step, ctx)
+  local name = entry.id:sub(6)
+  if not name:match('^%u[%w]*$') then return nil, 'not a user command name' end
+  local defined = vim.api.nvim_buf_get_commands(0, {})[name] or vim.api.nvim_get_commands({})[name]
+  if not defined then return nil, ':' .. name .. ' is no longer defined' end
+  local now = M.current_pin(name)
+  if entry.pin and not (now and M.same(entry.pin, now)) then
+    return nil,
+      (':%s is not the command the plan showed now (a buffer-local command shadows it, or it was redefined)'):format(
+        name
+      )
+  end
+  local why = require('leash.policy').check_item_args(step.args, step.reach)
+  if why then return nil, why end
+  local range, rerr = require('leash.sources.shared.range').for_step(step, entry, ctx)
+  if rerr then return nil, rerr end
+  vim.api.nvim_cmd(
+    { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
+    { output = false }
+  )
+  return true
+end
+
 --- What identifies a user command: whether it is buffer-local, and its definition
 --- (|nvim_get_commands()| gives no callback: its description, arguments, range, bang…);
 --- a lazy.nvim stand-in is pinned by what it loads.
@@ -86,7 +126,7 @@ end
 ---@param pinned string
 ---@param now string
 ---@return boolean
-function M.same(pinned, now) return require('leash.catalog.keymaps').same(pinned, now) end
+function M.same(pinned, now) return require('leash.sources.keymaps').same(pinned, now) end
 
 -- Helper data ================================================================
 
@@ -103,7 +143,7 @@ end
 --- A plugin's command the runtime does not document: what the plugin's help says.
 function H.plugin_help(name, loads, plugin)
   local plugins = loads or (plugin and plugin ~= 'your config' and plugin ~= 'Neovim' and { plugin }) or nil
-  return plugins and require('leash.catalog.plugin_help').describe(name, plugins) or nil
+  return plugins and require('leash.sources.shared.plugin_help').describe(name, plugins) or nil
 end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }

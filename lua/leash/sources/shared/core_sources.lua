@@ -1,5 +1,6 @@
---- Catalog sources the core discovers for every editor: the project's scripts
---- (`script:<runner>:<name>`), Git (`git:<action>`) and files (`file:<action>`). The
+--- What the core discovers for every editor: the entries of the project's scripts
+--- (`script:<runner>:<name>`), Git (`git:<action>`) and files (`file:<action>`), which
+--- the scripts, Git and files sources list (|leash.sources|). The
 --- discovery lives in the Rust core (src/sources/), shared with Helix; it reads files
 --- only and starts no program. One native call returns all three sources; the core
 --- caches what it parsed by file modification time, so a call costs a few `stat`s.
@@ -9,9 +10,9 @@ local H = {}
 -- Module definition ==========================================================
 
 ---@class leash.CoreSources
----@field scripts table[] items with `cmd` (argv), `cwd`, `root` and `pin` (|leash.catalog.script_pin|)
+---@field scripts table[] items with `cmd` (argv), `cwd`, `root` and `pin` (|leash.sources.shared.script_pin|)
 ---@field git table[] offered inside a Git work tree only
----@field files table[] file actions (`file:reveal` comes from lua/leash/catalog/files.lua)
+---@field files table[] file actions (`file:reveal` comes from |leash.sources.files|)
 
 --- The three sources for the current directory and the current buffer's file. Empty
 --- lists when the native library is missing (then nothing can run anyway).
@@ -24,8 +25,8 @@ function M.discover(opts)
   if not native or not native.sources or not cwd then return { scripts = {}, git = {}, files = {} } end
   local found = native.sources({ cwd = cwd, file = M.file(opts.bufnr), editor = 'neovim' })
   -- The runners read the project's files again when they start: pin them now, so the
-  -- action can refuse a script whose files changed after the plan was shown.
-  local pin = require('leash.catalog.script_pin')
+  -- scripts source can refuse a script whose files changed after the plan was shown.
+  local pin = require('leash.sources.shared.script_pin')
   local pins = {}
   for _, e in ipairs(found.scripts or {}) do
     if type(e.root) == 'string' then
@@ -34,6 +35,16 @@ function M.discover(opts)
     end
   end
   return found
+end
+
+--- One of the three lists: from the discovery made once for the catalog being built
+--- (`ctx.core`), or from a new one.
+---@param ctx? leash.SourceContext
+---@param name 'scripts'|'git'|'files'
+---@return table[]
+function M.list(ctx, name)
+  local found = ctx and ctx.core and ctx.core() or M.discover()
+  return found[name] or {}
 end
 
 --- The file a buffer shows (absolute, normalized), or nil for a non-file buffer.

@@ -1,23 +1,39 @@
---- Catalog source: mappings that carry a `desc`, id `map:<mode>:<lhs>`.
+--- Source: mappings that carry a `desc`, id `map:<mode>:<lhs>`: their catalog entries
+--- and how a step of one runs.
 ---
 --- Only described mappings enter: a description is what a request can match, and a
 --- mapping without one is rarely meant to be invoked by name; which-key's own trigger
 --- mappings stay out (they open its popup). A mapping runs arbitrary keys or a Lua
 --- callback that leash cannot see into, so its reach is declared `plugin`, shown with the
---- plugin it belongs to where that can be told (|leash.catalog.origin|) and confirmed like
---- `shell`. A lazy.nvim stand-in is named after the plugin it loads and says so.
+--- plugin it belongs to where that can be told (|leash.sources.shared.origin|) and
+--- confirmed like `shell`. A lazy.nvim stand-in is named after the plugin it loads and
+--- says so.
+---
+--- A step runs exactly the mapping the catalog described and the plan window showed.
+--- Each mapping listed is pinned (|M.pin()|: the buffer it belongs to, its rhs or
+--- callback). Before the step runs, the mapping that the keys would trigger now is
+--- pinned the same way and must be the same: an earlier step that switched to a buffer
+--- with its own `,h` must not run that one instead of the `,h` the window described. A Lua callback is called; any other mapping gets its own keys
+--- fed with remapping, so Neovim runs it exactly as typing them would (`<silent>`,
+--- `<SID>`, `<expr>`), which feeding a copy of the rhs would not. Only normal-mode
+--- mappings: a plan has no selection.
 local M = {}
 local H = {}
-local origin = require('leash.catalog.origin')
+local origin = require('leash.sources.shared.origin')
 
 -- Module definition ==========================================================
 
---- Entries for described mappings in `modes` (global and buffer-local).
----@param modes string[]
----@param bufnr? integer
+-- Its name and the id prefix of its items (|leash.Source|).
+M.name, M.prefix = 'keymaps', 'map'
+
+--- Entries for described mappings (global and buffer-local) in the modes the
+--- configuration lists (`keymap_modes`).
+---@param ctx? leash.SourceContext
 ---@return table[]
-function M.entries(modes, bufnr)
+function M.entries(ctx)
   local out, seen = {}, {}
+  local modes = (ctx and ctx.config or require('leash.config').get()).keymap_modes or {}
+  local bufnr = ctx and ctx.bufnr
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   for _, mode in ipairs(modes) do
     for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr, mode), vim.api.nvim_get_keymap(mode) }) do
@@ -49,8 +65,32 @@ function M.entries(modes, bufnr)
   return out
 end
 
+--- Run a step of a `map:` item.
+---@param entry table catalog entry (with its `pin`)
+---@return boolean? ok
+---@return string? err
+function M.run(entry, _)
+  local mode, lhs = entry.id:match('^map:(%a):(.+)$')
+  if not mode then return nil, 'not a keymap id' end
+  if mode ~= 'n' then
+    return nil, ('only normal-mode mappings can run from a plan (this one is for mode %s)'):format(mode)
+  end
+  local m = vim.fn.maparg(lhs, mode, false, true)
+  if type(m) ~= 'table' or vim.tbl_isempty(m) then return nil, 'the mapping no longer exists' end
+  if not M.same(entry.pin, M.pin(m, vim.api.nvim_get_current_buf())) then
+    return nil,
+      'the mapping these keys would run now is not the one the plan showed (another buffer’s mapping, or it was redefined)'
+  end
+  if m.callback and m.expr ~= 1 then
+    m.callback()
+  else
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, true, true), 'mx', false)
+  end
+  return true
+end
+
 --- What identifies a mapping: the buffer it belongs to (0 for a global one), its rhs or
---- callback. The keymap action compares the pin of the mapping its keys would run with
+--- callback. |M.run()| compares the pin of the mapping its keys would run with
 --- the catalog entry's before it runs anything. A lazy.nvim stand-in is pinned by what
 --- it loads instead (`lazy:telescope.nvim`): running it, or another of that plugin's
 --- stand-ins, replaces it with the plugin's real mapping for the same keys, which is the

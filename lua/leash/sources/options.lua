@@ -1,4 +1,5 @@
---- Catalog source: every option, keyed by its full name, as a typed setting.
+--- Source: every option, keyed by its full name, as a typed setting: its catalog entries
+--- and the settings runner.
 ---
 --- From `nvim_get_all_options_info()`: type, scope, short name, and whether a string
 --- option is a comma list or a flag list. From the runtime files: the values of a
@@ -17,18 +18,28 @@
 ---
 --- No reach is declared: the core's Neovim profile knows which options name a program,
 --- an expression or a file and raises them (doc/design.md, "The one rule", rule 3).
+---
+--- Its steps are settings, not items (it has no id prefix): |M.set()| sets one
+--- (`nvim_set_option_value`, `:set` semantics or `:setlocal` when the step says local)
+--- and records the old values, which |M.restore()| puts back for `:Leash undo`.
 local M = {}
 local H = {}
 
 -- Module definition ==========================================================
 
+-- Its name (|leash.Source|); no prefix: its steps are settings.
+M.name = 'options'
+
+--- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|).
+M.from_runtime = true
+
 --- Longest description kept per option, in bytes.
 M.description_max = 2000
 
 --- Entries for every option.
----@param static table parsed runtime data from |M.static()|
+---@param ctx leash.SourceContext with the parsed runtime data (`static`, from |M.static()|)
 ---@return table[]
-function M.entries(static) return static.options end
+function M.entries(ctx) return ctx.static.options end
 
 --- The parts that depend only on the Neovim build and its runtime files (cacheable).
 ---@return { options: table[] }
@@ -185,6 +196,64 @@ function M.parse_quickref(path)
     if rest ~= '' and not out[name] then out[name] = rest end
   end
   return out
+end
+
+---@class leash.SettingRecord
+---@field key string
+---@field kind 'global'|'win'|'buf'
+---@field scope? 'local'
+---@field old_global any
+---@field old_local any
+---@field win integer
+---@field buf integer
+
+--- Set the option of a setting step; returns the record undo needs.
+---@param step table validated setting step
+---@return leash.SettingRecord? record
+---@return string? err
+function M.set(step)
+  local key, value = step.key, step.value
+  if type(key) ~= 'string' or not key:match('^[%w_]+$') then return nil, 'not an option name' end
+  local vt = type(value)
+  if vt ~= 'boolean' and vt ~= 'number' and vt ~= 'string' then return nil, 'the value has no option type' end
+  if vt == 'string' then
+    local why = require('leash.text').check(value)
+    if why then return nil, 'the value' .. why end
+    if value:find('`', 1, true) then return nil, 'the value contains a backtick' end
+  end
+  local info = vim.api.nvim_get_option_info2(key, {})
+  -- Only exact full names: an alias would name another option than the one shown.
+  if info.name ~= key then return nil, ("'%s' is not the option's full name"):format(key) end
+  local scope = step.scope == 'local' and 'local' or nil
+  local rec = {
+    key = key,
+    kind = info.scope,
+    scope = scope,
+    win = vim.api.nvim_get_current_win(),
+    buf = vim.api.nvim_get_current_buf(),
+    -- While the process guard runs the step, 'shell' is its refusal program: the
+    -- value to restore is the user's.
+    old_global = require('leash.guard').user_option(key),
+  }
+  if info.scope ~= 'global' then rec.old_local = vim.api.nvim_get_option_value(key, { scope = 'local' }) end
+  vim.api.nvim_set_option_value(key, value, { scope = scope })
+  return rec
+end
+
+--- Put back the values `rec` saw, in the window or buffer it changed.
+---@param rec leash.SettingRecord
+function M.restore(rec)
+  if rec.kind == 'global' then return vim.api.nvim_set_option_value(rec.key, rec.old_global, { scope = 'global' }) end
+  if rec.scope ~= 'local' then vim.api.nvim_set_option_value(rec.key, rec.old_global, { scope = 'global' }) end
+  if rec.kind == 'buf' then
+    if not vim.api.nvim_buf_is_valid(rec.buf) then error('its buffer is gone', 0) end
+    return vim.api.nvim_set_option_value(rec.key, rec.old_local, { buf = rec.buf })
+  end
+  if not vim.api.nvim_win_is_valid(rec.win) then error('its window is gone', 0) end
+  vim.api.nvim_win_call(
+    rec.win,
+    function() vim.api.nvim_set_option_value(rec.key, rec.old_local, { scope = 'local' }) end
+  )
 end
 
 -- Helper data ================================================================

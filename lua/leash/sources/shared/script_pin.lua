@@ -1,9 +1,9 @@
 --- Pins a project's script definition files: the runners read them again when a script
 --- starts (`npm run x` reads package.json, `make x` the Makefile), so a script step must
 --- run what those files said when the plan was shown. The catalog pins each script entry
---- (|leash.catalog.core_sources|); the action refuses an entry whose files changed since
---- (lua/leash/actions/scripts.lua). The list of files comes from the core, which
---- discovers the scripts.
+--- (|leash.sources.shared.core_sources|); the scripts source refuses to run an entry
+--- whose files changed since (|leash.sources.scripts|). The list of files comes from the
+--- core, which discovers the scripts.
 local M = {}
 local H = {}
 

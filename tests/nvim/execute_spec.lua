@@ -435,7 +435,7 @@ describe('argument injection', function()
     eq(bufs, #vim.api.nvim_list_bufs(), 'no buffer added')
   end)
 
-  it('the executor refuses them too, with the core's checks, when handed a plan that claims they passed', function()
+  it("the executor refuses them too, with the core's checks, when handed a plan that claims they passed", function()
     local wins = #vim.api.nvim_list_wins()
     for _, inj in ipairs(injections) do
       local okr, err = require('leash.execute').run(plan({ item(0, inj[2], inj[3], inj[4]) }))

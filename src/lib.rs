@@ -10,6 +10,7 @@
 //! scripts, Git and file actions are discovered here for every editor ([`sources`]); model
 //! text is made safe to show by [`text`].
 pub mod catalog;
+pub mod config;
 #[cfg(unix)]
 pub mod helix;
 pub mod llm;

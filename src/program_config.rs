@@ -10,18 +10,19 @@
 //! api_key_env = "ANTHROPIC_API_KEY"
 //! ```
 //!
-//! A missing file means the defaults (offline planning). Keys that only mean something in
-//! Neovim (`keymap_modes`, the `lsp`/`keymaps`/`user_commands`/`diagnostics` sources) are
-//! accepted so one file can be shared, and have no effect here.
+//! A missing file means the defaults (offline planning). The keys shared with Neovim are
+//! checked by the one schema (`crate::config`); `entries` (a `cmd` each, no Lua function)
+//! is read here. Keys that only mean something in Neovim (`keymap_modes`, the
+//! `lsp`/`keymaps`/`user_commands`/`diagnostics` sources) are accepted so one file can be
+//! shared, and have no effect here.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::catalog::{Args, Reach};
+use crate::config::{Config, Issue, Issues};
 use crate::llm::ProviderConfig;
-use crate::policy::RaiseRule;
 
 /// What is wrong with the file, naming the key.
 #[derive(Debug, thiserror::Error)]
@@ -30,25 +31,9 @@ pub enum ConfigError {
     Read { path: String, error: std::io::Error },
     #[error("{path} is not valid TOML: {error}")]
     Syntax { path: String, error: String },
-    #[error("{path}: {key} {message}")]
-    Key { path: String, key: String, message: String },
-}
-
-/// Which catalog sources are on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sources {
-    pub commands: bool,
-    pub options: bool,
-    pub scripts: bool,
-    pub git: bool,
-    pub files: bool,
-    pub terminal: bool,
-}
-
-impl Default for Sources {
-    fn default() -> Self {
-        Sources { commands: true, options: true, scripts: true, git: true, files: true, terminal: true }
-    }
+    /// Every key that is wrong, each `key: what is wrong`.
+    #[error("{path}: {issues}")]
+    Keys { path: String, issues: Issues },
 }
 
 /// An item of the user's own: an argv run on the terminal (always `shell`).
@@ -68,33 +53,27 @@ pub struct UserEntry {
 pub struct ProgramConfig {
     /// The file it came from (it may not exist).
     pub path: PathBuf,
-    pub provider: Option<String>,
-    pub providers: BTreeMap<String, Value>,
+    /// The keys Neovim's `setup()` shares (see `crate::config`).
+    pub core: Config,
+    /// `core.shortlist_limit`, else the ranker's default.
     pub shortlist_limit: usize,
-    pub confirm_before_run: bool,
-    pub sources: Sources,
     pub entries: Vec<UserEntry>,
-    pub log: bool,
-    pub timeout_ms: Option<u64>,
-    pub raise: Vec<RaiseRule>,
 }
 
 impl Default for ProgramConfig {
     fn default() -> Self {
         ProgramConfig {
             path: PathBuf::new(),
-            provider: None,
-            providers: BTreeMap::new(),
+            core: Config::default(),
             shortlist_limit: crate::rank::DEFAULT_SHORTLIST,
-            confirm_before_run: true,
-            sources: Sources::default(),
             entries: Vec::new(),
-            log: true,
-            timeout_ms: None,
-            raise: Vec::new(),
         }
     }
 }
+
+/// The keys this file reads itself: `entries` (here a `cmd` only) and Neovim's
+/// `keymap_modes` (accepted, no effect).
+const OWN_KEYS: [&str; 2] = ["entries", "keymap_modes"];
 
 /// `$XDG_CONFIG_HOME`, else `~/.config` (also on macOS, like Helix).
 pub fn config_home() -> Option<PathBuf> {
@@ -134,82 +113,43 @@ impl ProgramConfig {
         }
     }
 
-    /// Parses the file's text; `path` is for messages.
+    /// Parses the file's text; `path` is for messages. Every wrong key is named.
     pub fn parse(text: &str, path: &Path) -> Result<ProgramConfig, ConfigError> {
         let shown = path.display().to_string();
         let root = crate::toml_json::parse(text)
             .map_err(|e| ConfigError::Syntax { path: shown.clone(), error: e.to_string() })?;
-        let bad = |key: &str, message: String| ConfigError::Key { path: shown.clone(), key: key.to_string(), message };
-        let mut cfg = ProgramConfig { path: path.to_path_buf(), ..ProgramConfig::default() };
-        let Value::Object(top) = root else { return Ok(cfg) };
-        for (key, v) in &top {
-            match key.as_str() {
-                "provider" => cfg.provider = Some(string(v).ok_or_else(|| bad(key, type_msg("a string", v)))?),
-                "providers" => cfg.providers = providers(v, &bad)?,
-                "shortlist_limit" => cfg.shortlist_limit = integer_in(v, 1, 500).map_err(|m| bad(key, m))? as usize,
-                "confirm_before_run" => cfg.confirm_before_run = boolean(v).map_err(|m| bad(key, m))?,
-                "log" => cfg.log = boolean(v).map_err(|m| bad(key, m))?,
-                "timeout_ms" => cfg.timeout_ms = Some(integer_in(v, 1000, 600_000).map_err(|m| bad(key, m))?),
-                "sources" => cfg.sources = sources(v, &bad)?,
-                "entries" => cfg.entries = entries(v, &bad)?,
-                "raise" => cfg.raise = raise(v, &bad)?,
-                "keymap_modes" => {
-                    let ok = v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
-                    if !ok {
-                        return Err(bad(key, type_msg("a list of strings", v)));
-                    }
-                }
-                other => return Err(bad(other, unknown_msg(other, TOP_KEYS))),
+        let mut issues = Vec::new();
+        let core = crate::config::check(&root, &OWN_KEYS).unwrap_or_else(|Issues(found)| {
+            issues = found;
+            Config::default()
+        });
+        let mut entries_found = Vec::new();
+        if let Some(v) = root.get("entries") {
+            match entries(v) {
+                Ok(found) => entries_found = found,
+                Err(issue) => issues.push(issue),
             }
         }
-        if let Some(name) = &cfg.provider {
-            let builtin = ["anthropic", "openai", "ollama", "offline"].contains(&name.as_str());
-            if !builtin && !cfg.providers.contains_key(name) {
-                let known: Vec<&str> = cfg.providers.keys().map(String::as_str).collect();
-                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                return Err(bad(
-                    "provider",
-                    format!("names “{name}”, which is not defined in [providers] (known: {known})"),
-                ));
+        if let Some(v) = root.get("keymap_modes") {
+            if !v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                let message = format!("should be a list of strings, not {}", json_type(v));
+                issues.push(Issue { path: "keymap_modes".into(), message });
             }
         }
-        Ok(cfg)
+        if !issues.is_empty() {
+            issues.sort_by_key(Issue::to_string);
+            return Err(ConfigError::Keys { path: shown, issues: Issues(issues) });
+        }
+        let shortlist_limit = core.shortlist_limit.unwrap_or(crate::rank::DEFAULT_SHORTLIST);
+        Ok(ProgramConfig { path: path.to_path_buf(), core, shortlist_limit, entries: entries_found })
     }
 
     /// The provider configuration the planner uses: the named provider's table (with the
     /// top-level `timeout_ms` when it sets none), or the offline planner.
     pub fn provider_config(&self) -> Result<ProviderConfig, crate::llm::LlmError> {
-        let Some(name) = self.provider.as_deref().filter(|n| *n != "offline") else {
-            return Ok(ProviderConfig::default());
-        };
-        let mut table = match self.providers.get(name) {
-            Some(Value::Object(m)) => m.clone(),
-            _ => Map::new(),
-        };
-        table.entry("name").or_insert_with(|| Value::String(name.to_string()));
-        if !table.contains_key("timeout_ms") {
-            // A deadline message then names the top-level key, the one to change.
-            table.insert("timeout_setting".into(), Value::from("timeout_ms"));
-            if let Some(ms) = self.timeout_ms {
-                table.insert("timeout_ms".into(), Value::from(ms));
-            }
-        }
-        ProviderConfig::from_json(&Value::Object(table))
+        Ok(self.core.provider_config())
     }
 }
-
-const TOP_KEYS: &[&str] = &[
-    "provider",
-    "providers",
-    "shortlist_limit",
-    "confirm_before_run",
-    "sources",
-    "entries",
-    "keymap_modes",
-    "log",
-    "timeout_ms",
-    "raise",
-];
 
 fn string(v: &Value) -> Option<String> {
     v.as_str().map(str::to_string)
@@ -230,111 +170,23 @@ fn type_msg(want: &str, v: &Value) -> String {
     format!("should be {want}, not {}", json_type(v))
 }
 
-fn boolean(v: &Value) -> Result<bool, String> {
-    v.as_bool().ok_or_else(|| type_msg("true or false", v))
-}
-
-fn integer_in(v: &Value, lo: u64, hi: u64) -> Result<u64, String> {
-    match v.as_u64() {
-        Some(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!("should be a whole number from {lo} to {hi}, not {v}")),
-    }
-}
-
-/// “is not a known key (did you mean `providers`?)”.
-fn unknown_msg(key: &str, known: &[&str]) -> String {
-    let close = known
-        .iter()
-        .map(|k| (distance(key, k), *k))
-        .min()
-        .filter(|(d, _)| *d <= 2.max(key.chars().count() / 3))
-        .map(|(_, k)| format!(" (did you mean “{k}”?)"))
-        .unwrap_or_default();
-    format!("is not a known key{close}; known keys: {}", known.join(", "))
-}
-
-/// Levenshtein distance.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j + 1] + 1).min(cur[j] + 1).min(prev[j] + usize::from(ca != *cb)));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-type Bad<'a> = &'a dyn Fn(&str, String) -> ConfigError;
-
-fn providers(v: &Value, bad: Bad<'_>) -> Result<BTreeMap<String, Value>, ConfigError> {
-    let Value::Object(m) = v else { return Err(bad("providers", type_msg("a table of [providers.NAME] tables", v))) };
-    let mut out = BTreeMap::new();
-    for (name, table) in m {
-        let key = format!("providers.{name}");
-        let Value::Object(fields) = table else { return Err(bad(&key, type_msg("a table", table))) };
-        let mut with_name = fields.clone();
-        with_name.entry("name").or_insert_with(|| Value::String(name.clone()));
-        // The core's own reader names an unknown or ill-typed field.
-        if let Err(e) = ProviderConfig::from_json(&Value::Object(with_name)) {
-            let message = e.to_string();
-            let message = message.strip_prefix(&format!("providers.{name}: ")).unwrap_or(&message).to_string();
-            return Err(bad(&key, message));
-        }
-        out.insert(name.clone(), table.clone());
-    }
-    Ok(out)
-}
-
-fn sources(v: &Value, bad: Bad<'_>) -> Result<Sources, ConfigError> {
-    let Value::Object(m) = v else { return Err(bad("sources", type_msg("a table", v))) };
-    const KNOWN: &[&str] = &[
-        "commands",
-        "options",
-        "scripts",
-        "git",
-        "files",
-        "terminal",
-        "user_commands",
-        "keymaps",
-        "lsp",
-        "diagnostics",
-    ];
-    let mut s = Sources::default();
-    for (k, val) in m {
-        let key = format!("sources.{k}");
-        let on = boolean(val).map_err(|msg| bad(&key, msg))?;
-        match k.as_str() {
-            "commands" => s.commands = on,
-            "options" => s.options = on,
-            "scripts" => s.scripts = on,
-            "git" => s.git = on,
-            "files" => s.files = on,
-            "terminal" => s.terminal = on,
-            "user_commands" | "keymaps" | "lsp" | "diagnostics" => {}
-            other => return Err(bad(&key, unknown_msg(other, KNOWN))),
-        }
-    }
-    Ok(s)
-}
-
-fn entries(v: &Value, bad: Bad<'_>) -> Result<Vec<UserEntry>, ConfigError> {
+/// The `[[entries]]` tables; the first wrong one is named.
+fn entries(v: &Value) -> Result<Vec<UserEntry>, Issue> {
+    let bad = |path: &str, message: String| Issue { path: path.to_string(), message };
     let Value::Array(list) = v else { return Err(bad("entries", type_msg("a list of [[entries]] tables", v))) };
     let mut out: Vec<UserEntry> = Vec::new();
     for (i, e) in list.iter().enumerate() {
         let key = format!("entries[{}]", i + 1);
         let Value::Object(m) = e else { return Err(bad(&key, type_msg("a table", e))) };
         let field = |f: &str| m.get(f);
-        let text = |f: &str| -> Result<Option<String>, ConfigError> {
+        let text = |f: &str| -> Result<Option<String>, Issue> {
             match field(f) {
                 None => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
                 Some(other) => Err(bad(&format!("{key}.{f}"), type_msg("a string", other))),
             }
         };
-        let list_of_strings = |f: &str| -> Result<Option<Vec<String>>, ConfigError> {
+        let list_of_strings = |f: &str| -> Result<Option<Vec<String>>, Issue> {
             match field(f) {
                 None => Ok(None),
                 Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
@@ -392,23 +244,6 @@ fn entries(v: &Value, bad: Bad<'_>) -> Result<Vec<UserEntry>, ConfigError> {
     Ok(out)
 }
 
-fn raise(v: &Value, bad: Bad<'_>) -> Result<Vec<RaiseRule>, ConfigError> {
-    let Value::Array(list) = v else { return Err(bad("raise", type_msg("a list of { pattern, reach } tables", v))) };
-    list.iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let key = format!("raise[{}]", i + 1);
-            let pattern = r.get("pattern").and_then(Value::as_str).filter(|p| !p.is_empty());
-            let reach = r.get("reach").and_then(Value::as_str).and_then(Reach::parse);
-            match (pattern, reach) {
-                (Some(p), Some(reach)) => Ok(RaiseRule { pattern: p.to_string(), reach }),
-                (None, _) => Err(bad(&key, "needs a pattern (an id or key, or a prefix ending in *)".into())),
-                (_, None) => Err(bad(&key, "needs a reach of safe, edit, write, code or shell".into())),
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,11 +274,11 @@ cmd = ["make", "deploy"]
 "#,
         )
         .unwrap();
-        assert_eq!(c.provider.as_deref(), Some("local"));
+        assert_eq!(c.core.provider.as_deref(), Some("local"));
         assert_eq!(c.shortlist_limit, 40);
-        assert!(!c.confirm_before_run && !c.sources.git && c.sources.scripts);
+        assert!(!c.core.confirm_before_run && !c.core.sources.git && c.core.sources.scripts);
         assert_eq!(c.entries[0].cmd, ["make", "deploy"]);
-        assert_eq!(c.raise[0].reach, Reach::Shell);
+        assert_eq!(c.core.raise[0].reach, Reach::Shell);
         let p = c.provider_config().unwrap();
         assert_eq!(p.name.as_deref(), Some("local"));
         assert_eq!(p.timeout_ms, Some(5000), "the top-level deadline fills in");
@@ -458,23 +293,30 @@ cmd = ["make", "deploy"]
     #[test]
     fn errors_name_the_key() {
         let e = parse("provders = 1\n").unwrap_err();
-        assert!(e.contains("/cfg/leash/config.toml: provders is not a known key (did you mean “providers”?)"), "{e}");
+        assert_eq!(e, "/cfg/leash/config.toml: provders: unknown option (did you mean 'providers'?)");
         let e = parse("[providers.groq]\nkind = \"openai\"\napi_key = \"x\"\n").unwrap_err();
-        assert!(e.contains("providers.groq") && e.contains("unknown field `api_key`"), "{e}");
+        assert!(e.contains("providers.groq.api_key: a key does not belong in the config"), "{e}");
         let e = parse("[providers.groq]\nkind = \"gpt\"\n").unwrap_err();
-        assert!(e.contains("providers.groq"), "{e}");
+        assert!(e.contains("providers.groq.kind: should be one of 'anthropic', 'openai'"), "{e}");
         let e = parse("shortlist_limit = 0\n").unwrap_err();
-        assert!(e.contains("shortlist_limit should be a whole number from 1 to 500"), "{e}");
+        assert!(e.contains("shortlist_limit: should be an integer from 1 to 500, not 0"), "{e}");
         let e = parse("provider = \"claude\"\n").unwrap_err();
-        assert!(e.contains("provider names “claude”, which is not defined"), "{e}");
+        assert!(e.contains("provider: 'claude' is neither a built-in kind"), "{e}");
         let e = parse("[sources]\ngti = false\n").unwrap_err();
-        assert!(e.contains("sources.gti is not a known key (did you mean “git”?)"), "{e}");
+        assert!(e.contains("sources.gti: unknown option (did you mean 'sources.git'?)"), "{e}");
         let e = parse("[sources]\ngit = \"no\"\n").unwrap_err();
-        assert!(e.contains("sources.git should be true or false, not a string"), "{e}");
+        assert!(e.contains("sources.git: should be a boolean, not string"), "{e}");
         let e = parse("[[entries]]\nid = \"a\"\ntitle = \"a\"\n").unwrap_err();
-        assert!(e.contains("entries[1].cmd should be a non-empty list"), "{e}");
+        assert!(e.contains("entries[1].cmd: should be a non-empty list"), "{e}");
         let e = parse("raise = [{ pattern = \"x\", reach = \"harmless\" }]\n").unwrap_err();
-        assert!(e.contains("raise[1] needs a reach"), "{e}");
+        assert!(e.contains("raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'"), "{e}");
+        // Every wrong key at once, in the order of their paths.
+        let e = parse("timeout_ms = 5\nlog = 1\nkeymap_modes = 2\n").unwrap_err();
+        assert_eq!(
+            e,
+            "/cfg/leash/config.toml: keymap_modes: should be a list of strings, not a number; \
+             log: should be a boolean, not number; timeout_ms: should be an integer from 1000 to 600000, not 5"
+        );
         let e = parse("provider = \n").unwrap_err();
         assert!(e.contains("is not valid TOML"), "{e}");
     }
@@ -482,7 +324,7 @@ cmd = ["make", "deploy"]
     #[test]
     fn a_missing_file_is_the_defaults() {
         let c = ProgramConfig::load(Path::new("/nonexistent/leash/config.toml")).unwrap();
-        assert_eq!(c.provider, None);
+        assert_eq!(c.core.provider, None);
         assert_eq!(c.provider_config().unwrap().resolved_kind().unwrap(), crate::llm::ProviderKind::Offline);
     }
 }

@@ -40,6 +40,9 @@ local PIPE_KEY = 'leash.planner.pipe'
 function M.start(request, on_done, opts)
   local native, err = require('leash.native').load()
   if not native then return false, err end
+  -- A config checked only once the library loaded, and found wrong: nothing is planned.
+  local failed = require('leash.config').failed()
+  if failed then return false, failed end
   local state, cerr = require('leash.catalog').get()
   if not state then return false, cerr end
   local ok, perr = H.ensure_pipe(native)

@@ -194,7 +194,7 @@ fn check_config(lua: &Lua, tbl: Table, elsewhere: Vec<String>) -> mlua::Result<(
     }
     let elsewhere: Vec<&str> = elsewhere.iter().map(String::as_str).collect();
     let mut errors = unreadable;
-    match config::check(&Value::Object(top), &elsewhere) {
+    match config::check(&Value::Object(top), &elsewhere, config::Runs::LuaOrCmd) {
         Ok(cfg) if errors.is_empty() => {
             let plain = mlua::SerializeOptions::new()
                 .set_array_metatable(false)

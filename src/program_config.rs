@@ -11,8 +11,8 @@
 //! ```
 //!
 //! A missing file means the defaults (offline planning). The keys shared with Neovim are
-//! checked by the one schema (`crate::config`); `entries` (a `cmd` each, no Lua function)
-//! is read here. Keys that only mean something in Neovim (`keymap_modes`, the
+//! checked by the one schema (`crate::config`; here an entry runs a `cmd`, never a Lua
+//! function). Keys that only mean something in Neovim (`keymap_modes`, the
 //! `lsp`/`keymaps`/`user_commands`/`diagnostics` sources) are accepted so one file can be
 //! shared, and have no effect here.
 
@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::catalog::{Args, Reach};
-use crate::config::{Config, Issue, Issues};
+use crate::catalog::Args;
+use crate::config::{Config, Issue, Issues, Runs};
 use crate::llm::ProviderConfig;
 
 /// What is wrong with the file, naming the key.
@@ -71,9 +71,8 @@ impl Default for ProgramConfig {
     }
 }
 
-/// The keys this file reads itself: `entries` (here a `cmd` only) and Neovim's
-/// `keymap_modes` (accepted, no effect).
-const OWN_KEYS: [&str; 2] = ["entries", "keymap_modes"];
+/// The key this file reads itself: Neovim's `keymap_modes` (accepted, no effect).
+const OWN_KEYS: [&str; 1] = ["keymap_modes"];
 
 /// `$XDG_CONFIG_HOME`, else `~/.config` (also on macOS, like Helix).
 pub fn config_home() -> Option<PathBuf> {
@@ -119,17 +118,10 @@ impl ProgramConfig {
         let root = crate::toml_json::parse(text)
             .map_err(|e| ConfigError::Syntax { path: shown.clone(), error: e.to_string() })?;
         let mut issues = Vec::new();
-        let core = crate::config::check(&root, &OWN_KEYS).unwrap_or_else(|Issues(found)| {
+        let core = crate::config::check(&root, &OWN_KEYS, Runs::CmdOnly).unwrap_or_else(|Issues(found)| {
             issues = found;
             Config::default()
         });
-        let mut entries_found = Vec::new();
-        if let Some(v) = root.get("entries") {
-            match entries(v) {
-                Ok(found) => entries_found = found,
-                Err(issue) => issues.push(issue),
-            }
-        }
         if let Some(v) = root.get("keymap_modes") {
             if !v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
                 let message = format!("should be a list of strings, not {}", json_type(v));
@@ -141,7 +133,20 @@ impl ProgramConfig {
             return Err(ConfigError::Keys { path: shown, issues: Issues(issues) });
         }
         let shortlist_limit = core.shortlist_limit.unwrap_or(crate::rank::DEFAULT_SHORTLIST);
-        Ok(ProgramConfig { path: path.to_path_buf(), core, shortlist_limit, entries: entries_found })
+        let entries = core
+            .entries
+            .iter()
+            .map(|e| UserEntry {
+                id: e.name().to_string(),
+                title: e.title.clone(),
+                cmd: e.cmd.clone().unwrap_or_default(),
+                cwd: e.cwd.clone(),
+                args: e.args(),
+                aliases: e.aliases.clone(),
+                description: e.description.clone().unwrap_or_default(),
+            })
+            .collect();
+        Ok(ProgramConfig { path: path.to_path_buf(), core, shortlist_limit, entries })
     }
 
     /// The provider configuration the planner uses: the named provider's table (with the
@@ -149,10 +154,6 @@ impl ProgramConfig {
     pub fn provider_config(&self) -> Result<ProviderConfig, crate::llm::LlmError> {
         Ok(self.core.provider_config())
     }
-}
-
-fn string(v: &Value) -> Option<String> {
-    v.as_str().map(str::to_string)
 }
 
 fn json_type(v: &Value) -> &'static str {
@@ -166,87 +167,10 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-fn type_msg(want: &str, v: &Value) -> String {
-    format!("should be {want}, not {}", json_type(v))
-}
-
-/// The `[[entries]]` tables; the first wrong one is named.
-fn entries(v: &Value) -> Result<Vec<UserEntry>, Issue> {
-    let bad = |path: &str, message: String| Issue { path: path.to_string(), message };
-    let Value::Array(list) = v else { return Err(bad("entries", type_msg("a list of [[entries]] tables", v))) };
-    let mut out: Vec<UserEntry> = Vec::new();
-    for (i, e) in list.iter().enumerate() {
-        let key = format!("entries[{}]", i + 1);
-        let Value::Object(m) = e else { return Err(bad(&key, type_msg("a table", e))) };
-        let field = |f: &str| m.get(f);
-        let text = |f: &str| -> Result<Option<String>, Issue> {
-            match field(f) {
-                None => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(other) => Err(bad(&format!("{key}.{f}"), type_msg("a string", other))),
-            }
-        };
-        let list_of_strings = |f: &str| -> Result<Option<Vec<String>>, Issue> {
-            match field(f) {
-                None => Ok(None),
-                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
-                    Ok(Some(a.iter().filter_map(string).collect()))
-                }
-                Some(other) => Err(bad(&format!("{key}.{f}"), type_msg("a list of strings", other))),
-            }
-        };
-        for f in m.keys() {
-            if !["id", "title", "cmd", "cwd", "args", "reach", "aliases", "description", "run"].contains(&f.as_str()) {
-                return Err(bad(&format!("{key}.{f}"), "is not a field of an entry".into()));
-            }
-        }
-        if m.contains_key("run") {
-            return Err(bad(&format!("{key}.run"), "is a Lua function in Neovim; here an entry runs a cmd".into()));
-        }
-        let id = text("id")?.map(|s| s.strip_prefix("entry:").unwrap_or(&s).to_string()).unwrap_or_default();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
-            return Err(bad(&format!("{key}.id"), "needs letters, digits, “_”, “.” or “-”".into()));
-        }
-        if out.iter().any(|u| u.id == id) {
-            return Err(bad(&format!("{key}.id"), format!("repeats the id “{id}”")));
-        }
-        let title = text("title")?.filter(|t| !t.trim().is_empty()).ok_or_else(|| bad(&key, "needs a title".into()))?;
-        let cmd = list_of_strings("cmd")?
-            .filter(|c| !c.is_empty())
-            .ok_or_else(|| bad(&format!("{key}.cmd"), "should be a non-empty list of strings (an argv)".into()))?;
-        let args = match text("args")?.as_deref() {
-            None | Some("none") => Args::None,
-            Some("optional") => Args::Optional,
-            Some("required") => Args::Required,
-            Some(other) => {
-                return Err(bad(&format!("{key}.args"), format!("should be none, optional or required, not “{other}”")))
-            }
-        };
-        if let Some(r) = text("reach")? {
-            // A program is `shell` whatever is declared; a declaration can only be valid.
-            if Reach::parse(&r).is_none() {
-                return Err(bad(
-                    &format!("{key}.reach"),
-                    format!("should be safe, edit, write, code or shell, not “{r}”"),
-                ));
-            }
-        }
-        out.push(UserEntry {
-            id,
-            title,
-            cmd,
-            cwd: text("cwd")?,
-            args,
-            aliases: list_of_strings("aliases")?.unwrap_or_default(),
-            description: text("description")?.unwrap_or_default(),
-        });
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::Reach;
 
     fn parse(text: &str) -> Result<ProgramConfig, String> {
         ProgramConfig::parse(text, Path::new("/cfg/leash/config.toml")).map_err(|e| e.to_string())
@@ -307,7 +231,7 @@ cmd = ["make", "deploy"]
         let e = parse("[sources]\ngit = \"no\"\n").unwrap_err();
         assert!(e.contains("sources.git: should be a boolean, not string"), "{e}");
         let e = parse("[[entries]]\nid = \"a\"\ntitle = \"a\"\n").unwrap_err();
-        assert!(e.contains("entries[1].cmd: should be a non-empty list"), "{e}");
+        assert!(e.contains("entries[1]: cmd should be a non-empty list"), "{e}");
         let e = parse("raise = [{ pattern = \"x\", reach = \"harmless\" }]\n").unwrap_err();
         assert!(e.contains("raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'"), "{e}");
         // Every wrong key at once, in the order of their paths.

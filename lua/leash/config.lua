@@ -1,10 +1,10 @@
 --- Defaults and validation of `require('leash').setup(opts)`.
 ---
---- One schema: the keys the core reads (provider, providers, shortlist_limit,
---- confirm_before_run, sources, log, timeout_ms, raise) are checked, and given their
---- defaults, by the native core (`check_config`), which reads the `leash` program's TOML
---- file with the same rules. Only the keys that exist on the Lua side alone are checked
---- here: `entries` (whose `run` is a Lua function) and `keymap_modes`.
+--- One schema: every key but `keymap_modes` (provider, providers, shortlist_limit,
+--- confirm_before_run, sources, entries, log, timeout_ms, raise) is checked, and given its
+--- default, by the native core (`check_config`), which reads the `leash` program's TOML
+--- file with the same rules. An entry's `run` function stays here (the core is told that
+--- there is one), and so does `keymap_modes`, the one key only the Lua side reads.
 ---
 --- The safety rules are not configuration: a step that can reach a shell, run code or
 --- write files is always confirmed, and nothing here can turn that off. Configuration
@@ -120,21 +120,16 @@ function M.setup(opts)
   for key in pairs(H.schema) do
     own[key] = opts[key]
   end
-  M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), own, core or {})
+  local options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), own)
+  M.options = H.merge(options, core or {}, opts.entries)
   H.waiting, M.unchecked, H.failed = (not core) and H.core_part(opts) or nil, why, nil
+  H.entries = opts.entries
   return M.options
 end
 
---- The keys only the Lua side checks, as dotted paths (`entries[].cmd`); the core's are
---- its `config_keys()`. |leash-config| is checked against both.
+--- The keys only the Lua side checks; the core's are its `config_keys()`. |leash-config| is checked against both.
 ---@return string[]
-function M.lua_keys()
-  local keys = H.own_keys()
-  for _, f in ipairs(H.entry_fields) do
-    keys[#keys + 1] = 'entries[].' .. f
-  end
-  return keys
-end
+function M.lua_keys() return H.own_keys() end
 
 --- The active configuration.
 ---@return leash.Config
@@ -160,52 +155,9 @@ local function list_of_strings(v)
   end
 end
 
--- The fields of a user entry (|leash.UserEntry|).
-H.entry_fields = { 'id', 'title', 'run', 'cmd', 'cwd', 'args', 'reach', 'aliases', 'description' }
-
---- `entries`: a list of user entries (see |leash.UserEntry|).
-local function user_entries(v)
-  if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of entries, not %s'):format(type(v)) end
-  local allowed = {}
-  for _, f in ipairs(H.entry_fields) do
-    allowed[f] = true
-  end
-  local seen = {}
-  for i, e in ipairs(v) do
-    local function bad(msg) return ('[%d] %s'):format(i, msg) end
-    if type(e) ~= 'table' then return bad('should be a table') end
-    for k in pairs(e) do
-      if not allowed[k] then return bad(("has an unknown field '%s'"):format(tostring(k))) end
-    end
-    local name = type(e.id) == 'string' and e.id:gsub('^entry:', '') or nil
-    if not name or not name:match('^[%w_.-]+$') then return bad('needs an id of letters, digits, "_", "." or "-"') end
-    if seen[name] then return bad(('repeats the id %q'):format(name)) end
-    seen[name] = true
-    if type(e.title) ~= 'string' or vim.trim(e.title) == '' then return bad('needs a title') end
-    if (e.run == nil) == (e.cmd == nil) then
-      return bad('needs exactly one of run (a function) or cmd (an argv list)')
-    end
-    if e.run ~= nil and type(e.run) ~= 'function' then return bad('run should be a function') end
-    if e.cmd ~= nil then
-      local err = list_of_strings(e.cmd)
-      if err or #e.cmd == 0 then return bad('cmd should be a non-empty list of strings') end
-    end
-    if e.cwd ~= nil and type(e.cwd) ~= 'string' then return bad('cwd should be a string') end
-    if e.args ~= nil and not vim.tbl_contains({ 'none', 'optional', 'required' }, e.args) then
-      return bad("args should be 'none', 'optional' or 'required'")
-    end
-    if e.reach ~= nil and not vim.tbl_contains({ 'safe', 'edit', 'write', 'code', 'shell' }, e.reach) then
-      return bad("reach should be 'safe', 'edit', 'write', 'code' or 'shell'")
-    end
-    if e.aliases ~= nil and list_of_strings(e.aliases) then return bad('aliases should be a list of strings') end
-    if e.description ~= nil and type(e.description) ~= 'string' then return bad('description should be a string') end
-  end
-end
-
 --- The keys only the Lua side reads, each with its check (a function returning an
 --- error message, or nil).
 H.schema = {
-  entries = user_entries,
   keymap_modes = list_of_strings,
 }
 
@@ -216,7 +168,8 @@ H.failed = nil
 
 -- Helper functionality =======================================================
 
---- The keys of `opts` the core checks.
+--- The keys of `opts` the core checks. An entry's `run` function stays here: the core
+--- is told `run = true` instead.
 ---@param opts table
 ---@return table
 function H.core_part(opts)
@@ -224,7 +177,25 @@ function H.core_part(opts)
   for k, v in pairs(opts) do
     if H.schema[k] == nil then core[k] = v end
   end
+  if type(core.entries) == 'table' then
+    core.entries = vim.tbl_map(function(e)
+      if type(e) ~= 'table' or type(e.run) ~= 'function' then return e end
+      return vim.tbl_extend('force', e, { run = true })
+    end, core.entries)
+  end
   return core
+end
+
+--- `core` (the core's normalized part) over `options`, with the user's own entries (the
+--- core's copy lacks their functions).
+---@param options table
+---@param core table
+---@param entries? table
+---@return table
+function H.merge(options, core, entries)
+  local out = vim.tbl_deep_extend('force', options, core)
+  out.entries = entries or options.entries
+  return out
 end
 
 --- The names of the keys the Lua side checks, for the core's guess at a misspelt key.
@@ -280,7 +251,7 @@ function H.settle()
     M.errors, H.failed = errs, M.message(errs)
     return
   end
-  M.options = vim.tbl_deep_extend('force', M.options, core)
+  M.options = H.merge(M.options, core, H.entries)
 end
 
 return M

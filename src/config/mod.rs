@@ -4,10 +4,11 @@
 //! what was expected and what was given; every issue is reported at once, and a
 //! configuration with any issue gives nothing.
 //!
-//! Keys only one frontend reads (Neovim's `keymap_modes` and `entries`, whose `run` is a
-//! Lua function) are checked there; [`check`] is told their names so that it neither
-//! calls them unknown nor misses them when it guesses what a misspelt key meant.
+//! Keys only one frontend reads (Neovim's `keymap_modes`) are checked there; [`check`] is
+//! told their names so that it neither calls them unknown nor misses them when it
+//! guesses what a misspelt key meant.
 
+mod entry;
 mod issue;
 mod provider;
 mod raise;
@@ -19,6 +20,7 @@ use serde::de::{DeserializeOwned, Error as _, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+pub use entry::{EntryConfig, Runs};
 pub use issue::{Issue, Issues};
 pub use provider::KINDS;
 pub use raise::{parse as parse_raise_rules, RULE_REACHES};
@@ -48,6 +50,8 @@ pub struct Config {
     pub timeout_ms: Option<u64>,
     /// Rules that raise the reach of matching ids or keys.
     pub raise: Vec<RaiseRule>,
+    /// Catalog items of the user's own.
+    pub entries: Vec<EntryConfig>,
 }
 
 impl Default for Config {
@@ -61,6 +65,7 @@ impl Default for Config {
             log: true,
             timeout_ms: None,
             raise: Vec::new(),
+            entries: Vec::new(),
         }
     }
 }
@@ -128,6 +133,7 @@ pub fn keys() -> Vec<String> {
             "sources" => out.extend(field_names::<Sources>().iter().map(|k| at("sources", k))),
             "providers" => out.extend(provider::fields().iter().map(|k| at("providers.NAME", k))),
             "raise" => out.extend(["raise[].pattern".to_string(), "raise[].reach".to_string()]),
+            "entries" => out.extend(field_names::<EntryConfig>().iter().map(|k| format!("entries[].{k}"))),
             _ => {}
         }
     }
@@ -136,8 +142,9 @@ pub fn keys() -> Vec<String> {
 
 /// Checks a configuration table (a Lua table or a TOML file, as JSON) and gives its typed
 /// form. Keys in `elsewhere` belong to the frontend: they are skipped here, and count as
-/// known when a misspelt key is matched to the closest one.
-pub fn check(value: &Value, elsewhere: &[&str]) -> Result<Config, Issues> {
+/// known when a misspelt key is matched to the closest one. `runs` says whether an entry
+/// may run a Lua function.
+pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Issues> {
     let mut c = Checker::default();
     let Value::Object(top) = value else {
         return Err(Issues(vec![Issue { path: "config".into(), message: issue::want("a table", value) }]));
@@ -164,6 +171,10 @@ pub fn check(value: &Value, elsewhere: &[&str]) -> Result<Config, Issues> {
             }
             "raise" => {
                 raise::check(&mut c, "raise", v);
+                Ok(())
+            }
+            "entries" => {
+                entry::check(&mut c, v, runs);
                 Ok(())
             }
             "api_key" => Err(provider::api_key_hint(false)),
@@ -194,7 +205,7 @@ fn check_sources(c: &mut Checker, v: &Value) {
 }
 
 /// The keys whose value is a list, so that an empty Lua table (`{}`) reads as one.
-const LISTS: [&str; 2] = ["raise", "api_key_cmd"];
+const LISTS: [&str; 5] = ["raise", "api_key_cmd", "entries", "cmd", "aliases"];
 
 /// A checked value ready for serde: whole floats (Lua numbers) become integers, an empty
 /// table under a list key becomes an empty list.

@@ -2,7 +2,7 @@ use super::*;
 use serde_json::json;
 
 fn issues(v: Value) -> String {
-    check(&v, &["entries", "keymap_modes"]).unwrap_err().to_string()
+    check(&v, &["keymap_modes"], Runs::LuaOrCmd).unwrap_err().to_string()
 }
 
 #[test]
@@ -10,15 +10,17 @@ fn a_valid_table_is_typed_with_defaults() {
     let c = check(
         &json!({"provider": "local", "shortlist_limit": 20.0, "sources": {"keymaps": false},
                 "providers": {"local": {"kind": "ollama", "model": "m", "timeout_ms": 9000.0}},
-                "raise": {}, "entries": [{"id": "x", "run": "a function"}]}),
-        &["entries"],
+                "raise": {}, "entries": [{"id": "x", "title": "x", "run": true}]}),
+        &[],
+        Runs::LuaOrCmd,
     )
     .unwrap();
     assert_eq!(c.shortlist_limit, Some(20));
     assert!(!c.sources.keymaps && c.sources.git && c.confirm_before_run && c.log);
     assert_eq!(c.providers["local"].timeout_ms, Some(9000));
     assert!(c.raise.is_empty());
-    assert_eq!(check(&json!({}), &[]).unwrap(), Config::default());
+    assert!(c.entries[0].run);
+    assert_eq!(check(&json!({}), &[], Runs::CmdOnly).unwrap(), Config::default());
 }
 
 #[test]
@@ -69,13 +71,18 @@ fn providers_and_the_chosen_one() {
 
 #[test]
 fn the_provider_config_takes_the_top_level_deadline() {
-    let c = check(&json!({"provider": "ollama", "timeout_ms": 5000}), &[]).unwrap();
+    let c = check(&json!({"provider": "ollama", "timeout_ms": 5000}), &[], Runs::CmdOnly).unwrap();
     let p = c.provider_config();
     assert_eq!(
         (p.name.as_deref(), p.timeout_ms, p.timeout_setting.as_deref()),
         (Some("ollama"), Some(5000), Some("timeout_ms"))
     );
-    let c = check(&json!({"provider": "l", "providers": {"l": {"kind": "ollama", "timeout_ms": 9000}}}), &[]).unwrap();
+    let c = check(
+        &json!({"provider": "l", "providers": {"l": {"kind": "ollama", "timeout_ms": 9000}}}),
+        &[],
+        Runs::CmdOnly,
+    )
+    .unwrap();
     assert_eq!((c.provider_config().timeout_ms, c.provider_config().timeout_setting), (Some(9000), None));
     assert_eq!(Config::default().provider_config(), ProviderConfig::default());
 }

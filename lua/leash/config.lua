@@ -66,8 +66,8 @@ local H = {}
 ---@field timeout_ms? integer deadline of one model call in milliseconds (default: the provider's, 30 s cloud, 120 s local)
 ---@field raise? { pattern: string, reach: 'safe'|'edit'|'write'|'code'|'shell' }[] raise the reach of matching ids or keys (never lowers)
 
---- The defaults of the keys only the Lua side reads. The core's keys get theirs from the
---- core (|leash-config| lists them all).
+--- The defaults the Lua side owns: the entries (their functions stay here) and
+--- keymap_modes. The core's keys get theirs from the core (|leash-config| lists them all).
 ---@type leash.Config
 M.defaults = {
   entries = {}, -- e.g. { { id = 'deploy', title = 'deploy to staging', cmd = { 'make', 'deploy' } } }
@@ -89,7 +89,7 @@ M.called = false
 
 --- Why the core's keys of the last |leash.setup()| are not checked yet (the native
 --- library did not load), or nil. They are checked, and applied, once it loads; until
---- then nothing is planned or run (see |leash-build|).
+--- then nothing is planned or run (see |leash-install|).
 ---@type string?
 M.unchecked = nil
 
@@ -127,7 +127,8 @@ function M.setup(opts)
   return M.options
 end
 
---- The keys only the Lua side checks; the core's are its `config_keys()`. |leash-config| is checked against both.
+--- The keys only the Lua side checks; the core's are its `config_keys()`. |leash-config|
+--- is checked against both.
 ---@return string[]
 function M.lua_keys() return H.own_keys() end
 
@@ -217,7 +218,7 @@ function H.validate(opts)
   local errs = {}
   for _, key in ipairs(H.own_keys()) do
     local err = opts[key] ~= nil and H.schema[key](opts[key]) or nil
-    -- A validator of a list says which element: `[2] needs a title` becomes `entries[2]: needs a title`.
+    -- A validator of a list says which element: `[2] should be …` becomes `keymap_modes[2]: should be …`.
     local index, rest = (err or ''):match('^(%[%d+%]) (.*)$')
     if index then
       errs[#errs + 1] = ('%s%s: %s'):format(key, index, rest)

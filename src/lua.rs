@@ -166,6 +166,12 @@ fn plain_json(v: Value) -> Value {
     }
 }
 
+/// Plain Lua tables for a configuration: no array metatable (the Lua side copies them
+/// with `vim.deepcopy`), and an absent value is absent, not `vim.NIL`.
+fn plain_tables() -> mlua::SerializeOptions {
+    mlua::SerializeOptions::new().set_array_metatable(false).serialize_none_to_null(false).serialize_unit_to_null(false)
+}
+
 /// `check_config(tbl, elsewhere)`: the setup table's keys the core reads, checked by the
 /// one schema (`crate::config`). Gives the normalized configuration, or nil and every
 /// error as `path: what is wrong`. A value Lua cannot hand over (a function) is named by
@@ -195,13 +201,7 @@ fn check_config(lua: &Lua, tbl: Table, elsewhere: Vec<String>) -> mlua::Result<(
     let elsewhere: Vec<&str> = elsewhere.iter().map(String::as_str).collect();
     let mut errors = unreadable;
     match config::check(&Value::Object(top), &elsewhere, config::Runs::LuaOrCmd) {
-        Ok(cfg) if errors.is_empty() => {
-            let plain = mlua::SerializeOptions::new()
-                .set_array_metatable(false)
-                .serialize_none_to_null(false)
-                .serialize_unit_to_null(false);
-            Ok((lua.to_value_with(&cfg, plain)?, None))
-        }
+        Ok(cfg) if errors.is_empty() => Ok((lua.to_value_with(&cfg, plain_tables())?, None)),
         Ok(_) => Ok((LuaValue::Nil, Some(errors))),
         Err(issues) => {
             errors.extend(issues.0.iter().map(ToString::to_string));
@@ -395,6 +395,22 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "check_config",
         lua.create_function(|lua, (tbl, elsewhere): (Table, Option<Vec<String>>)| {
             guard(|| check_config(lua, tbl, elsewhere.unwrap_or_default()))
+        })?,
+    )?;
+    // The provider table the planner uses for a config `check_config` gave (its provider,
+    // providers and timeout_ms), or nil for the offline planner.
+    m.set(
+        "provider_config",
+        lua.create_function(|lua, cfg: LuaValue| {
+            guard(|| {
+                let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
+                let cfg =
+                    config::check(&v, &[], config::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))?;
+                match cfg.provider_config() {
+                    Some(p) => lua.to_value_with(&p, plain_tables()),
+                    None => Ok(LuaValue::Nil),
+                }
+            })
         })?,
     )?;
     // Every key of the core's schema as a dotted path (`providers.NAME.kind`).

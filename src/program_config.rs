@@ -152,7 +152,7 @@ impl ProgramConfig {
     /// The provider configuration the planner uses: the named provider's table (with the
     /// top-level `timeout_ms` when it sets none), or the offline planner.
     pub fn provider_config(&self) -> Result<ProviderConfig, crate::llm::LlmError> {
-        Ok(self.core.provider_config())
+        Ok(self.core.provider_config().unwrap_or_default())
     }
 }
 

@@ -81,8 +81,10 @@ function M.check()
 
   health.start('Provider')
   local cfg = config.get()
-  local p = require('leash.planner').provider_config(cfg)
-  if not p then
+  local p, perr = require('leash.planner').provider_config(cfg)
+  if perr then
+    health.warn(('provider %s: %s'):format(cfg.provider, perr))
+  elseif not p then
     health.info(
       'no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers'
     )

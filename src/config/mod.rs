@@ -107,11 +107,9 @@ impl Default for Sources {
 
 impl Config {
     /// The provider configuration the planner uses: the named provider's table (with the
-    /// top-level `timeout_ms` when it sets none), or the offline planner.
-    pub fn provider_config(&self) -> ProviderConfig {
-        let Some(name) = self.provider.as_deref().filter(|n| *n != "offline") else {
-            return ProviderConfig::default();
-        };
+    /// top-level `timeout_ms` when it sets none), or none for the offline planner.
+    pub fn provider_config(&self) -> Option<ProviderConfig> {
+        let name = self.provider.as_deref().filter(|n| *n != "offline")?;
         let mut p = self.providers.get(name).cloned().unwrap_or_default();
         p.name.get_or_insert_with(|| name.to_string());
         if p.timeout_ms.is_none() {
@@ -119,7 +117,7 @@ impl Config {
             p.timeout_setting = Some("timeout_ms".into());
             p.timeout_ms = self.timeout_ms;
         }
-        p
+        Some(p)
     }
 }
 

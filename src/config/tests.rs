@@ -72,7 +72,7 @@ fn providers_and_the_chosen_one() {
 #[test]
 fn the_provider_config_takes_the_top_level_deadline() {
     let c = check(&json!({"provider": "ollama", "timeout_ms": 5000}), &[], Runs::CmdOnly).unwrap();
-    let p = c.provider_config();
+    let p = c.provider_config().unwrap();
     assert_eq!(
         (p.name.as_deref(), p.timeout_ms, p.timeout_setting.as_deref()),
         (Some("ollama"), Some(5000), Some("timeout_ms"))
@@ -83,8 +83,9 @@ fn the_provider_config_takes_the_top_level_deadline() {
         Runs::CmdOnly,
     )
     .unwrap();
-    assert_eq!((c.provider_config().timeout_ms, c.provider_config().timeout_setting), (Some(9000), None));
-    assert_eq!(Config::default().provider_config(), ProviderConfig::default());
+    let p = c.provider_config().unwrap();
+    assert_eq!((p.timeout_ms, p.timeout_setting), (Some(9000), None));
+    assert_eq!(Config::default().provider_config(), None, "offline");
 }
 
 #[test]

@@ -140,6 +140,16 @@ function H.checks.check_config(mod)
   eq({ 'gti: unknown option', 'log: should be a boolean, not string' }, errs)
 end
 
+function H.checks.provider_config(mod)
+  eq(nil, mod.provider_config({}), 'offline')
+  local p = mod.provider_config({ provider = 'ollama', timeout_ms = 5000 })
+  eq({ name = 'ollama', timeout_ms = 5000, timeout_setting = 'timeout_ms', headers = {} }, p)
+  p = mod.provider_config({ provider = 'l', providers = { l = { kind = 'ollama', timeout_ms = 9000 } } })
+  eq({ 'l', 'ollama', 9000 }, { p.name, p.kind, p.timeout_ms })
+  eq(nil, p.timeout_setting, 'the provider sets its own deadline')
+  matches('leash: config: provider:', raises(mod.provider_config, { provider = 'nope' }))
+end
+
 function H.checks.config_keys(mod)
   local keys = mod.config_keys()
   ok(vim.tbl_contains(keys, 'providers.NAME.timeout_ms'), 'a provider field')

@@ -12,6 +12,7 @@
 //! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
 pub mod catalog;
 pub mod code_dirs;
+pub mod config;
 #[cfg(unix)]
 pub mod helix;
 pub mod json_repair;

@@ -13,12 +13,13 @@ use serde_json::Value;
 
 use crate::catalog::{parse_code_dirs, parse_name_handlers, Catalog};
 use crate::code_dirs::CodeDirs;
+use crate::config;
 use crate::llm::ProviderConfig;
 use crate::name_handlers as names;
 use crate::planner::{self, LogRecord, PlanJob, PlanRequest};
 use crate::policy::budget::MAX_PLAN_SLEEP_MS;
 use crate::policy::{neovim, MAX_TEXT_BYTES};
-use crate::policy::{Policy, Profile, RaiseRule};
+use crate::policy::{Policy, Profile};
 use crate::prompt::{self, Context};
 use crate::rank::{self, Mode};
 use crate::reach::Reach;
@@ -162,24 +163,70 @@ fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
 fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Policy> {
     let profile = opt::<String>(opts, "profile")?.unwrap_or_else(|| catalog.editor().to_string());
     let profile = Profile::for_editor(&profile).map_err(err)?;
-    let mut rules = Vec::new();
-    if let Some(raise) = opt::<LuaValue>(opts, "raise")? {
-        let raise: Vec<Value> = lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?;
-        for (i, r) in raise.iter().enumerate() {
-            let pattern = r.get("pattern").and_then(Value::as_str);
-            let reach = r.get("reach").and_then(Value::as_str).and_then(Reach::parse);
-            match (pattern, reach) {
-                (Some(p), Some(reach)) if !p.is_empty() => rules.push(RaiseRule { pattern: p.to_string(), reach }),
-                _ => {
-                    return Err(err(format!(
-                        "option “raise”, rule {}: needs a “pattern” and a “reach” of safe, edit, write, code or shell",
-                        i + 1
-                    )))
-                }
+    let rules = match opt::<LuaValue>(opts, "raise")? {
+        Some(raise) => {
+            let raise = plain_json(lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?);
+            config::parse_raise_rules(&raise).map_err(|e| err(format!("option “raise”: {e}")))?
+        }
+        None => Vec::new(),
+    };
+    Ok(Policy::new(profile).with_raise_rules(rules))
+}
+
+/// A Lua table read as JSON, with an empty table as an empty JSON table (Lua cannot tell
+/// `{}` from an empty list; the schema reads an empty table under a list key as a list).
+fn plain_json(v: Value) -> Value {
+    match v {
+        Value::Array(a) if a.is_empty() => Value::Object(serde_json::Map::new()),
+        Value::Array(a) => Value::Array(a.into_iter().map(plain_json).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, plain_json(v))).collect()),
+        other => other,
+    }
+}
+
+/// Plain Lua tables for a configuration: no array metatable (the Lua side copies them
+/// with `vim.deepcopy`), and an absent value is absent, not `vim.NIL`.
+fn plain_tables() -> mlua::SerializeOptions {
+    mlua::SerializeOptions::new().set_array_metatable(false).serialize_none_to_null(false).serialize_unit_to_null(false)
+}
+
+/// `check_config(tbl, elsewhere)`: the setup table's keys the core reads, checked by the
+/// one schema (`crate::config`). Gives the normalized configuration, or nil and every
+/// error as `path: what is wrong`. A value Lua cannot hand over (a function) is named by
+/// its key.
+fn check_config(lua: &Lua, tbl: Table, elsewhere: Vec<String>) -> mlua::Result<(LuaValue, Option<Vec<String>>)> {
+    let mut top = serde_json::Map::new();
+    let mut unreadable = Vec::new();
+    for pair in tbl.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        let key = match &k {
+            LuaValue::String(s) => s.to_string_lossy(),
+            other => {
+                unreadable.push(format!("opts: should have string keys, not {}", other.type_name()));
+                continue;
             }
+        };
+        if elsewhere.contains(&key) {
+            continue;
+        }
+        match lua.from_value::<Value>(v) {
+            Ok(v) => {
+                top.insert(key, plain_json(v));
+            }
+            Err(e) => unreadable.push(format!("{key}: cannot be read ({e})")),
         }
     }
-    Ok(Policy::new(profile).with_raise_rules(rules))
+    let elsewhere: Vec<&str> = elsewhere.iter().map(String::as_str).collect();
+    let mut errors = unreadable;
+    match config::check(&Value::Object(top), &elsewhere, config::Runs::LuaOrCmd) {
+        Ok(cfg) if errors.is_empty() => Ok((lua.to_value_with(&cfg, plain_tables())?, None)),
+        Ok(_) => Ok((LuaValue::Nil, Some(errors))),
+        Err(issues) => {
+            errors.extend(issues.0.iter().map(ToString::to_string));
+            errors.sort();
+            Ok((LuaValue::Nil, Some(errors)))
+        }
+    }
 }
 
 /// The folders Neovim loads code from (`code_dirs`) and the current directory (`cwd`) of
@@ -356,6 +403,31 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     )?;
 
     m.set("policy_lists", lua.create_function(|lua, ()| guard(|| policy_lists(lua)))?)?;
+
+    m.set(
+        "check_config",
+        lua.create_function(|lua, (tbl, elsewhere): (Table, Option<Vec<String>>)| {
+            guard(|| check_config(lua, tbl, elsewhere.unwrap_or_default()))
+        })?,
+    )?;
+    // The provider table the planner uses for a config `check_config` gave (its provider,
+    // providers and timeout_ms), or nil for the offline planner.
+    m.set(
+        "provider_config",
+        lua.create_function(|lua, cfg: LuaValue| {
+            guard(|| {
+                let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
+                let cfg =
+                    config::check(&v, &[], config::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))?;
+                match cfg.provider_config() {
+                    Some(p) => lua.to_value_with(&p, plain_tables()),
+                    None => Ok(LuaValue::Nil),
+                }
+            })
+        })?,
+    )?;
+    // Every key of the core's schema as a dotted path (`providers.NAME.kind`).
+    m.set("config_keys", lua.create_function(|_, ()| Ok(config::keys()))?)?;
 
     // Model text with every invisible character written out (`^[`, `<U+202E>`): the one
     // definition the plan window, progress, notifications and the policy share. Bytes that

@@ -10,19 +10,19 @@
 //! api_key_env = "ANTHROPIC_API_KEY"
 //! ```
 //!
-//! A missing file means the defaults (offline planning). Keys that only mean something in
-//! Neovim (`keymap_modes`, the `lsp`/`keymaps`/`user_commands`/`diagnostics` sources) are
-//! accepted so one file can be shared, and have no effect here.
+//! A missing file means the defaults (offline planning). The keys shared with Neovim are
+//! checked by the one schema (`crate::config`; here an entry runs a `cmd`, never a Lua
+//! function). Keys that only mean something in Neovim (`keymap_modes`, the
+//! `lsp`/`keymaps`/`user_commands`/`diagnostics` sources) are accepted so one file can be
+//! shared, and have no effect here.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::catalog::Args;
+use crate::config::{Config, Issue, Issues, Runs};
 use crate::llm::ProviderConfig;
-use crate::policy::RaiseRule;
-use crate::reach::Reach;
 
 /// What is wrong with the file, naming the key.
 #[derive(Debug, thiserror::Error)]
@@ -31,25 +31,9 @@ pub enum ConfigError {
     Read { path: String, error: std::io::Error },
     #[error("{path} is not valid TOML: {error}")]
     Syntax { path: String, error: String },
-    #[error("{path}: {key} {message}")]
-    Key { path: String, key: String, message: String },
-}
-
-/// Which catalog sources are on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sources {
-    pub commands: bool,
-    pub options: bool,
-    pub scripts: bool,
-    pub git: bool,
-    pub files: bool,
-    pub terminal: bool,
-}
-
-impl Default for Sources {
-    fn default() -> Self {
-        Sources { commands: true, options: true, scripts: true, git: true, files: true, terminal: true }
-    }
+    /// Every key that is wrong, each `key: what is wrong`.
+    #[error("{path}: {issues}")]
+    Keys { path: String, issues: Issues },
 }
 
 /// An item of the user's own: an argv run on the terminal (always `shell`).
@@ -69,33 +53,26 @@ pub struct UserEntry {
 pub struct ProgramConfig {
     /// The file it came from (it may not exist).
     pub path: PathBuf,
-    pub provider: Option<String>,
-    pub providers: BTreeMap<String, Value>,
+    /// The keys Neovim's `setup()` shares (see `crate::config`).
+    pub core: Config,
+    /// `core.shortlist_limit`, else the ranker's default.
     pub shortlist_limit: usize,
-    pub confirm_before_run: bool,
-    pub sources: Sources,
     pub entries: Vec<UserEntry>,
-    pub log: bool,
-    pub timeout_ms: Option<u64>,
-    pub raise: Vec<RaiseRule>,
 }
 
 impl Default for ProgramConfig {
     fn default() -> Self {
         ProgramConfig {
             path: PathBuf::new(),
-            provider: None,
-            providers: BTreeMap::new(),
+            core: Config::default(),
             shortlist_limit: crate::rank::DEFAULT_SHORTLIST,
-            confirm_before_run: true,
-            sources: Sources::default(),
             entries: Vec::new(),
-            log: true,
-            timeout_ms: None,
-            raise: Vec::new(),
         }
     }
 }
+
+/// The key this file reads itself: Neovim's `keymap_modes` (accepted, no effect).
+const OWN_KEYS: [&str; 1] = ["keymap_modes"];
 
 /// `$XDG_CONFIG_HOME`, else `~/.config` (also on macOS, like Helix).
 pub fn config_home() -> Option<PathBuf> {
@@ -135,85 +112,48 @@ impl ProgramConfig {
         }
     }
 
-    /// Parses the file's text; `path` is for messages.
+    /// Parses the file's text; `path` is for messages. Every wrong key is named.
     pub fn parse(text: &str, path: &Path) -> Result<ProgramConfig, ConfigError> {
         let shown = path.display().to_string();
         let root = crate::toml_json::parse(text)
             .map_err(|e| ConfigError::Syntax { path: shown.clone(), error: e.to_string() })?;
-        let bad = |key: &str, message: String| ConfigError::Key { path: shown.clone(), key: key.to_string(), message };
-        let mut cfg = ProgramConfig { path: path.to_path_buf(), ..ProgramConfig::default() };
-        let Value::Object(top) = root else { return Ok(cfg) };
-        for (key, v) in &top {
-            match key.as_str() {
-                "provider" => cfg.provider = Some(string(v).ok_or_else(|| bad(key, type_msg("a string", v)))?),
-                "providers" => cfg.providers = providers(v, &bad)?,
-                "shortlist_limit" => cfg.shortlist_limit = integer_in(v, 1, 500).map_err(|m| bad(key, m))? as usize,
-                "confirm_before_run" => cfg.confirm_before_run = boolean(v).map_err(|m| bad(key, m))?,
-                "log" => cfg.log = boolean(v).map_err(|m| bad(key, m))?,
-                "timeout_ms" => cfg.timeout_ms = Some(integer_in(v, 1000, 600_000).map_err(|m| bad(key, m))?),
-                "sources" => cfg.sources = sources(v, &bad)?,
-                "entries" => cfg.entries = entries(v, &bad)?,
-                "raise" => cfg.raise = raise(v, &bad)?,
-                "keymap_modes" => {
-                    let ok = v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
-                    if !ok {
-                        return Err(bad(key, type_msg("a list of strings", v)));
-                    }
-                }
-                other => return Err(bad(other, unknown_msg(other, TOP_KEYS))),
+        let mut issues = Vec::new();
+        let core = crate::config::check(&root, &OWN_KEYS, Runs::CmdOnly).unwrap_or_else(|Issues(found)| {
+            issues = found;
+            Config::default()
+        });
+        if let Some(v) = root.get("keymap_modes") {
+            if !v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                let message = format!("should be a list of strings, not {}", json_type(v));
+                issues.push(Issue { path: "keymap_modes".into(), message });
             }
         }
-        if let Some(name) = &cfg.provider {
-            let builtin = ["anthropic", "openai", "ollama", "offline"].contains(&name.as_str());
-            if !builtin && !cfg.providers.contains_key(name) {
-                let known: Vec<&str> = cfg.providers.keys().map(String::as_str).collect();
-                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                return Err(bad(
-                    "provider",
-                    format!("names “{name}”, which is not defined in [providers] (known: {known})"),
-                ));
-            }
+        if !issues.is_empty() {
+            issues.sort_by_key(Issue::to_string);
+            return Err(ConfigError::Keys { path: shown, issues: Issues(issues) });
         }
-        Ok(cfg)
+        let shortlist_limit = core.shortlist_limit.unwrap_or(crate::rank::DEFAULT_SHORTLIST);
+        let entries = core
+            .entries
+            .iter()
+            .map(|e| UserEntry {
+                id: e.name().to_string(),
+                title: e.title.clone(),
+                cmd: e.cmd.clone().unwrap_or_default(),
+                cwd: e.cwd.clone(),
+                args: e.args(),
+                aliases: e.aliases.clone(),
+                description: e.description.clone().unwrap_or_default(),
+            })
+            .collect();
+        Ok(ProgramConfig { path: path.to_path_buf(), core, shortlist_limit, entries })
     }
 
     /// The provider configuration the planner uses: the named provider's table (with the
     /// top-level `timeout_ms` when it sets none), or the offline planner.
     pub fn provider_config(&self) -> Result<ProviderConfig, crate::llm::LlmError> {
-        let Some(name) = self.provider.as_deref().filter(|n| *n != "offline") else {
-            return Ok(ProviderConfig::default());
-        };
-        let mut table = match self.providers.get(name) {
-            Some(Value::Object(m)) => m.clone(),
-            _ => Map::new(),
-        };
-        table.entry("name").or_insert_with(|| Value::String(name.to_string()));
-        if !table.contains_key("timeout_ms") {
-            // A deadline message then names the top-level key, the one to change.
-            table.insert("timeout_setting".into(), Value::from("timeout_ms"));
-            if let Some(ms) = self.timeout_ms {
-                table.insert("timeout_ms".into(), Value::from(ms));
-            }
-        }
-        ProviderConfig::from_json(&Value::Object(table))
+        Ok(self.core.provider_config().unwrap_or_default())
     }
-}
-
-const TOP_KEYS: &[&str] = &[
-    "provider",
-    "providers",
-    "shortlist_limit",
-    "confirm_before_run",
-    "sources",
-    "entries",
-    "keymap_modes",
-    "log",
-    "timeout_ms",
-    "raise",
-];
-
-fn string(v: &Value) -> Option<String> {
-    v.as_str().map(str::to_string)
 }
 
 fn json_type(v: &Value) -> &'static str {
@@ -227,192 +167,10 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-fn type_msg(want: &str, v: &Value) -> String {
-    format!("should be {want}, not {}", json_type(v))
-}
-
-fn boolean(v: &Value) -> Result<bool, String> {
-    v.as_bool().ok_or_else(|| type_msg("true or false", v))
-}
-
-fn integer_in(v: &Value, lo: u64, hi: u64) -> Result<u64, String> {
-    match v.as_u64() {
-        Some(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!("should be a whole number from {lo} to {hi}, not {v}")),
-    }
-}
-
-/// “is not a known key (did you mean `providers`?)”.
-fn unknown_msg(key: &str, known: &[&str]) -> String {
-    let close = known
-        .iter()
-        .map(|k| (distance(key, k), *k))
-        .min()
-        .filter(|(d, _)| *d <= 2.max(key.chars().count() / 3))
-        .map(|(_, k)| format!(" (did you mean “{k}”?)"))
-        .unwrap_or_default();
-    format!("is not a known key{close}; known keys: {}", known.join(", "))
-}
-
-/// Levenshtein distance.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j + 1] + 1).min(cur[j] + 1).min(prev[j] + usize::from(ca != *cb)));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-type Bad<'a> = &'a dyn Fn(&str, String) -> ConfigError;
-
-fn providers(v: &Value, bad: Bad<'_>) -> Result<BTreeMap<String, Value>, ConfigError> {
-    let Value::Object(m) = v else { return Err(bad("providers", type_msg("a table of [providers.NAME] tables", v))) };
-    let mut out = BTreeMap::new();
-    for (name, table) in m {
-        let key = format!("providers.{name}");
-        let Value::Object(fields) = table else { return Err(bad(&key, type_msg("a table", table))) };
-        let mut with_name = fields.clone();
-        with_name.entry("name").or_insert_with(|| Value::String(name.clone()));
-        // The core's own reader names an unknown or ill-typed field.
-        if let Err(e) = ProviderConfig::from_json(&Value::Object(with_name)) {
-            let message = e.to_string();
-            let message = message.strip_prefix(&format!("providers.{name}: ")).unwrap_or(&message).to_string();
-            return Err(bad(&key, message));
-        }
-        out.insert(name.clone(), table.clone());
-    }
-    Ok(out)
-}
-
-fn sources(v: &Value, bad: Bad<'_>) -> Result<Sources, ConfigError> {
-    let Value::Object(m) = v else { return Err(bad("sources", type_msg("a table", v))) };
-    const KNOWN: &[&str] = &[
-        "commands",
-        "options",
-        "scripts",
-        "git",
-        "files",
-        "terminal",
-        "user_commands",
-        "keymaps",
-        "lsp",
-        "diagnostics",
-    ];
-    let mut s = Sources::default();
-    for (k, val) in m {
-        let key = format!("sources.{k}");
-        let on = boolean(val).map_err(|msg| bad(&key, msg))?;
-        match k.as_str() {
-            "commands" => s.commands = on,
-            "options" => s.options = on,
-            "scripts" => s.scripts = on,
-            "git" => s.git = on,
-            "files" => s.files = on,
-            "terminal" => s.terminal = on,
-            "user_commands" | "keymaps" | "lsp" | "diagnostics" => {}
-            other => return Err(bad(&key, unknown_msg(other, KNOWN))),
-        }
-    }
-    Ok(s)
-}
-
-fn entries(v: &Value, bad: Bad<'_>) -> Result<Vec<UserEntry>, ConfigError> {
-    let Value::Array(list) = v else { return Err(bad("entries", type_msg("a list of [[entries]] tables", v))) };
-    let mut out: Vec<UserEntry> = Vec::new();
-    for (i, e) in list.iter().enumerate() {
-        let key = format!("entries[{}]", i + 1);
-        let Value::Object(m) = e else { return Err(bad(&key, type_msg("a table", e))) };
-        let field = |f: &str| m.get(f);
-        let text = |f: &str| -> Result<Option<String>, ConfigError> {
-            match field(f) {
-                None => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(other) => Err(bad(&format!("{key}.{f}"), type_msg("a string", other))),
-            }
-        };
-        let list_of_strings = |f: &str| -> Result<Option<Vec<String>>, ConfigError> {
-            match field(f) {
-                None => Ok(None),
-                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
-                    Ok(Some(a.iter().filter_map(string).collect()))
-                }
-                Some(other) => Err(bad(&format!("{key}.{f}"), type_msg("a list of strings", other))),
-            }
-        };
-        for f in m.keys() {
-            if !["id", "title", "cmd", "cwd", "args", "reach", "aliases", "description", "run"].contains(&f.as_str()) {
-                return Err(bad(&format!("{key}.{f}"), "is not a field of an entry".into()));
-            }
-        }
-        if m.contains_key("run") {
-            return Err(bad(&format!("{key}.run"), "is a Lua function in Neovim; here an entry runs a cmd".into()));
-        }
-        let id = text("id")?.map(|s| s.strip_prefix("entry:").unwrap_or(&s).to_string()).unwrap_or_default();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
-            return Err(bad(&format!("{key}.id"), "needs letters, digits, “_”, “.” or “-”".into()));
-        }
-        if out.iter().any(|u| u.id == id) {
-            return Err(bad(&format!("{key}.id"), format!("repeats the id “{id}”")));
-        }
-        let title = text("title")?.filter(|t| !t.trim().is_empty()).ok_or_else(|| bad(&key, "needs a title".into()))?;
-        let cmd = list_of_strings("cmd")?
-            .filter(|c| !c.is_empty())
-            .ok_or_else(|| bad(&format!("{key}.cmd"), "should be a non-empty list of strings (an argv)".into()))?;
-        let args = match text("args")?.as_deref() {
-            None | Some("none") => Args::None,
-            Some("optional") => Args::Optional,
-            Some("required") => Args::Required,
-            Some(other) => {
-                return Err(bad(&format!("{key}.args"), format!("should be none, optional or required, not “{other}”")))
-            }
-        };
-        if let Some(r) = text("reach")? {
-            // A program is `shell` whatever is declared; a declaration can only be valid.
-            if Reach::parse(&r).is_none() {
-                return Err(bad(
-                    &format!("{key}.reach"),
-                    format!("should be safe, edit, write, code or shell, not “{r}”"),
-                ));
-            }
-        }
-        out.push(UserEntry {
-            id,
-            title,
-            cmd,
-            cwd: text("cwd")?,
-            args,
-            aliases: list_of_strings("aliases")?.unwrap_or_default(),
-            description: text("description")?.unwrap_or_default(),
-        });
-    }
-    Ok(out)
-}
-
-fn raise(v: &Value, bad: Bad<'_>) -> Result<Vec<RaiseRule>, ConfigError> {
-    let Value::Array(list) = v else { return Err(bad("raise", type_msg("a list of { pattern, reach } tables", v))) };
-    list.iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let key = format!("raise[{}]", i + 1);
-            let pattern = r.get("pattern").and_then(Value::as_str).filter(|p| !p.is_empty());
-            let reach = r.get("reach").and_then(Value::as_str).and_then(Reach::parse);
-            match (pattern, reach) {
-                (Some(p), Some(reach)) => Ok(RaiseRule { pattern: p.to_string(), reach }),
-                (None, _) => Err(bad(&key, "needs a pattern (an id or key, or a prefix ending in *)".into())),
-                (_, None) => Err(bad(&key, "needs a reach of safe, edit, write, code or shell".into())),
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reach::Reach;
 
     fn parse(text: &str) -> Result<ProgramConfig, String> {
         ProgramConfig::parse(text, Path::new("/cfg/leash/config.toml")).map_err(|e| e.to_string())
@@ -440,11 +198,11 @@ cmd = ["make", "deploy"]
 "#,
         )
         .unwrap();
-        assert_eq!(c.provider.as_deref(), Some("local"));
+        assert_eq!(c.core.provider.as_deref(), Some("local"));
         assert_eq!(c.shortlist_limit, 40);
-        assert!(!c.confirm_before_run && !c.sources.git && c.sources.scripts);
+        assert!(!c.core.confirm_before_run && !c.core.sources.git && c.core.sources.scripts);
         assert_eq!(c.entries[0].cmd, ["make", "deploy"]);
-        assert_eq!(c.raise[0].reach, Reach::Shell);
+        assert_eq!(c.core.raise[0].reach, Reach::Shell);
         let p = c.provider_config().unwrap();
         assert_eq!(p.name.as_deref(), Some("local"));
         assert_eq!(p.timeout_ms, Some(5000), "the top-level deadline fills in");
@@ -459,23 +217,30 @@ cmd = ["make", "deploy"]
     #[test]
     fn errors_name_the_key() {
         let e = parse("provders = 1\n").unwrap_err();
-        assert!(e.contains("/cfg/leash/config.toml: provders is not a known key (did you mean “providers”?)"), "{e}");
+        assert_eq!(e, "/cfg/leash/config.toml: provders: unknown option (did you mean 'providers'?)");
         let e = parse("[providers.groq]\nkind = \"openai\"\napi_key = \"x\"\n").unwrap_err();
-        assert!(e.contains("providers.groq") && e.contains("unknown field `api_key`"), "{e}");
+        assert!(e.contains("providers.groq.api_key: a key does not belong in the config"), "{e}");
         let e = parse("[providers.groq]\nkind = \"gpt\"\n").unwrap_err();
-        assert!(e.contains("providers.groq"), "{e}");
+        assert!(e.contains("providers.groq.kind: should be one of 'anthropic', 'openai'"), "{e}");
         let e = parse("shortlist_limit = 0\n").unwrap_err();
-        assert!(e.contains("shortlist_limit should be a whole number from 1 to 500"), "{e}");
+        assert!(e.contains("shortlist_limit: should be an integer from 1 to 500, not 0"), "{e}");
         let e = parse("provider = \"claude\"\n").unwrap_err();
-        assert!(e.contains("provider names “claude”, which is not defined"), "{e}");
+        assert!(e.contains("provider: 'claude' is neither a built-in kind"), "{e}");
         let e = parse("[sources]\ngti = false\n").unwrap_err();
-        assert!(e.contains("sources.gti is not a known key (did you mean “git”?)"), "{e}");
+        assert!(e.contains("sources.gti: unknown option (did you mean 'sources.git'?)"), "{e}");
         let e = parse("[sources]\ngit = \"no\"\n").unwrap_err();
-        assert!(e.contains("sources.git should be true or false, not a string"), "{e}");
+        assert!(e.contains("sources.git: should be a boolean, not string"), "{e}");
         let e = parse("[[entries]]\nid = \"a\"\ntitle = \"a\"\n").unwrap_err();
-        assert!(e.contains("entries[1].cmd should be a non-empty list"), "{e}");
+        assert!(e.contains("entries[1]: cmd should be a non-empty list"), "{e}");
         let e = parse("raise = [{ pattern = \"x\", reach = \"harmless\" }]\n").unwrap_err();
-        assert!(e.contains("raise[1] needs a reach"), "{e}");
+        assert!(e.contains("raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'"), "{e}");
+        // Every wrong key at once, in the order of their paths.
+        let e = parse("timeout_ms = 5\nlog = 1\nkeymap_modes = 2\n").unwrap_err();
+        assert_eq!(
+            e,
+            "/cfg/leash/config.toml: keymap_modes: should be a list of strings, not a number; \
+             log: should be a boolean, not number; timeout_ms: should be an integer from 1000 to 600000, not 5"
+        );
         let e = parse("provider = \n").unwrap_err();
         assert!(e.contains("is not valid TOML"), "{e}");
     }
@@ -483,7 +248,7 @@ cmd = ["make", "deploy"]
     #[test]
     fn a_missing_file_is_the_defaults() {
         let c = ProgramConfig::load(Path::new("/nonexistent/leash/config.toml")).unwrap();
-        assert_eq!(c.provider, None);
+        assert_eq!(c.core.provider, None);
         assert_eq!(c.provider_config().unwrap().resolved_kind().unwrap(), crate::llm::ProviderKind::Offline);
     }
 }

@@ -1,5 +1,11 @@
 --- Defaults and validation of `require('leash').setup(opts)`.
 ---
+--- One schema: every key but `keymap_modes` (provider, providers, shortlist_limit,
+--- confirm_before_run, sources, entries, log, timeout_ms, raise) is checked, and given its
+--- default, by the native core (`check_config`), which reads the `leash` program's TOML
+--- file with the same rules. An entry's `run` function stays here (the core is told that
+--- there is one), and so does `keymap_modes`, the one key only the Lua side reads.
+---
 --- The safety rules are not configuration: a step that can reach a shell, run code or
 --- write files is always confirmed, and nothing here can turn that off. Configuration
 --- may raise a reach, never lower it (see doc/design.md, "The one rule").
@@ -60,38 +66,18 @@ local H = {}
 ---@field timeout_ms? integer deadline of one model call in milliseconds (default: the provider's, 30 s cloud, 120 s local)
 ---@field raise? { pattern: string, reach: 'safe'|'edit'|'write'|'code'|'shell' }[] raise the reach of matching ids or keys (never lowers)
 
---- The defaults. Every key is documented in |leash-config|.
+--- The defaults the Lua side owns: the entries (their functions stay here) and
+--- keymap_modes. The core's keys get theirs from the core (|leash-config| lists them all).
 ---@type leash.Config
 M.defaults = {
-  provider = nil, -- offline until a provider is chosen
-  providers = {}, -- e.g. { claude = { kind = 'anthropic', model = '…', api_key_env = 'ANTHROPIC_API_KEY' } }
-  shortlist_limit = nil, -- entries ranked into the prompt; nil = the core's default (one constant, in Rust)
-  confirm_before_run = true, -- never skips code/shell/write steps, whatever its value
-  sources = {
-    commands = true,
-    options = true,
-    user_commands = true,
-    keymaps = true,
-    scripts = true,
-    git = true,
-    files = true,
-    lsp = true,
-    diagnostics = true,
-    terminal = true,
-  },
   entries = {}, -- e.g. { { id = 'deploy', title = 'deploy to staging', cmd = { 'make', 'deploy' } } }
   keymap_modes = { 'n', 'x' }, -- modes whose described mappings enter the catalog ('x' includes :vmap)
-  log = true, -- append to stdpath('log')/leash.log
-  timeout_ms = nil, -- one model call, in milliseconds; nil = the provider's default
-  raise = {}, -- e.g. { { pattern = 'user:Deploy*', reach = 'shell' } }
 }
 
---- The active configuration (defaults until |leash.setup()| is called).
+--- The active configuration (defaults until |leash.setup()| is called). Read it with
+--- |M.get()|: the core's part is filled in once the native library is loaded.
 ---@type leash.Config
 M.options = vim.deepcopy(M.defaults)
-
---- The built-in provider kinds: `provider` may name one of them without a `providers` entry.
-M.kinds = { 'anthropic', 'openai', 'ollama', 'offline' }
 
 --- The errors of the last |leash.setup()| call, each `path: what is wrong` (empty when it
 --- was valid, or not called). `:checkhealth leash` reports them.
@@ -101,18 +87,18 @@ M.errors = {}
 --- Whether |leash.setup()| was called.
 M.called = false
 
+--- Why the core's keys of the last |leash.setup()| are not checked yet (the native
+--- library did not load), or nil. They are checked, and applied, once it loads; until
+--- then nothing is planned or run (see |leash-install|).
+---@type string?
+M.unchecked = nil
+
 --- Every error in `opts`, each `path: what is wrong`, in a stable order (empty: valid).
---- Never includes a key's value.
+--- Never includes a key's value. Without the native library only the Lua side's keys are
+--- checked.
 ---@param opts any
 ---@return string[]
-function M.validate(opts)
-  if type(opts) ~= 'table' then return { ('setup() expects a table, not %s'):format(type(opts)) } end
-  local errs = {}
-  H.check(opts, H.schema, '', errs)
-  vim.list_extend(errs, H.check_provider(opts))
-  table.sort(errs) -- each starts with its path: providers.a.… before providers.b.…
-  return errs
-end
+function M.validate(opts) return (H.validate(opts)) end
 
 --- The one message for `errs`: `leash: config: a: …; b: …`.
 ---@param errs string[]
@@ -121,45 +107,47 @@ function M.message(errs) return 'leash: config: ' .. table.concat(errs, '; ') en
 
 --- Validate `opts` and merge them over the defaults. A config with any error applies
 --- nothing (the options stay as they were) and raises one `leash: config: …` message
---- naming every error, without a position (`error(msg, 0)`).
+--- naming every error, without a position (`error(msg, 0)`). Without the native library
+--- the core's keys wait, unchecked and unapplied, until it loads (|M.unchecked|).
 ---@param opts? leash.Config
 ---@return leash.Config
 function M.setup(opts)
   if opts == nil then opts = {} end
-  local errs = M.validate(opts)
+  local errs, core, why = H.validate(opts)
   M.errors, M.called = errs, true
   if #errs > 0 then error(M.message(errs), 0) end
-  M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
+  local own = {}
+  for key in pairs(H.schema) do
+    own[key] = opts[key]
+  end
+  local options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), own)
+  M.options = H.merge(options, core or {}, opts.entries)
+  H.waiting, M.unchecked, H.failed = (not core) and H.core_part(opts) or nil, why, nil
+  H.entries = opts.entries
   return M.options
 end
 
+--- The keys only the Lua side checks; the core's are its `config_keys()`. |leash-config|
+--- is checked against both.
+---@return string[]
+function M.lua_keys() return H.own_keys() end
+
 --- The active configuration.
 ---@return leash.Config
-function M.get() return M.options end
+function M.get()
+  H.settle()
+  return M.options
+end
+
+--- The error of a config whose core keys were checked only when the native library
+--- loaded, after |leash.setup()| had returned, or nil: nothing is planned with it.
+---@return string?
+function M.failed()
+  H.settle()
+  return H.failed
+end
 
 -- Helper data ================================================================
-
--- Each leaf is a type name, a list of allowed type names, or a validator function that
--- returns an error message. A table with `fields` is a nested table with known keys;
--- `map` is a table with free string keys whose values follow the given schema.
-local function integer_in(lo, hi)
-  return function(v)
-    if type(v) ~= 'number' or v % 1 ~= 0 or v < lo or v > hi then
-      return ('should be an integer from %d to %d, not %s'):format(lo, hi, vim.inspect(v))
-    end
-  end
-end
-
-local function optional(check)
-  return function(v)
-    if v ~= nil then return check(v) end
-  end
-end
-
--- Said for `api_key = '…'`: a key written in the config ends up in dotfile repositories.
-local api_key_ways = "api_key_env = 'NAME' (an environment variable), api_key_file = 'path' (a file holding it)"
-  .. " or api_key_cmd = { 'pass', 'show', 'llm' } (a command printing it)"
-local api_key_hint = 'a key does not belong in the config, only where it comes from: ' .. api_key_ways
 
 local function list_of_strings(v)
   if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of strings, not %s'):format(type(v)) end
@@ -168,255 +156,103 @@ local function list_of_strings(v)
   end
 end
 
---- `entries`: a list of user entries (see |leash.UserEntry|).
-local function user_entries(v)
-  if type(v) ~= 'table' or not vim.islist(v) then return ('should be a list of entries, not %s'):format(type(v)) end
-  local allowed = {
-    id = true,
-    title = true,
-    run = true,
-    cmd = true,
-    cwd = true,
-    args = true,
-    reach = true,
-    aliases = true,
-    description = true,
-  }
-  local seen = {}
-  for i, e in ipairs(v) do
-    local function bad(msg) return ('[%d] %s'):format(i, msg) end
-    if type(e) ~= 'table' then return bad('should be a table') end
-    for k in pairs(e) do
-      if not allowed[k] then return bad(("has an unknown field '%s'"):format(tostring(k))) end
-    end
-    local name = type(e.id) == 'string' and e.id:gsub('^entry:', '') or nil
-    if not name or not name:match('^[%w_.-]+$') then return bad('needs an id of letters, digits, "_", "." or "-"') end
-    if seen[name] then return bad(('repeats the id %q'):format(name)) end
-    seen[name] = true
-    if type(e.title) ~= 'string' or vim.trim(e.title) == '' then return bad('needs a title') end
-    if (e.run == nil) == (e.cmd == nil) then
-      return bad('needs exactly one of run (a function) or cmd (an argv list)')
-    end
-    if e.run ~= nil and type(e.run) ~= 'function' then return bad('run should be a function') end
-    if e.cmd ~= nil then
-      local err = list_of_strings(e.cmd)
-      if err or #e.cmd == 0 then return bad('cmd should be a non-empty list of strings') end
-    end
-    if e.cwd ~= nil and type(e.cwd) ~= 'string' then return bad('cwd should be a string') end
-    if e.args ~= nil and not vim.tbl_contains({ 'none', 'optional', 'required' }, e.args) then
-      return bad("args should be 'none', 'optional' or 'required'")
-    end
-    if e.reach ~= nil and not vim.tbl_contains({ 'safe', 'edit', 'write', 'code', 'shell' }, e.reach) then
-      return bad("reach should be 'safe', 'edit', 'write', 'code' or 'shell'")
-    end
-    if e.aliases ~= nil and list_of_strings(e.aliases) then return bad('aliases should be a list of strings') end
-    if e.description ~= nil and type(e.description) ~= 'string' then return bad('description should be a string') end
-  end
-end
-
+--- The keys only the Lua side reads, each with its check (a function returning an
+--- error message, or nil).
 H.schema = {
-  fields = {
-    provider = { 'string', 'nil' },
-    providers = {
-      -- The Rust core reads these tables and names any unknown field (see |leash-providers|).
-      map = {
-        fields = {
-          name = { 'string', 'nil' },
-          kind = function(v)
-            if v ~= nil and not vim.tbl_contains(M.kinds, v) then
-              return ("should be one of 'anthropic', 'openai', 'ollama', 'offline', not %s"):format(vim.inspect(v))
-            end
-          end,
-          model = { 'string', 'nil' },
-          url = { 'string', 'nil' },
-          headers = { 'table', 'nil' },
-          timeout_ms = optional(integer_in(1, 600000)),
-          connect_timeout_ms = optional(integer_in(1, 600000)),
-          max_tokens = optional(integer_in(1, 1000000)),
-          temperature = { 'number', 'nil' },
-          api_key_env = { 'string', 'nil' },
-          api_key_file = { 'string', 'nil' },
-          api_key_cmd = function(v)
-            if v ~= nil then return list_of_strings(v) end
-          end,
-          api_key_header = { 'string', 'nil' },
-          structured = function(v)
-            if v ~= nil and not vim.tbl_contains({ 'json_schema', 'json_object', 'tool', 'none' }, v) then
-              return ("should be one of 'json_schema', 'json_object', 'tool', 'none', not %s"):format(vim.inspect(v))
-            end
-          end,
-          ca_file = { 'string', 'nil' },
-          retries = optional(integer_in(0, 5)),
-        },
-        hints = { api_key = api_key_hint },
-      },
-    },
-    raise = function(v)
-      if type(v) ~= 'table' or not vim.islist(v) then
-        return ('should be a list of { pattern, reach }, not %s'):format(type(v))
-      end
-      for i, r in ipairs(v) do
-        if type(r) ~= 'table' or type(r.pattern) ~= 'string' or r.pattern == '' then
-          return ('[%d] needs a pattern (an id or key, or a prefix ending in *)'):format(i)
-        end
-        if not vim.tbl_contains({ 'safe', 'edit', 'write', 'code', 'shell' }, r.reach) then
-          return ("[%d] reach should be 'safe', 'edit', 'write', 'code' or 'shell'"):format(i)
-        end
-      end
-    end,
-    shortlist_limit = integer_in(1, 500),
-    confirm_before_run = 'boolean',
-    sources = {
-      fields = {
-        commands = 'boolean',
-        options = 'boolean',
-        user_commands = 'boolean',
-        keymaps = 'boolean',
-        scripts = 'boolean',
-        git = 'boolean',
-        files = 'boolean',
-        lsp = 'boolean',
-        diagnostics = 'boolean',
-        terminal = 'boolean',
-      },
-    },
-    entries = user_entries,
-    keymap_modes = list_of_strings,
-    log = 'boolean',
-    timeout_ms = integer_in(1000, 600000),
-  },
-  hints = {
-    api_key = 'a key does not belong in the config, only where it comes from, in a provider (providers.NAME): '
-      .. api_key_ways,
-  },
+  keymap_modes = list_of_strings,
 }
+
+-- The core's keys waiting for the native library (nil: none), and the error of their
+-- check when it failed after setup() had returned.
+H.waiting = {}
+H.failed = nil
 
 -- Helper functionality =======================================================
 
---- Check `value` against `schema`, appending every error to `errs` (`path: message`).
----@param value any
----@param schema any
----@param path string dotted path for messages
----@param errs string[]
-function H.check(value, schema, path, errs)
-  local name = path == '' and 'opts' or path
-  local function bad(msg) errs[#errs + 1] = ('%s: %s'):format(name, msg) end
-  if type(schema) == 'function' then
-    local err = schema(value)
-    -- A validator of a list says which element: `[2] needs a title` becomes `entries[2]: needs a title`.
-    local index, rest = (err or ''):match('^(%[%d+%]) (.*)$')
-    if index then
-      errs[#errs + 1] = ('%s%s: %s'):format(name, index, rest)
-    elseif err then
-      bad(err)
-    end
-    return
-  end
-  if type(schema) == 'string' or vim.islist(schema) then
-    local types = type(schema) == 'string' and { schema } or schema
-    if not vim.tbl_contains(types, type(value)) then
-      local want = table.concat(vim.tbl_filter(function(t) return t ~= 'nil' end, types), ' or ')
-      bad(('should be a %s, not %s'):format(want, type(value)))
-    end
-    return
-  end
-  if value == nil then return end
-  if type(value) ~= 'table' then return bad(('should be a table, not %s'):format(type(value))) end
-  if schema.map then
-    for _, k in ipairs(H.sorted_keys(value)) do
-      if type(k) ~= 'string' then
-        bad('should have string keys')
-      else
-        H.check(value[k], schema.map, path .. '.' .. k, errs)
-      end
-    end
-    return
-  end
-  for _, k in ipairs(H.sorted_keys(value)) do
-    local sub = schema.fields[k]
-    local full = path == '' and tostring(k) or (path .. '.' .. tostring(k))
-    if schema.hints and schema.hints[k] then
-      errs[#errs + 1] = ('%s: %s'):format(full, schema.hints[k])
-    elseif sub == nil then
-      local guess = H.closest(tostring(k), vim.tbl_keys(schema.fields))
-      errs[#errs + 1] = ('%s: unknown option%s'):format(
-        full,
-        guess and (" (did you mean '%s'?)"):format(path == '' and guess or (path .. '.' .. guess)) or ''
-      )
-    else
-      H.check(value[k], sub, full, errs)
-    end
-  end
-end
-
---- `provider` names a built-in kind or an entry of `providers`, and every entry of
---- `providers` has a kind (its own, or its name when that is a kind).
+--- The keys of `opts` the core checks. An entry's `run` function stays here: the core
+--- is told `run = true` instead.
 ---@param opts table
----@return string[]
-function H.check_provider(opts)
-  local errs = {}
-  local providers = type(opts.providers) == 'table' and opts.providers or {}
-  local kinds = table.concat(M.kinds, ', ')
-  for _, name in ipairs(H.sorted_keys(providers)) do
-    local p = providers[name]
-    if type(name) == 'string' and type(p) == 'table' and p.kind == nil and not vim.tbl_contains(M.kinds, name) then
-      errs[#errs + 1] = ("providers.%s.kind: needed, since '%s' is not a built-in kind (%s)"):format(name, name, kinds)
-    end
+---@return table
+function H.core_part(opts)
+  local core = {}
+  for k, v in pairs(opts) do
+    if H.schema[k] == nil then core[k] = v end
   end
-  local name = opts.provider
-  if type(name) == 'string' and providers[name] == nil and not vim.tbl_contains(M.kinds, name) then
-    local defined = vim.tbl_filter(function(k) return type(k) == 'string' end, H.sorted_keys(providers))
-    local guess = H.closest(name, vim.list_extend(vim.deepcopy(M.kinds), defined))
-    errs[#errs + 1] = ("provider: '%s' is neither a built-in kind (%s) nor defined in providers (%s)%s"):format(
-      name,
-      kinds,
-      #defined > 0 and ('defined: ' .. table.concat(defined, ', ')) or 'none defined',
-      guess and (" (did you mean '%s'?)"):format(guess) or ''
-    )
+  if type(core.entries) == 'table' then
+    core.entries = vim.tbl_map(function(e)
+      if type(e) ~= 'table' or type(e.run) ~= 'function' then return e end
+      return vim.tbl_extend('force', e, { run = true })
+    end, core.entries)
   end
-  return errs
+  return core
 end
 
---- The keys of `t`, strings sorted first, so that messages come in a stable order.
-function H.sorted_keys(t)
-  local keys = vim.tbl_keys(t)
-  table.sort(keys, function(a, b)
-    if type(a) ~= type(b) then return type(a) == 'string' end
-    return tostring(a) < tostring(b)
-  end)
+--- `core` (the core's normalized part) over `options`, with the user's own entries (the
+--- core's copy lacks their functions).
+---@param options table
+---@param core table
+---@param entries? table
+---@return table
+function H.merge(options, core, entries)
+  local out = vim.tbl_deep_extend('force', options, core)
+  out.entries = entries or options.entries
+  return out
+end
+
+--- The names of the keys the Lua side checks, for the core's guess at a misspelt key.
+---@return string[]
+function H.own_keys()
+  local keys = vim.tbl_keys(H.schema)
+  table.sort(keys)
   return keys
 end
 
---- The candidate nearest to `word` by edit distance, if it is close enough.
----@param word string
----@param candidates string[]
----@return string?
-function H.closest(word, candidates)
-  local best, best_d
-  for _, c in ipairs(candidates) do
-    local d = H.distance(word, c)
-    if not best_d or d < best_d or (d == best_d and c < best) then
-      best, best_d = c, d
+--- Every error of `opts`, and the core's normalized part (nil when it has errors or the
+--- native library is not loaded, with why in the last case).
+---@param opts any
+---@return string[] errs
+---@return table? core
+---@return string? unchecked
+function H.validate(opts)
+  if type(opts) ~= 'table' then return { ('setup() expects a table, not %s'):format(type(opts)) } end
+  local errs = {}
+  for _, key in ipairs(H.own_keys()) do
+    local err = opts[key] ~= nil and H.schema[key](opts[key]) or nil
+    -- A validator of a list says which element: `[2] should be …` becomes `keymap_modes[2]: should be …`.
+    local index, rest = (err or ''):match('^(%[%d+%]) (.*)$')
+    if index then
+      errs[#errs + 1] = ('%s%s: %s'):format(key, index, rest)
+    elseif err then
+      errs[#errs + 1] = ('%s: %s'):format(key, err)
     end
   end
-  if best and best_d <= math.max(2, math.floor(#word / 3)) then return best end
+  local native, nerr = require('leash.native').load()
+  local core, why
+  if native then
+    local cerrs
+    core, cerrs = native.check_config(H.core_part(opts), H.own_keys())
+    vim.list_extend(errs, cerrs or {})
+  else
+    why = 'the native library is not loaded (' .. tostring(nerr) .. ')'
+  end
+  table.sort(errs) -- each starts with its path: providers.a.… before providers.b.…
+  return errs, #errs == 0 and core or nil, why
 end
 
---- Levenshtein distance.
-function H.distance(a, b)
-  local prev = {}
-  for j = 0, #b do
-    prev[j] = j
+--- Check and apply the core's keys that waited for the native library, once it loads.
+function H.settle()
+  if H.waiting == nil then return end
+  local native = require('leash.native').load()
+  if not native then return end
+  local waiting = H.waiting
+  H.waiting, M.unchecked = nil, nil
+  local core, errs = native.check_config(waiting, H.own_keys())
+  if not core then
+    table.sort(errs)
+    M.errors, H.failed = errs, M.message(errs)
+    return
   end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
+  M.options = H.merge(M.options, core, H.entries)
 end
 
 return M

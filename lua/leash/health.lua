@@ -64,7 +64,10 @@ function M.check()
 
   health.start('Configuration')
   local config = require('leash.config')
-  if #config.errors > 0 then
+  config.get() -- checks what waited for the native library, if it loads now
+  if config.unchecked then
+    health.warn('the core has not checked the config yet: ' .. config.unchecked .. '; nothing is planned until it is')
+  elseif #config.errors > 0 then
     -- The same errors setup() raised, one per line; nothing of that config was applied.
     for _, err in ipairs(config.errors) do
       health.error(err)
@@ -78,8 +81,10 @@ function M.check()
 
   health.start('Provider')
   local cfg = config.get()
-  local p = require('leash.planner').provider_config(cfg)
-  if not p then
+  local p, perr = require('leash.planner').provider_config(cfg)
+  if perr then
+    health.warn(('provider %s: %s'):format(cfg.provider, perr))
+  elseif not p then
     health.info(
       'no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers'
     )

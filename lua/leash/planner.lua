@@ -40,6 +40,9 @@ local PIPE_KEY = 'leash.planner.pipe'
 function M.start(request, on_done, opts)
   local native, err = require('leash.native').load()
   if not native then return false, err end
+  -- A config checked only once the library loaded, and found wrong: nothing is planned.
+  local failed = require('leash.config').failed()
+  if failed then return false, failed end
   local state, cerr = require('leash.catalog').get()
   if not state then return false, cerr end
   local ok, perr = H.ensure_pipe(native)
@@ -47,7 +50,8 @@ function M.start(request, on_done, opts)
   if H.pending then M.cancel({ quiet = true }) end
 
   local cfg = require('leash.config').get()
-  local provider = M.provider_config(cfg)
+  local provider, perr = M.provider_config(cfg)
+  if perr then return false, perr end
   local context = require('leash.context').get(opts)
   local prompt_context = H.prompt_context(context)
   prompt_context.previous = opts and opts.previous or nil
@@ -116,20 +120,19 @@ function M.status()
   }
 end
 
---- The provider table handed to the core for the configured provider, or nil (offline).
+--- The provider table handed to the core for the configured provider, or nil (offline):
+--- the core's rule, which fills in the top-level `timeout_ms` when the provider's table
+--- sets none (a deadline message then names that one).
 ---@param cfg leash.Config
----@return table?
+---@return table? provider
+---@return string? err why there is none (no native library, a config that is not valid)
 function M.provider_config(cfg)
-  local name = cfg.provider
-  if name == nil or name == 'offline' then return nil end
-  local p = vim.deepcopy((cfg.providers or {})[name] or {})
-  p.name = p.name or name
-  if p.timeout_ms == nil then
-    -- The deadline is then the top-level option's (or the default): the one a deadline
-    -- message tells the user to raise.
-    p.timeout_ms = cfg.timeout_ms
-    p.timeout_setting = 'timeout_ms'
-  end
+  if cfg.provider == nil or cfg.provider == 'offline' then return nil end
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local ok, p =
+    pcall(native.provider_config, { provider = cfg.provider, providers = cfg.providers, timeout_ms = cfg.timeout_ms })
+  if not ok then return nil, require('leash.native').message(p) end
   return p
 end
 

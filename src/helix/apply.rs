@@ -119,7 +119,7 @@ impl HelixPlan {
             reply: plan.reply.clone(),
             steps,
             dropped,
-            may_skip_confirmation: may_skip && !env.config.confirm_before_run,
+            may_skip_confirmation: may_skip && !env.config.core.confirm_before_run,
         }
     }
 

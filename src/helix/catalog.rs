@@ -87,7 +87,7 @@ pub fn build(
 ) -> Result<HelixCatalog, CatalogError> {
     let mut entries = Vec::new();
     let d = data();
-    if cfg.sources.commands {
+    if cfg.core.sources.commands {
         for t in d.typable_commands.iter().filter(|t| version.has(&t.since) && withheld(&t.name).is_none()) {
             entries.push(command_entry(t));
         }
@@ -97,7 +97,7 @@ pub fn build(
             }
         }
     }
-    if cfg.sources.options {
+    if cfg.core.sources.options {
         entries.extend(d.options.iter().filter(|o| version.has(&o.since)).filter_map(option_entry));
     }
     let discovered = sources::discover(&sources::Options {
@@ -106,17 +106,17 @@ pub fn build(
         editor: Editor::Helix,
     });
     let mut shared = Vec::new();
-    if cfg.sources.scripts {
+    if cfg.core.sources.scripts {
         shared.extend(discovered.scripts.iter());
     }
-    if cfg.sources.git {
+    if cfg.core.sources.git {
         shared.extend(discovered.git.iter());
     }
-    if cfg.sources.files {
+    if cfg.core.sources.files {
         shared.extend(discovered.files.iter());
     }
     entries.extend(shared.into_iter().map(sources::SourceItem::to_entry));
-    if cfg.sources.terminal {
+    if cfg.core.sources.terminal {
         entries.push(Entry::Item(Item {
             id: "term:run".into(),
             kind: "terminal".into(),
@@ -315,8 +315,8 @@ mod tests {
     #[test]
     fn sources_can_be_turned_off() {
         let mut off = cfg();
-        off.sources.commands = false;
-        off.sources.terminal = false;
+        off.core.sources.commands = false;
+        off.core.sources.terminal = false;
         let c = build(Version(25, 7, 1), &std::env::temp_dir(), None, &off).unwrap();
         assert!(c.catalog.item("cmd:vsplit").is_none());
         assert!(c.catalog.item("term:run").is_none());

@@ -367,7 +367,7 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
     let version = catalog::detect_version();
     let file = context.file.as_deref().map(|f| crate::sources::absolute(&cwd, f));
     let catalog = catalog::build(version, &cwd, file.as_deref(), cfg).map_err(|e| e.to_string())?;
-    let policy = Policy::new(Profile::Helix).with_raise_rules(cfg.raise.clone());
+    let policy = Policy::new(Profile::Helix).with_raise_rules(cfg.core.raise.clone());
     let provider = cfg.provider_config().map_err(|e| e.to_string())?;
     let (stack, _) = crate::sources::project::stack(&cwd);
     let model_context = Context {
@@ -388,7 +388,7 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
 
 /// Appends one exchange to `$XDG_STATE_HOME/leash/leash.log` (mode 0600) when logging is on.
 fn log(cfg: &ProgramConfig, line: &str) {
-    if !cfg.log {
+    if !cfg.core.log {
         return;
     }
     let Ok(dir) = state::dir() else { return };

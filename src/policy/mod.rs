@@ -68,8 +68,10 @@ impl Profile {
     }
 }
 
-/// A user rule that raises the reach of every id or key it matches.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A user rule that raises the reach of every id or key it matches (read by
+/// `config::parse_raise_rules`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RaiseRule {
     /// An exact id or key, or a prefix ending in `*` (`user:Git*`, `script:*`).
     pub pattern: String,

@@ -144,4 +144,93 @@ describe('config', function()
     matches('OK setup%(%) accepted the config', text)
     vim.cmd.bwipeout()
   end)
+
+  it('the core checks its keys: an empty table is an empty list, a function is named', function()
+    require('leash').setup({ raise = {}, providers = {}, sources = {} })
+    eq({}, require('leash.config').get().raise)
+    eq(true, require('leash.config').get().sources.git, 'the core fills in the defaults')
+    matches('^leash: config: log: cannot be read', raises(require('leash').setup, { log = function() end }))
+    eq(
+      "leash: config: raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'",
+      raises(require('leash').setup, { raise = { { pattern = 'x', reach = 'plugin' } } })
+    )
+    eq(
+      "leash: config: keymap_mode: unknown option (did you mean 'keymap_modes'?)",
+      raises(require('leash').setup, { keymap_mode = { 'n' } }),
+      'a Lua-only key is a candidate too'
+    )
+  end)
+
+  it('without the native library, setup() checks its own keys and the rest waits', function()
+    local _, restore = without_native()
+    local config = require('leash.config')
+    matches('keymap_modes: should be a list', raises(require('leash').setup, { keymap_modes = 'n' }))
+    require('leash').setup({ shortlist_limit = 0 })
+    restore()
+    matches('native library not found', config.unchecked)
+    eq(nil, config.options.shortlist_limit, 'not applied while unchecked')
+    local started, err = require('leash.planner').start('wrap', function() end)
+    eq(false, started)
+    matches('native library not found', err, 'nothing runs')
+    require('leash.native').reset()
+    eq(nil, config.get().shortlist_limit, 'checked once the library loads: nothing of it applied')
+    eq({ 'shortlist_limit: should be an integer from 1 to 500, not 0' }, config.errors)
+    matches('^leash: config: shortlist_limit', config.failed())
+    eq(false, (require('leash.planner').start('wrap', function() end)), 'nothing is planned with it')
+  end)
+
+  it('|leash-config| documents every key of the schema, and nothing else', function()
+    local lines = vim.fn.readfile(root .. '/doc/leash.txt')
+    local documented, where = {}, nil
+    local function add(key) documented[#documented + 1] = key end
+    local in_block, in_sources, in_raise, table_of = false, false, false, nil
+    for _, line in ipairs(lines) do
+      if line:find('*leash-config*', 1, true) then in_block = true end
+      if in_block and line:match('^<') then in_block = false end
+      if in_block then
+        local top = line:match('^      ([%a_]+) =')
+        if top then
+          add(top)
+          in_sources, in_raise = top == 'sources', top == 'raise'
+        end
+        for key in line:gmatch('([%a_]+) = ') do
+          if in_sources and key ~= 'sources' then add('sources.' .. key) end
+          if in_raise and key ~= 'raise' then add('raise[].' .. key) end
+        end
+        if line:find('},', 1, true) then in_sources = false end
+      end
+      if line:find('Fields of a provider entry:', 1, true) then
+        table_of, where = 'providers.NAME.', nil
+      elseif line:find('Fields of an entry:', 1, true) then
+        table_of, where = 'entries[].', nil
+      elseif table_of then
+        if line:match('^%S') then
+          table_of = nil
+        else
+          local names = line:match('^  (%a[%w_, ]-)%s%s+%S')
+          for name in (names or ''):gmatch('[%w_]+') do
+            add(table_of .. name)
+            where = true
+          end
+        end
+      end
+    end
+    ok(where, 'the field tables were found')
+    local schema = vim.list_extend(require('leash.native').get().config_keys(), require('leash.config').lua_keys())
+    table.sort(schema)
+    table.sort(documented)
+    eq(schema, documented)
+  end)
+
+  it('has a `sources` switch for every source of the registry, and no other', function()
+    local switches = {}
+    for _, key in ipairs(require('leash.native').get().config_keys()) do
+      local name = key:match('^sources%.(.+)$')
+      if name then switches[#switches + 1] = name end
+    end
+    local names = vim.deepcopy(require('leash.sources').names)
+    table.sort(switches)
+    table.sort(names)
+    eq(names, switches)
+  end)
 end)

@@ -129,6 +129,34 @@ function H.checks.is_invisible(mod)
   eq(false, mod.is_invisible(0x110000), 'not a code point')
 end
 
+function H.checks.check_config(mod)
+  local cfg, errs = mod.check_config({ shortlist_limit = 20, keymap_modes = 'ignored here' }, { 'keymap_modes' })
+  eq(nil, errs)
+  eq(20, cfg.shortlist_limit)
+  eq(true, cfg.confirm_before_run, 'the defaults filled in')
+  eq(nil, cfg.keymap_modes, 'a key of the Lua side is left to it')
+  cfg, errs = mod.check_config({ log = 'yes', gti = 1 })
+  eq(nil, cfg)
+  eq({ 'gti: unknown option', 'log: should be a boolean, not string' }, errs)
+end
+
+function H.checks.provider_config(mod)
+  eq(nil, mod.provider_config({}), 'offline')
+  local p = mod.provider_config({ provider = 'ollama', timeout_ms = 5000 })
+  eq({ name = 'ollama', timeout_ms = 5000, timeout_setting = 'timeout_ms', headers = {} }, p)
+  p = mod.provider_config({ provider = 'l', providers = { l = { kind = 'ollama', timeout_ms = 9000 } } })
+  eq({ 'l', 'ollama', 9000 }, { p.name, p.kind, p.timeout_ms })
+  eq(nil, p.timeout_setting, 'the provider sets its own deadline')
+  matches('leash: config: provider:', raises(mod.provider_config, { provider = 'nope' }))
+end
+
+function H.checks.config_keys(mod)
+  local keys = mod.config_keys()
+  ok(vim.tbl_contains(keys, 'providers.NAME.timeout_ms'), 'a provider field')
+  ok(vim.tbl_contains(keys, 'raise[].reach'), 'a rule field')
+  ok(not vim.tbl_contains(keys, 'providers.NAME.timeout_setting'), "a frontend field is not the user's")
+end
+
 function H.checks.policy_lists(mod)
   local lists = mod.policy_lists()
   ok(lists.withheld.normal, ':normal is withheld')
@@ -332,13 +360,9 @@ describe('native.load()', function()
 
   it('reports a missing library with what to run', function()
     local native = require('leash.native')
-    local empty = vim.fn.tempname()
-    vim.fn.mkdir(empty, 'p')
-    local saved = vim.env.CARGO_TARGET_DIR
-    vim.env.CARGO_TARGET_DIR = nil
-    native.reset({ root = empty, runtimepath = false })
+    local empty, restore = without_native()
     local mod, err = native.load()
-    vim.env.CARGO_TARGET_DIR = saved
+    restore()
     eq(nil, mod)
     matches('native library not found', err)
     matches(':Leash build', err)

@@ -196,6 +196,18 @@ function env.fresh()
   end
 end
 
+--- Hide the native library: the loader finds none until `native.reset()`. Returns the
+--- empty folder it looks in and a function that puts CARGO_TARGET_DIR back (call it once
+--- the loader has looked).
+function env.without_native()
+  local empty = vim.fn.tempname()
+  vim.fn.mkdir(empty, 'p')
+  local saved = vim.env.CARGO_TARGET_DIR
+  vim.env.CARGO_TARGET_DIR = nil
+  require('leash.native').reset({ root = empty, runtimepath = false })
+  return empty, function() vim.env.CARGO_TARGET_DIR = saved end
+end
+
 env.root = root
 setmetatable(env, { __index = _G })
 

@@ -54,17 +54,19 @@ end
 
 --- The first handler that claims `name`, or nil: the core's matching (without regard to
 --- case, against the whole name and its last component), the one the validator uses.
---- When the native module cannot answer, every name counts as claimed by the first
---- handler (fail closed: a step below `shell` naming a file is then refused).
+--- When the native module cannot answer, nil and why: the caller refuses the name (fail
+--- closed).
 ---@param name string a file name as a step gives it
 ---@param handlers? leash.NameHandler[] default: |M.list()|
----@return leash.NameHandler?
+---@return leash.NameHandler? handler
+---@return string? err why the name could not be checked
 function M.match(name, handlers)
   handlers = handlers or M.list()
   if #handlers == 0 then return nil end
-  local native = require('leash.native').load()
-  local ok, i = pcall(function() return native.name_handler(name, handlers) end)
-  if not ok then return handlers[1] end
+  local native, err = require('leash.native').load()
+  if not native then return nil, err or 'the native library is not available' end
+  local ok, i = pcall(native.name_handler, name, handlers)
+  if not ok then return nil, 'leash could not check the name: ' .. require('leash.native').message(i) end
   return i and handlers[i] or nil
 end
 

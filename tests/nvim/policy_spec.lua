@@ -143,13 +143,16 @@ describe('name handlers', function()
     vim.api.nvim_del_augroup_by_id(group)
   end)
 
-  it('count every name as claimed when the core cannot answer (fail closed)', function()
+  it('say why when the core cannot answer, and a file action then refuses the name (fail closed)', function()
     local mod = require('leash.native')
     local load = mod.load
     mod.load = function() return nil, 'leash: no native module (spec)' end
-    local h = nh.match('notes.md', handlers)
+    local h, err = nh.match('notes.md', handlers)
+    local path, perr = require('leash.sources.files').check_path('notes.md', vim.fn.getcwd(), vim.fn.getcwd())
     mod.load = load
-    eq(handlers[1], h)
+    eq({ nil, 'leash: no native module (spec)' }, { h, err })
+    eq(nil, path)
+    matches('refusing path “notes.md”: leash: no native module %(spec%)', perr)
   end)
 end)
 

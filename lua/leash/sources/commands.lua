@@ -362,7 +362,11 @@ function H.writes_handled_buffer(name, handlers)
   handlers = vim.tbl_filter(nh.on_write, handlers)
   for _, b in ipairs(bufs) do
     local file = vim.api.nvim_buf_get_name(b)
-    local h = file ~= '' and nh.match(file, handlers)
+    local h, herr
+    if file ~= '' then
+      h, herr = nh.match(file, handlers)
+    end
+    if herr then return herr end
     if h then
       return ('it would write “%s”, which %s writes (that can run a program); the plan did not show this step as [shell]'):format(
         require('leash.text').visible(vim.fn.fnamemodify(file, ':~:.')),

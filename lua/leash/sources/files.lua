@@ -84,7 +84,11 @@ function M.check_path(p, base, root)
   -- unzip: whatever autocommands this Neovim has for reading or writing such a name.
   local nh = require('leash.name_handlers')
   local handlers = nh.list()
-  local handler = nh.match(p, handlers) or nh.match(abs, handlers)
+  local handler, herr = nh.match(p, handlers)
+  if not handler and not herr then
+    handler, herr = nh.match(abs, handlers)
+  end
+  if herr then return refuse(herr) end
   if handler then
     return refuse(('%s reads or writes that name, which can run a program'):format(nh.describe(handler)))
   end

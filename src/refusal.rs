@@ -3,8 +3,9 @@
 //! act on (the `reason` the plan window shows).
 //!
 //! The details a refusal carries are typed here too, beside it: the [`Hazard`] of the
-//! argument filter, the [`ValueError`] of the setting-value check and the [`RuleError`] of
-//! Neovim's option rules; the policy produces them, this module only says what they mean.
+//! argument filter, the [`ValueError`] of the setting-value check, the [`RuleError`] of
+//! Neovim's option rules and the [`HelixRule`] of Helix's command line; the policy
+//! produces them, this module only says what they mean.
 //!
 //! A validated plan lists every dropped step as `{index, code, reason}` (doc/design.md,
 //! "Contracts"). Codes are part of the plan's contract: never rename one; a new rule gets
@@ -91,7 +92,7 @@ pub enum Refusal {
     /// `helix_rule`: a rule of Helix's command-line tables (a flag the command does not
     /// have, too many arguments, a theme name that is a path, a number outside Helix's bounds).
     #[error("{0}")]
-    HelixRule(String),
+    HelixRule(#[from] HelixRule),
     /// `cannot_run_here`: a valid step the editor's frontend cannot run as planned (Helix:
     /// a setting the project's config overrides, a step that cannot keep its place).
     #[error("{0}")]
@@ -254,6 +255,66 @@ impl From<RuleError> for Refusal {
     }
 }
 
+/// Why Helix's command line would read a step otherwise than the plan shows it, or
+/// Helix would refuse it (`policy::helix`): a flag the command does not have, a number of
+/// arguments it does not take, a value outside what Helix loads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HelixRule {
+    /// A `%` in the raw tail of a shell command (`:sh`, `:pipe`…).
+    #[error(":{command}: {}", SHELL_TAIL_PERCENT)]
+    ShellTailPercent { command: String },
+    /// Fewer or more positional arguments than the command takes (`max`: `None`, no limit).
+    #[error("{}", argument_count(.command, *.min, *.max, *.got))]
+    ArgumentCount { command: String, min: usize, max: Option<usize>, got: usize },
+    /// An argument that looks like a flag the command does not have.
+    #[error("“{flag}” is not a flag of :{command}")]
+    UnknownFlag { flag: String, command: String },
+    /// A theme name that is not a plain file name of Helix's theme folders.
+    #[error("“{name}” is not a theme name (letters, digits, “_” and “-” only)")]
+    NotAThemeName { name: String },
+    /// A number outside the option's bounds (`None`: no bound on that side).
+    #[error("“{key}” takes a number from {} to {}, not {got}", bound(*.lo), bound(*.hi))]
+    NumberOutOfRange { key: String, lo: Option<i64>, hi: Option<i64>, got: i64 },
+    /// A ruler that is not a column number Helix reads (a `u16` above 0).
+    #[error("“rulers” takes column numbers from 1 to 65535, not {got:?}")]
+    Rulers { got: String },
+    /// An option Helix reads as one `char` given another number of characters.
+    #[error("“{key}” takes exactly one character (Helix reads it as a char), not {got:?}")]
+    OneCharacter { key: String, got: String },
+    /// A jump-label alphabet of fewer than two characters.
+    #[error("“{key}” needs at least two characters, not {got:?}")]
+    AlphabetTooShort { key: String, got: String },
+    /// A jump-label alphabet with a character one cannot type as a label (a space, a control).
+    #[error("“{key}” takes letters to type, not {c:?}")]
+    AlphabetUntypable { key: String, c: char },
+    /// A jump-label alphabet with a character twice.
+    #[error("“{key}”: Helix refuses an alphabet with {c:?} twice")]
+    AlphabetRepeats { key: String, c: char },
+    /// A file name holding `%`, which Helix's command line expands.
+    #[error(
+        "the file name {:?} holds “%”, which Helix's command line expands (%sh{{…}} runs a program)",
+        .name.chars().take(60).collect::<String>()
+    )]
+    FileNameExpansion { name: String },
+}
+
+/// Why a `%` in a shell command's tail is refused: Helix expands it before the shell
+/// sees the line, and Helix's quoting does not apply in that tail.
+pub const SHELL_TAIL_PERCENT: &str =
+    "Helix expands %… (%sh{…}, %{…}) in a shell command's tail before the shell sees it, and no quoting stops it there; ask for a terminal step instead";
+
+fn argument_count(command: &str, min: usize, max: Option<usize>, got: usize) -> String {
+    match max {
+        Some(m) if m == min => format!(":{command} takes {min} argument(s), not {got}"),
+        Some(m) => format!(":{command} takes {min} to {m} arguments, not {got}"),
+        None => format!(":{command} takes at least {min} argument(s)"),
+    }
+}
+
+fn bound(b: Option<i64>) -> String {
+    b.map_or("…".to_string(), |b| b.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,7 +349,7 @@ mod tests {
             Refusal::UnsafeValue { what: what(), hazard: Hazard::Backtick },
             Refusal::TablesBroken { profile: "Neovim" },
             Refusal::PlanSleep { max_ms: 3000 },
-            Refusal::HelixRule(":write takes at most 1 argument".into()),
+            Refusal::HelixRule(HelixRule::UnknownFlag { flag: "--force".into(), command: "write".into() }),
             Refusal::CannotRunHere("the project's .helix/config.toml sets it".into()),
             Refusal::CodeOnRange { id: "cmd:lua".into(), lines: "lines 2–3".into() },
             Refusal::HandledName {
@@ -370,6 +431,23 @@ mod tests {
         assert_eq!(
             Refusal::UnsafeArgument { what: "argument “a | b”".into(), hazard: Hazard::Bar }.to_string(),
             "argument “a | b” contains “|”, which could start a second command"
+        );
+        let count = |max| {
+            Refusal::HelixRule(HelixRule::ArgumentCount { command: "goto".into(), min: 1, max, got: 0 }).to_string()
+        };
+        assert_eq!(count(Some(1)), ":goto takes 1 argument(s), not 0");
+        assert_eq!(count(Some(2)), ":goto takes 1 to 2 arguments, not 0");
+        assert_eq!(count(None), ":goto takes at least 1 argument(s)");
+        let range = HelixRule::NumberOutOfRange { key: "scrolloff".into(), lo: Some(0), hi: None, got: -1 };
+        assert_eq!(range.to_string(), "“scrolloff” takes a number from 0 to …, not -1");
+        let name = HelixRule::FileNameExpansion { name: format!("%sh{{x}}{}", "a".repeat(80)) }.to_string();
+        let shown = format!("%sh{{x}}{}", "a".repeat(54));
+        assert_eq!(
+            name,
+            format!(
+                "the file name \"{shown}\" holds “%”, which Helix's command line expands (%sh{{…}} runs a program)"
+            ),
+            "the name is cut to 60 characters"
         );
     }
 }

@@ -335,7 +335,7 @@ fn checked_path(arg: &str, base: &Path, root: &Path) -> Result<PathBuf, String> 
     if arg.contains("://") {
         return Err(format!("{arg:?} is a URL, not a path"));
     }
-    crate::policy::helix::check_file_name(arg)?;
+    crate::policy::helix::check_file_name(arg).map_err(|e| e.to_string())?;
     if arg.contains(':') && !cfg!(windows) {
         // `:open a.txt:10` means line 10 of a.txt.
         return Err(format!("{arg:?} holds “:”, which Helix reads as a line number"));

@@ -26,7 +26,7 @@ pub fn typable_line(name: &str, args: &[String]) -> Result<String, String> {
         line.push_str(&args.join(" "));
         return Ok(line);
     }
-    let (flags, positionals) = split_flags(t, args)?;
+    let (flags, positionals) = split_flags(t, args).map_err(|e| e.to_string())?;
     for f in &flags {
         line.push(' ');
         line.push_str(f);

@@ -19,7 +19,8 @@ use serde::Deserialize;
 use crate::catalog::{Item, Setting, SettingValue};
 use crate::policy::editor::EditorRules;
 use crate::reach::Reach;
-use crate::refusal::Refusal;
+pub use crate::refusal::SHELL_TAIL_PERCENT;
+use crate::refusal::{HelixRule, Refusal};
 
 /// The data's Helix release; entries marked `since: master` came after it.
 pub const DATA_VERSION: &str = "25.07.1";
@@ -152,28 +153,20 @@ pub fn has_expansion(arg: &str) -> bool {
     arg.contains('%')
 }
 
-/// Why a `%` in a shell command's tail is refused: Helix expands it before the shell
-/// sees the line, and Helix's quoting does not apply in that tail.
-pub const SHELL_TAIL_PERCENT: &str =
-    "Helix expands %… (%sh{…}, %{…}) in a shell command's tail before the shell sees it, and no quoting stops it there; ask for a terminal step instead";
-
 /// A file name the model gave for Helix to open or move to: one starting with `%` or
 /// holding one reads as an expansion on Helix's command line (`%sh{…}` runs a program).
-pub fn check_file_name(name: &str) -> Result<(), String> {
+pub fn check_file_name(name: &str) -> Result<(), HelixRule> {
     if has_expansion(name) {
-        return Err(format!(
-            "the file name {:?} holds “%”, which Helix's command line expands (%sh{{…}} runs a program)",
-            name.chars().take(60).collect::<String>()
-        ));
+        return Err(HelixRule::FileNameExpansion { name: name.to_string() });
     }
     Ok(())
 }
 
 /// The reach of running `:name args` in Helix, or why it must not run.
-pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
+pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, HelixRule> {
     let Some(t) = data().typable(name) else { return Ok(Reach::Shell) };
     if t.raw_after.is_some() && args.iter().any(|a| has_expansion(a)) {
-        return Err(format!(":{}: {SHELL_TAIL_PERCENT}", t.name));
+        return Err(HelixRule::ShellTailPercent { command: t.name.clone() });
     }
     if args.iter().any(|a| has_expansion(a)) {
         // Expanded before the command runs: `%sh{…}` starts a program whatever it is.
@@ -182,11 +175,7 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
     let (flags, positionals) = split_flags(t, args)?;
     if let Some((min, max)) = t.positionals {
         if t.raw_after.is_none() && (positionals.len() < min || max.is_some_and(|m| positionals.len() > m)) {
-            return Err(match max {
-                Some(m) if m == min => format!(":{} takes {min} argument(s), not {}", t.name, positionals.len()),
-                Some(m) => format!(":{} takes {min} to {m} arguments, not {}", t.name, positionals.len()),
-                None => format!(":{} takes at least {min} argument(s)", t.name),
-            });
+            return Err(HelixRule::ArgumentCount { command: t.name.clone(), min, max, got: positionals.len() });
         }
     }
     let reach = match t.name.as_str() {
@@ -219,7 +208,7 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, String> {
 /// The arguments split into the command's flags and its positional arguments. An
 /// argument that looks like a flag the command does not have is refused: Helix would
 /// read it as one.
-pub(crate) fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'a str>, Vec<&'a str>), String> {
+pub(crate) fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'a str>, Vec<&'a str>), HelixRule> {
     let mut flags = Vec::new();
     let mut positionals = Vec::new();
     let known = |a: &str| t.flags.iter().any(|f| f.split('|').any(|form| form == a));
@@ -232,7 +221,7 @@ pub(crate) fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'
         } else if known(a) {
             flags.push(a.as_str());
         } else if a.starts_with('-') && !t.flags.is_empty() {
-            return Err(format!("“{a}” is not a flag of :{}", t.name));
+            return Err(HelixRule::UnknownFlag { flag: a.clone(), command: t.name.clone() });
         } else {
             positionals.push(a.as_str());
         }
@@ -241,7 +230,7 @@ pub(crate) fn split_flags<'a>(t: &Typable, args: &'a [String]) -> Result<(Vec<&'
 }
 
 /// Theme names are file names in Helix's theme folders, nothing more.
-pub fn check_theme_name(name: &str) -> Result<(), String> {
+pub fn check_theme_name(name: &str) -> Result<(), HelixRule> {
     let ok = !name.is_empty()
         && name.len() <= 100
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
@@ -249,7 +238,7 @@ pub fn check_theme_name(name: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("“{name}” is not a theme name (letters, digits, “_” and “-” only)"))
+        Err(HelixRule::NotAThemeName { name: name.to_string() })
     }
 }
 
@@ -291,37 +280,36 @@ pub fn list_array(key: &str, value: &str) -> Option<serde_json::Value> {
 }
 
 /// Checks a typed value against what Helix accepts for the option.
-pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), String> {
+pub fn check_option_value(key: &str, value: &SettingValue) -> Result<(), HelixRule> {
     let Some(o) = data().option(key) else { return Ok(()) };
     match value {
         SettingValue::Number(n) => {
             if let Some((lo, hi)) = o.range {
                 if lo.is_some_and(|lo| *n < lo) || hi.is_some_and(|hi| *n > hi) {
-                    let show = |b: Option<i64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
-                    return Err(format!("“{key}” takes a number from {} to {}, not {n}", show(lo, "…"), show(hi, "…")));
+                    return Err(HelixRule::NumberOutOfRange { key: key.to_string(), lo, hi, got: *n });
                 }
             }
         }
         SettingValue::String(s) if key == "rulers" => {
             // Helix reads each ruler as a u16: a larger one fails the whole config.toml.
             if let Some(bad) = s.split(',').find(|i| !i.is_empty() && !i.parse::<u16>().is_ok_and(|n| n > 0)) {
-                return Err(format!("“rulers” takes column numbers from 1 to 65535, not {bad:?}"));
+                return Err(HelixRule::Rulers { got: bad.to_string() });
             }
         }
         SettingValue::String(s) if key == "theme" => check_theme_name(s)?,
         SettingValue::String(s) if one_char(key) && s.chars().count() != 1 => {
-            return Err(format!("“{key}” takes exactly one character (Helix reads it as a char), not {s:?}"));
+            return Err(HelixRule::OneCharacter { key: key.to_string(), got: s.clone() });
         }
         SettingValue::String(s) if key == "jump-label-alphabet" => {
             let mut seen = std::collections::HashSet::new();
             if s.chars().count() < 2 {
-                return Err(format!("“{key}” needs at least two characters, not {s:?}"));
+                return Err(HelixRule::AlphabetTooShort { key: key.to_string(), got: s.clone() });
             }
             if let Some(c) = s.chars().find(|c| c.is_whitespace() || c.is_control()) {
-                return Err(format!("“{key}” takes letters to type, not {c:?}"));
+                return Err(HelixRule::AlphabetUntypable { key: key.to_string(), c });
             }
             if let Some(c) = s.chars().find(|c| !seen.insert(*c)) {
-                return Err(format!("“{key}”: Helix refuses an alphabet with {c:?} twice"));
+                return Err(HelixRule::AlphabetRepeats { key: key.to_string(), c });
             }
         }
         _ => {}
@@ -362,7 +350,7 @@ impl EditorRules for Rules {
 
     fn item_reach(&self, item: &Item, args: &[String], reach: Reach) -> Result<Reach, Refusal> {
         if let Some(name) = item.id.strip_prefix("cmd:") {
-            return Ok(reach.max(command_reach(name, args).map_err(Refusal::HelixRule)?));
+            return Ok(reach.max(command_reach(name, args)?));
         }
         if let Some(name) = item.id.strip_prefix("static:") {
             return Ok(reach.max(static_reach(name).unwrap_or(Reach::Shell)));
@@ -372,7 +360,7 @@ impl EditorRules for Rules {
 
     fn setting_reach(&self, setting: &Setting, value: &SettingValue, reach: Reach) -> Result<Reach, Refusal> {
         let reach = reach.max(option_reach(&setting.key).unwrap_or(Reach::Shell));
-        check_option_value(&setting.key, value).map_err(Refusal::HelixRule)?;
+        check_option_value(&setting.key, value)?;
         Ok(reach)
     }
 }
@@ -427,11 +415,11 @@ mod tests {
         assert_eq!(command_reach("vsplit", &args(&["notes.md"])), Ok(Reach::Shell), "opening a file starts LSP");
         assert_eq!(command_reach("write", &[]), Ok(Reach::Shell), "formatters run on write");
         assert_eq!(command_reach("write", &args(&["--no-format"])), Ok(Reach::Write));
-        assert!(command_reach("write", &args(&["--force"])).unwrap_err().contains("not a flag"));
+        assert!(command_reach("write", &args(&["--force"])).unwrap_err().to_string().contains("not a flag"));
         assert_eq!(command_reach("write", &args(&["--", "-odd.txt"])), Ok(Reach::Shell));
         assert!(command_reach("theme", &args(&["../../etc/x"])).is_err());
         assert_eq!(command_reach("theme", &args(&["gruvbox"])), Ok(Reach::Safe));
-        assert!(command_reach("goto", &[]).unwrap_err().contains("takes 1"));
+        assert!(command_reach("goto", &[]).unwrap_err().to_string().contains("takes 1"));
         assert!(command_reach("new", &args(&["x"])).is_err());
     }
 
@@ -486,12 +474,12 @@ mod tests {
     fn values_helix_would_reject_are_refused() {
         let text = |s: &str| SettingValue::String(s.into());
         for key in ["whitespace.characters.space", "whitespace.characters.tab", "indent-guides.character"] {
-            let e = check_option_value(key, &text("..")).unwrap_err();
+            let e = check_option_value(key, &text("..")).unwrap_err().to_string();
             assert!(e.contains("exactly one character"), "{e}");
             assert!(check_option_value(key, &text("")).is_err());
             assert!(check_option_value(key, &text("·")).is_ok(), "{key}: one char, two bytes");
         }
-        assert!(check_option_value("jump-label-alphabet", &text("hjklh")).unwrap_err().contains("twice"));
+        assert!(check_option_value("jump-label-alphabet", &text("hjklh")).unwrap_err().to_string().contains("twice"));
         assert!(check_option_value("jump-label-alphabet", &text("a")).is_err());
         assert!(check_option_value("jump-label-alphabet", &text("ab c")).is_err());
         assert!(check_option_value("jump-label-alphabet", &text("hjklasdf")).is_ok());
@@ -500,7 +488,7 @@ mod tests {
 
     #[test]
     fn percent_in_a_shell_tail_or_a_file_name_is_refused() {
-        let e = command_reach("sh", &args(&["echo 100%"])).unwrap_err();
+        let e = command_reach("sh", &args(&["echo 100%"])).unwrap_err().to_string();
         assert!(e.contains("expands %"), "{e}");
         assert!(command_reach("insert-output", &args(&["echo", "%sh{id}"])).is_err());
         assert!(check_file_name("%sh{touch x}").is_err());

@@ -225,7 +225,7 @@ fn program(argv: Vec<String>, cwd: PathBuf, env: Vec<(String, String)>) -> Helix
 
 fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, String> {
     if let Some(name) = id.strip_prefix("cmd:") {
-        return Ok(HelixAction::Command { line: typable_line(name, args)? });
+        return Ok(HelixAction::Command { line: typable_line(name, args).map_err(|e| e.to_string())? });
     }
     if let Some(name) = id.strip_prefix("static:") {
         let waits = statics::offered(name).ok_or_else(|| format!("leash does not run Helix's {name}"))?;
@@ -290,7 +290,9 @@ fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixActi
     match action {
         "new" => {
             let path = checked_path(arg()?, env.cwd, env.cwd)?;
-            Ok(HelixAction::Command { line: typable_line("open", &[relative(&path, env.cwd)])? })
+            Ok(HelixAction::Command {
+                line: typable_line("open", &[relative(&path, env.cwd)]).map_err(|e| e.to_string())?,
+            })
         }
         "rename" => {
             let file = current_file(env).ok_or("the current buffer is not a file")?;
@@ -299,7 +301,9 @@ fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixActi
             let base =
                 if name.contains('/') { env.cwd.to_path_buf() } else { file.parent().unwrap_or(env.cwd).to_path_buf() };
             let target = checked_path(name, &base, env.cwd)?;
-            Ok(HelixAction::Command { line: typable_line("move", &[relative(&target, env.cwd)])? })
+            Ok(HelixAction::Command {
+                line: typable_line("move", &[relative(&target, env.cwd)]).map_err(|e| e.to_string())?,
+            })
         }
         "delete" => {
             let file = current_file(env).ok_or("the current buffer is not a file")?;

@@ -6,12 +6,30 @@
 //! Helix). The shell commands (`:sh`, `:pipe`…) take the rest of the line raw. In macro
 //! text `<` and `>` must be written `<lt>` and `<gt>`: everything else is typed as is.
 
-use crate::policy::helix::{data, split_flags};
+use crate::policy::helix::{data, split_flags, SHELL_TAIL_PERCENT};
+use crate::refusal::HelixRule;
+
+/// Why a step cannot be written as a Helix command line that Helix reads as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandLineError {
+    /// No typable command has this name or alias.
+    #[error("Helix has no command “{0}”")]
+    NoCommand(String),
+    /// A `%` in a shell command's raw tail, which Helix expands.
+    #[error("{}", SHELL_TAIL_PERCENT)]
+    ShellTailPercent,
+    /// An argument that breaks a rule of Helix's command line (an unknown flag…).
+    #[error(transparent)]
+    Rule(#[from] HelixRule),
+    /// An argument holding both quote characters Helix has.
+    #[error("the argument {0:?} holds both ' and `, which Helix's command line cannot pass intact")]
+    Unquotable(String),
+}
 
 /// One typable command line, without the leading `:` (`vsplit`, `open 'a b.txt'`), or
 /// why the arguments cannot be written so Helix reads them as given.
-pub fn typable_line(name: &str, args: &[String]) -> Result<String, String> {
-    let t = data().typable(name).ok_or_else(|| format!("Helix has no command “{name}”"))?;
+pub fn typable_line(name: &str, args: &[String]) -> Result<String, CommandLineError> {
+    let t = data().typable(name).ok_or_else(|| CommandLineError::NoCommand(name.to_string()))?;
     let mut line = t.name.clone();
     if args.is_empty() {
         return Ok(line);
@@ -20,13 +38,13 @@ pub fn typable_line(name: &str, args: &[String]) -> Result<String, String> {
         // A shell command line: Helix hands the text to the shell as it is, after
         // expanding `%…` in it.
         if args.iter().any(|a| crate::policy::helix::has_expansion(a)) {
-            return Err(crate::policy::helix::SHELL_TAIL_PERCENT.to_string());
+            return Err(CommandLineError::ShellTailPercent);
         }
         line.push(' ');
         line.push_str(&args.join(" "));
         return Ok(line);
     }
-    let (flags, positionals) = split_flags(t, args).map_err(|e| e.to_string())?;
+    let (flags, positionals) = split_flags(t, args)?;
     for f in &flags {
         line.push(' ');
         line.push_str(f);
@@ -42,7 +60,7 @@ pub fn typable_line(name: &str, args: &[String]) -> Result<String, String> {
 }
 
 /// One argument as Helix's command line reads it back unchanged.
-pub fn quote(arg: &str) -> Result<String, String> {
+pub fn quote(arg: &str) -> Result<String, CommandLineError> {
     let plain = !arg.is_empty() && !arg.chars().any(|c| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '\\'));
     if plain {
         Ok(arg.to_string())
@@ -51,7 +69,7 @@ pub fn quote(arg: &str) -> Result<String, String> {
     } else if !arg.contains('`') {
         Ok(format!("`{arg}`"))
     } else {
-        Err(format!("the argument {arg:?} holds both ' and `, which Helix's command line cannot pass intact"))
+        Err(CommandLineError::Unquotable(arg.to_string()))
     }
 }
 
@@ -91,7 +109,7 @@ mod tests {
         assert!(typable_line("write", &s(&["-x.txt"])).is_err(), "reads as a flag");
         assert_eq!(typable_line("sh", &s(&["echo 'a  b'"])).unwrap(), "run-shell-command echo 'a  b'");
         assert_eq!(typable_line("theme", &s(&["gruvbox"])).unwrap(), "theme gruvbox");
-        assert!(typable_line("sh", &s(&["echo %sh{id}"])).unwrap_err().contains("expands %"));
+        assert!(typable_line("sh", &s(&["echo %sh{id}"])).unwrap_err().to_string().contains("expands %"));
     }
 
     #[test]

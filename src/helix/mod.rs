@@ -642,7 +642,7 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
         let resume = std::env::current_exe()
             .map_err(|e| e.to_string())
             .and_then(|exe| keys::resume_line(&exe.to_string_lossy()))
-            .and_then(|line| state::put("resume", &later).map(|()| line));
+            .and_then(|line| state::put("resume", &later).map(|()| line).map_err(|e| e.to_string()));
         match resume {
             Ok(line) => handoff.resume = Some(line),
             Err(e) => {

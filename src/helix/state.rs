@@ -11,14 +11,33 @@ use std::time::{Duration, SystemTime};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+/// Why a hand-over could not be left in the state folder.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// No folder to put the state in.
+    #[error("neither XDG_STATE_HOME nor HOME is set")]
+    NoHome,
+    /// The state folder could not be created.
+    #[error("cannot create {}: {source}", .dir.display())]
+    CreateDir { dir: PathBuf, source: std::io::Error },
+    /// The value did not encode as JSON.
+    #[error("{0}")]
+    Encode(#[from] serde_json::Error),
+    /// The hand-over file could not be written.
+    #[error("cannot write {}: {source}", .path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
 /// How long a hand-over stays valid.
 pub const MAX_AGE: Duration = Duration::from_secs(120);
 
 /// The state folder, created with mode 0700.
-pub fn dir() -> Result<PathBuf, String> {
-    let base = crate::program_config::state_home().ok_or("neither XDG_STATE_HOME nor HOME is set")?;
+pub fn dir() -> Result<PathBuf, StateError> {
+    let base = crate::program_config::state_home().ok_or(StateError::NoHome)?;
     let dir = base.join("leash");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if let Err(source) = std::fs::create_dir_all(&dir) {
+        return Err(StateError::CreateDir { dir, source });
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -36,14 +55,14 @@ pub fn session_key() -> String {
     }
 }
 
-fn file(kind: &str) -> Result<PathBuf, String> {
+fn file(kind: &str) -> Result<PathBuf, StateError> {
     Ok(dir()?.join(format!("helix-{}-{kind}.json", session_key())))
 }
 
 /// Leaves `value` for the next step of this key press.
-pub fn put<T: Serialize>(kind: &str, value: &T) -> Result<(), String> {
+pub fn put<T: Serialize>(kind: &str, value: &T) -> Result<(), StateError> {
     let path = file(kind)?;
-    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(value)?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -58,7 +77,7 @@ pub fn put<T: Serialize>(kind: &str, value: &T) -> Result<(), String> {
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write().map_err(|source| StateError::Write { path, source })
 }
 
 /// Takes what the previous step left (and removes it); `None` when there is nothing, it

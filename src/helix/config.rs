@@ -21,9 +21,27 @@ pub enum HelixConfigError {
     #[error("{path} does not parse, so leash will not change it (fix it first; nothing was written): {error}")]
     Parse { path: String, error: String },
     #[error("cannot set {key} in {path}: {reason}")]
-    Shape { path: String, key: String, reason: String },
+    Shape { path: String, key: String, reason: ShapeError },
     #[error("cannot write {path}: {error}")]
     Write { path: String, error: std::io::Error },
+}
+
+/// Why a value cannot go at a table path of the file: the file's tables are not shaped
+/// for it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// The path has no key at all.
+    #[error("empty key")]
+    EmptyKey,
+    /// The last key names a table, where a value should go.
+    #[error("“{0}” is a table in the file, not a value")]
+    TableNotValue(String),
+    /// A table on the path could not be made.
+    #[error("cannot create “{0}”")]
+    CannotCreate(String),
+    /// A key on the path names a value, where a table should be.
+    #[error("“{0}” is a value in the file, not a table")]
+    ValueNotTable(String),
 }
 
 /// The config.toml Helix reads by default: `$XDG_CONFIG_HOME/helix/config.toml`
@@ -235,8 +253,8 @@ fn toml_array(items: &[serde_json::Value]) -> toml_edit::Array {
     array
 }
 
-fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_edit::Value) -> Result<(), String> {
-    let Some((first, rest)) = path.split_first() else { return Err("empty key".into()) };
+fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_edit::Value) -> Result<(), ShapeError> {
+    let Some((first, rest)) = path.split_first() else { return Err(ShapeError::EmptyKey) };
     if rest.is_empty() {
         match table.get_mut(first) {
             Some(Item::Value(old)) => {
@@ -247,7 +265,7 @@ fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_ed
             Some(Item::None) | None => {
                 table.insert(first, Item::Value(value));
             }
-            Some(_) => return Err(format!("“{first}” is a table in the file, not a value")),
+            Some(_) => return Err(ShapeError::TableNotValue(first.to_string())),
         }
         return Ok(());
     }
@@ -263,11 +281,11 @@ fn set_in(table: &mut dyn TableLike, inline: bool, path: &[&str], value: toml_ed
         };
         table.insert(first, fresh);
     }
-    let Some(item) = table.get_mut(first) else { return Err(format!("cannot create “{first}”")) };
+    let Some(item) = table.get_mut(first) else { return Err(ShapeError::CannotCreate(first.to_string())) };
     let sub_inline = matches!(item, Item::Value(_));
     match item.as_table_like_mut() {
         Some(sub) => set_in(sub, sub_inline, rest, value),
-        None => Err(format!("“{first}” is a value in the file, not a table")),
+        None => Err(ShapeError::ValueNotTable(first.to_string())),
     }
 }
 

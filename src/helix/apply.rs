@@ -233,7 +233,7 @@ fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, 
         if !args.is_empty() {
             return Err(format!("{name} takes no arguments"));
         }
-        let keys = env.keys.key_for(cmd)?;
+        let keys = env.keys.key_for(cmd).map_err(|e| e.to_string())?;
         return Ok(HelixAction::Keys { name: name.to_string(), keys, waits: waits == Waits::Yes });
     }
     if id == "term:run" {

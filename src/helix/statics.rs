@@ -349,13 +349,12 @@ impl UserKeys {
 
     /// The macro text of the first default normal-mode key of `cmd` that the user's
     /// bindings leave alone, or why there is none.
-    pub fn key_for(&self, cmd: &StaticCommand) -> Result<String, String> {
+    pub fn key_for(&self, cmd: &StaticCommand) -> Result<String, KeyError> {
         if let Some(why) = &self.unknown {
-            return Err(format!("leash cannot tell which keys your keymap rebinds: {why}"));
+            return Err(KeyError::UnknownKeymap(why.clone()));
         }
-        let defaults = cmd.keys.get("normal").filter(|k| !k.is_empty()).ok_or_else(|| {
-            format!("Helix's {} has no key in normal mode, and released Helix runs it no other way", cmd.name)
-        })?;
+        let defaults =
+            cmd.keys.get("normal").filter(|k| !k.is_empty()).ok_or_else(|| KeyError::NoNormalKey(cmd.name.clone()))?;
         let mut rebound_in = Vec::new();
         for key in defaults {
             match macro_keys(key) {
@@ -366,12 +365,23 @@ impl UserKeys {
                 None => rebound_in.push(format!("{key} (unreadable)")),
             }
         }
-        Err(format!(
-            "{} runs only from its default keys, and your keymap rebinds them: {}",
-            cmd.name,
-            rebound_in.join(", ")
-        ))
+        Err(KeyError::Rebound { command: cmd.name.clone(), rebound_in })
     }
+}
+
+/// Why leash cannot type a static command's key: which key runs it is unknown, or no
+/// default key of it is left to the command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// The user's keymap did not read, so any key may be rebound.
+    #[error("leash cannot tell which keys your keymap rebinds: {0}")]
+    UnknownKeymap(String),
+    /// The command has no default key in normal mode.
+    #[error("Helix's {0} has no key in normal mode, and released Helix runs it no other way")]
+    NoNormalKey(String),
+    /// Every default key of the command is rebound (each shown with where).
+    #[error("{command} runs only from its default keys, and your keymap rebinds them: {}", .rebound_in.join(", "))]
+    Rebound { command: String, rebound_in: Vec<String> },
 }
 
 /// A macro key string as the dialog shows it (`<space>c` → `space c`).
@@ -445,7 +455,7 @@ mod tests {
         let space = keys("[keys.normal.space]\n\".\" = \":noop\"\n");
         assert_eq!(space.key_for(cmd("file_picker")).unwrap(), "<space>f");
         let both = keys("[keys.normal]\nC-c = \"no_op\"\nspace = \"no_op\"\n");
-        let why = both.key_for(toggle).unwrap_err();
+        let why = both.key_for(toggle).unwrap_err().to_string();
         assert!(why.contains("C-c in config.toml") && why.contains("space c in config.toml"), "{why}");
         // A value on a prefix replaces the whole minor mode.
         assert!(keys("[keys.normal]\ng = \"goto_file_start\"\n").key_for(cmd("goto_last_line")).is_err());
@@ -453,6 +463,6 @@ mod tests {
         assert!(keys("[keys.normal]\n\"C-Q-x\" = \"no_op\"\n").key_for(cmd("select_all")).is_err());
         let mut broken = UserKeys::default();
         broken.unreadable("config.toml does not parse".into());
-        assert!(broken.key_for(toggle).unwrap_err().contains("does not parse"));
+        assert!(broken.key_for(toggle).unwrap_err().to_string().contains("does not parse"));
     }
 }

@@ -92,33 +92,58 @@ fn toml_string(s: &str) -> String {
     out
 }
 
+/// Why the key bindings cannot be made or installed.
+#[derive(Debug, thiserror::Error)]
+pub enum KeysError {
+    /// leash's own path cannot stand in a Helix `%sh{…}`.
+    #[error(
+        "leash's path {0:?} holds a brace or a line break, which a Helix %sh{{…}} cannot hold; put leash on PATH and pass --command leash"
+    )]
+    Program(String),
+    /// The `--helix-config` path is not valid text.
+    #[error("the Helix config path is not text")]
+    ConfigPathNotText,
+    /// The `--helix-config` path cannot stand in a Helix `%sh{…}`.
+    #[error("the Helix config path {0:?} holds a brace or a line break")]
+    ConfigPath(String),
+    /// The install would replace keys the user bound to something else.
+    #[error(
+        "{} binds already: {}; nothing was written. Pass --force to replace {}, or paste what `leash helix keys` prints under keys of your choice",
+        .path.display(),
+        .taken.join(", "),
+        if .taken.len() == 1 { "it" } else { "them" }
+    )]
+    Taken { path: std::path::PathBuf, taken: Vec<String> },
+    /// Helix's config.toml could not be read, changed or written.
+    #[error(transparent)]
+    Config(#[from] super::config::HelixConfigError),
+}
+
 /// Refuses a path a Helix `%sh{…}` cannot hold.
-fn check_program(program: &str) -> Result<(), String> {
+fn check_program(program: &str) -> Result<(), KeysError> {
     if program.contains(['{', '}', '\n']) {
-        return Err(format!(
-            "leash's path {program:?} holds a brace or a line break, which a Helix %sh{{…}} cannot hold; put leash on PATH and pass --command leash"
-        ));
+        return Err(KeysError::Program(program.to_string()));
     }
     Ok(())
 }
 
 /// The command line (without the `:`) that starts `leash helix resume` from the hand-off
 /// macro: the programs a plan puts after Helix's commands.
-pub fn resume_line(program: &str) -> Result<String, String> {
+pub fn resume_line(program: &str) -> Result<String, KeysError> {
     check_program(program)?;
     Ok(format!("noop %sh{{{} helix resume}}", shell_word(program).replace('%', "%%")))
 }
 
 /// The two bindings: the macros for `space .` and `space ,`.
-pub fn bindings(opts: &KeysOptions<'_>) -> Result<(String, String), String> {
+pub fn bindings(opts: &KeysOptions<'_>) -> Result<(String, String), KeysError> {
     check_program(opts.program)?;
     let tag = opts.tag.clone().unwrap_or_else(random_tag);
     let program = helix_text(&shell_word(opts.program));
     let config = match opts.helix_config {
         Some(p) => {
-            let p = p.to_str().ok_or("the Helix config path is not text")?;
+            let p = p.to_str().ok_or(KeysError::ConfigPathNotText)?;
             if p.contains(['{', '}', '\n']) {
-                return Err(format!("the Helix config path {p:?} holds a brace or a line break"));
+                return Err(KeysError::ConfigPath(p.to_string()));
             }
             format!(" --helix-config {}", helix_text(&shell_word(p)))
         }
@@ -137,7 +162,7 @@ pub fn bindings(opts: &KeysOptions<'_>) -> Result<(String, String), String> {
 }
 
 /// The snippet to paste.
-pub fn snippet(opts: &KeysOptions<'_>) -> Result<String, String> {
+pub fn snippet(opts: &KeysOptions<'_>) -> Result<String, KeysError> {
     let (apply, plan) = bindings(opts)?;
     Ok(format!(
         "# leash: ask a language model to operate Helix. `space .` asks, shows the plan and\n\
@@ -196,26 +221,21 @@ fn taken(file: &super::config::ConfigFile) -> Vec<String> {
 /// Writes the two bindings into Helix's config.toml (into `[keys.normal.space]`,
 /// created when missing), keeping everything else as it is. A key the user bound to
 /// something else is replaced only with `force`; an earlier leash binding is updated.
-pub fn install(opts: &KeysOptions<'_>, path: &Path, force: bool) -> Result<(), String> {
+pub fn install(opts: &KeysOptions<'_>, path: &Path, force: bool) -> Result<(), KeysError> {
     let (apply, plan) = bindings(opts)?;
-    let mut file = super::config::ConfigFile::read(path).map_err(|e| e.to_string())?;
+    let mut file = super::config::ConfigFile::read(path)?;
     let taken = taken(&file);
     if !taken.is_empty() && !force {
-        return Err(format!(
-            "{} binds already: {}; nothing was written. Pass --force to replace {}, or paste what `leash helix keys` prints under keys of your choice",
-            path.display(),
-            taken.join(", "),
-            if taken.len() == 1 { "it" } else { "them" }
-        ));
+        return Err(KeysError::Taken { path: path.to_path_buf(), taken });
     }
     file.expand_inline(&["keys", "normal", "space"]);
     for (key, value) in [(".", apply), (",", plan)] {
-        file.set_path(&["keys", "normal", "space", key], value.into()).map_err(|e| e.to_string())?;
+        file.set_path(&["keys", "normal", "space", key], value.into())?;
     }
     for (key, command) in HELPERS {
-        file.set_path(&["keys", "normal", "space", HELPER_TABLE, key], command.into()).map_err(|e| e.to_string())?;
+        file.set_path(&["keys", "normal", "space", HELPER_TABLE, key], command.into())?;
     }
-    file.write().map_err(|e| e.to_string())
+    Ok(file.write()?)
 }
 
 /// The here-document keeps its `%{…}` variables (they must expand); only `<`/`>` become
@@ -289,7 +309,7 @@ mod tests {
         let mine = "[keys.normal.space]\n\".\" = \":write\"\n";
         std::fs::write(&path, mine).unwrap();
         let opts = KeysOptions { program: "leash", helix_config: None, tag: Some("t".into()) };
-        let e = install(&opts, &path, false).unwrap_err();
+        let e = install(&opts, &path, false).unwrap_err().to_string();
         assert!(e.contains("space . = \":write\"") && e.contains("--force"), "{e}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), mine, "nothing was written");
         install(&opts, &path, true).unwrap();
@@ -300,7 +320,7 @@ mod tests {
         install(&other, &path, false).unwrap();
         // A key of leash's own table bound to something else is the user's too.
         std::fs::write(&path, "[keys.normal.space.F12]\nq = \":quit\"\n").unwrap();
-        assert!(install(&opts, &path, false).unwrap_err().contains("space F12 q = \":quit\""));
+        assert!(install(&opts, &path, false).unwrap_err().to_string().contains("space F12 q = \":quit\""));
     }
 
     #[test]

@@ -641,7 +641,7 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
         // The programs wait in the state folder for the macro's `leash helix resume`.
         let resume = std::env::current_exe()
             .map_err(|e| e.to_string())
-            .and_then(|exe| keys::resume_line(&exe.to_string_lossy()))
+            .and_then(|exe| keys::resume_line(&exe.to_string_lossy()).map_err(|e| e.to_string()))
             .and_then(|line| state::put("resume", &later).map(|()| line).map_err(|e| e.to_string()));
         match resume {
             Ok(line) => handoff.resume = Some(line),
@@ -738,13 +738,13 @@ fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String,
 
 /// `leash helix keys`: the snippet.
 pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, String> {
-    keys::snippet(&keys::KeysOptions { program, helix_config, tag: None })
+    keys::snippet(&keys::KeysOptions { program, helix_config, tag: None }).map_err(|e| e.to_string())
 }
 
 /// `leash helix keys --install`: the bindings written into Helix's config.toml (see
 /// [`install_target`]); a key bound to something else is replaced only with `force`.
 pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, force: bool) -> Result<(), String> {
-    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force)
+    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force).map_err(|e| e.to_string())
 }
 
 /// The config.toml `keys --install` writes: `--helix-config`, else the file the Helix

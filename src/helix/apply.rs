@@ -20,14 +20,14 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::commandline::typable_line;
+use super::commandline::{typable_line, CommandLineError};
 use super::config::Workspace;
 use super::context::HelixContext;
-use super::statics::{self, UserKeys, Waits};
+use super::statics::{self, KeyError, UserKeys, Waits};
 use crate::catalog::{Args, SettingValue};
 use crate::plan::Scope;
 use crate::program_config::ProgramConfig;
-use crate::refusal::Refusal;
+use crate::refusal::{HelixRule, Refusal};
 use crate::sources::{git, Discovered};
 use crate::validate::{Action as Step, Dropped, ValidStep, ValidatedPlan};
 
@@ -105,7 +105,9 @@ impl HelixPlan {
                     }
                     steps.push(HelixStep { step, action, after_helix: false })
                 }
-                Err(reason) => dropped.push(Dropped { index: s.index, refusal: Refusal::CannotRunHere(reason) }),
+                Err(reason) => {
+                    dropped.push(Dropped { index: s.index, refusal: Refusal::CannotRunHere(reason.to_string()) })
+                }
             }
         }
         let steps = in_order(steps, &mut dropped);
@@ -174,14 +176,82 @@ fn in_order(steps: Vec<HelixStep>, dropped: &mut Vec<Dropped>) -> Vec<HelixStep>
     kept
 }
 
-fn action_for(s: &ValidStep, env: &Env<'_>) -> Result<HelixAction, String> {
+/// Why a validated step has no action in Helix (the reason of its `cannot_run_here`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// A buffer-local setting: Helix has only global ones.
+    #[error("Helix settings are not per buffer: “{key}” would change for every buffer")]
+    PerBuffer { key: String },
+    /// The project's `.helix/config.toml` sets the key (the text says how).
+    #[error("{0}")]
+    Overridden(String),
+    /// The command line cannot be written so Helix reads it as given.
+    #[error(transparent)]
+    CommandLine(#[from] CommandLineError),
+    /// A static command leash does not offer.
+    #[error("leash does not run Helix's {0}")]
+    NotOffered(String),
+    /// A static command Helix does not have.
+    #[error("Helix has no {0}")]
+    NoStatic(String),
+    /// Arguments given to a static command or a script that takes none.
+    #[error("{0} takes no arguments")]
+    TakesNoArgs(String),
+    /// No key of the user's keymap runs the static command.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// The script left the project since the catalog was made.
+    #[error("this script is no longer in the project")]
+    ScriptGone,
+    /// The entry left the configuration since the catalog was made.
+    #[error("this entry is no longer configured")]
+    EntryGone,
+    /// A Git step outside any Git work tree.
+    #[error("not inside a Git work tree")]
+    NotInGit,
+    /// The Git step's arguments do not make a git command line.
+    #[error("{0}")]
+    Git(String),
+    /// An item id with no action in Helix.
+    #[error("leash cannot run “{0}” from Helix")]
+    CannotRun(String),
+    /// A file step without exactly one path.
+    #[error("exactly one path is needed")]
+    OnePath,
+    /// A file step while the current buffer is no file.
+    #[error("the current buffer is not a file")]
+    NotAFile,
+    /// A delete of a path that is no file on disk.
+    #[error("{} is not a file on disk", .0.display())]
+    NotOnDisk(PathBuf),
+    /// An empty path.
+    #[error("the path is empty")]
+    EmptyPath,
+    /// A path starting with `-`, `+` or `!`, which reads as something else.
+    #[error("the path {arg:?} starts with {start:?}")]
+    PathStart { arg: String, start: String },
+    /// A URL where a path should be.
+    #[error("{0:?} is a URL, not a path")]
+    Url(String),
+    /// A file name Helix's command line would expand.
+    #[error(transparent)]
+    Rule(#[from] HelixRule),
+    /// A path with `:`, which Helix reads as a line number.
+    #[error("{0:?} holds “:”, which Helix reads as a line number")]
+    LineNumber(String),
+    /// A path outside the working directory.
+    #[error("{arg:?} is outside the working directory {}", .root.display())]
+    Outside { arg: String, root: PathBuf },
+}
+
+fn action_for(s: &ValidStep, env: &Env<'_>) -> Result<HelixAction, ApplyError> {
     match &s.action {
         Step::Setting { key, value, scope } => {
             if *scope == Some(Scope::Local) {
-                return Err(format!("Helix settings are not per buffer: “{key}” would change for every buffer"));
+                return Err(ApplyError::PerBuffer { key: key.clone() });
             }
             if let Some(why) = env.workspace.overrides(key) {
-                return Err(why);
+                return Err(ApplyError::Overridden(why));
             }
             Ok(HelixAction::Setting { key: key.clone(), value: value.clone() })
         }
@@ -223,36 +293,35 @@ fn program(argv: Vec<String>, cwd: PathBuf, env: Vec<(String, String)>) -> Helix
     HelixAction::Program { argv, cwd, shown, env }
 }
 
-fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, String> {
+fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, ApplyError> {
     if let Some(name) = id.strip_prefix("cmd:") {
-        return Ok(HelixAction::Command { line: typable_line(name, args).map_err(|e| e.to_string())? });
+        return Ok(HelixAction::Command { line: typable_line(name, args)? });
     }
     if let Some(name) = id.strip_prefix("static:") {
-        let waits = statics::offered(name).ok_or_else(|| format!("leash does not run Helix's {name}"))?;
-        let cmd = crate::policy::helix::static_command(name).ok_or_else(|| format!("Helix has no {name}"))?;
+        let waits = statics::offered(name).ok_or_else(|| ApplyError::NotOffered(name.to_string()))?;
+        let cmd = crate::policy::helix::static_command(name).ok_or_else(|| ApplyError::NoStatic(name.to_string()))?;
         if !args.is_empty() {
-            return Err(format!("{name} takes no arguments"));
+            return Err(ApplyError::TakesNoArgs(name.to_string()));
         }
-        let keys = env.keys.key_for(cmd).map_err(|e| e.to_string())?;
+        let keys = env.keys.key_for(cmd)?;
         return Ok(HelixAction::Keys { name: name.to_string(), keys, waits: waits == Waits::Yes });
     }
     if id == "term:run" {
         return Ok(shell_line(&args.join(" "), env));
     }
     if id.starts_with("script:") {
-        let item =
-            env.discovered.scripts.iter().find(|i| i.id == id).ok_or("this script is no longer in the project")?;
+        let item = env.discovered.scripts.iter().find(|i| i.id == id).ok_or(ApplyError::ScriptGone)?;
         let mut argv = item.cmd.clone().unwrap_or_default();
         let extra = words(args);
         if !extra.is_empty() && item.args == Args::None {
-            return Err(format!("{id} takes no arguments"));
+            return Err(ApplyError::TakesNoArgs(id.to_string()));
         }
         argv.extend(extra);
         let cwd = item.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), PathBuf::from);
         return Ok(program(argv, cwd, Vec::new()));
     }
     if let Some(name) = id.strip_prefix("entry:") {
-        let u = env.config.entries.iter().find(|u| u.id == name).ok_or("this entry is no longer configured")?;
+        let u = env.config.entries.iter().find(|u| u.id == name).ok_or(ApplyError::EntryGone)?;
         let mut argv = u.cmd.clone();
         argv.extend(words(args));
         let cwd = u.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), |c| env.cwd.join(c));
@@ -261,9 +330,9 @@ fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, 
     if let Some(action) = id.strip_prefix("git:") {
         let file = current_file(env);
         let start = file.as_deref().and_then(Path::parent).unwrap_or(env.cwd);
-        let root = git::root(start).ok_or("not inside a Git work tree")?;
+        let root = git::root(start).ok_or(ApplyError::NotInGit)?;
         let cx = git::StepContext { file: file.as_deref(), line: env.context.cursor_line, args };
-        let mut argv = git::argv(action, &root, &cx)?;
+        let mut argv = git::argv(action, &root, &cx).map_err(ApplyError::Git)?;
         argv = if git::is_read_only(action) { git::quiet(argv) } else { [vec!["git".to_string()], argv].concat() };
         let env_vars =
             [("GIT_PAGER", "cat"), ("PAGER", "cat"), ("GIT_TERMINAL_PROMPT", "0")].map(|(k, v)| (k.into(), v.into()));
@@ -272,7 +341,7 @@ fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, 
     if let Some(action) = id.strip_prefix("file:") {
         return file_action(action, args, env);
     }
-    Err(format!("leash cannot run “{id}” from Helix"))
+    Err(ApplyError::CannotRun(id.to_string()))
 }
 
 /// The current file, absolute, when Helix said which it is.
@@ -280,46 +349,42 @@ fn current_file(env: &Env<'_>) -> Option<PathBuf> {
     env.context.file.as_deref().map(|f| crate::sources::absolute(env.cwd, f))
 }
 
-fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, String> {
-    let arg = || -> Result<&str, String> {
+fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, ApplyError> {
+    let arg = || -> Result<&str, ApplyError> {
         match args {
             [a] => Ok(a.as_str()),
-            _ => Err("exactly one path is needed".into()),
+            _ => Err(ApplyError::OnePath),
         }
     };
     match action {
         "new" => {
             let path = checked_path(arg()?, env.cwd, env.cwd)?;
-            Ok(HelixAction::Command {
-                line: typable_line("open", &[relative(&path, env.cwd)]).map_err(|e| e.to_string())?,
-            })
+            Ok(HelixAction::Command { line: typable_line("open", &[relative(&path, env.cwd)])? })
         }
         "rename" => {
-            let file = current_file(env).ok_or("the current buffer is not a file")?;
+            let file = current_file(env).ok_or(ApplyError::NotAFile)?;
             let name = arg()?;
             // A bare name stays in the file's folder.
             let base =
                 if name.contains('/') { env.cwd.to_path_buf() } else { file.parent().unwrap_or(env.cwd).to_path_buf() };
             let target = checked_path(name, &base, env.cwd)?;
-            Ok(HelixAction::Command {
-                line: typable_line("move", &[relative(&target, env.cwd)]).map_err(|e| e.to_string())?,
-            })
+            Ok(HelixAction::Command { line: typable_line("move", &[relative(&target, env.cwd)])? })
         }
         "delete" => {
-            let file = current_file(env).ok_or("the current buffer is not a file")?;
+            let file = current_file(env).ok_or(ApplyError::NotAFile)?;
             let path = checked_path(&file.to_string_lossy(), env.cwd, env.cwd)?;
             if !path.is_file() {
-                return Err(format!("{} is not a file on disk", path.display()));
+                return Err(ApplyError::NotOnDisk(path));
             }
             Ok(HelixAction::Delete { path })
         }
         "open_folder" => {
-            let file = current_file(env).ok_or("the current buffer is not a file")?;
+            let file = current_file(env).ok_or(ApplyError::NotAFile)?;
             let dir = file.parent().unwrap_or(env.cwd).to_string_lossy().into_owned();
             let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
             Ok(HelixAction::Detached { argv: vec![opener.into(), dir] })
         }
-        other => Err(format!("leash cannot run “file:{other}” from Helix")),
+        other => Err(ApplyError::CannotRun(format!("file:{other}"))),
     }
 }
 
@@ -329,20 +394,20 @@ fn relative(path: &Path, cwd: &Path) -> String {
 
 /// A path from the model, resolved against `base`, that must stay inside `root` and must
 /// not read as anything but a file name to Helix.
-fn checked_path(arg: &str, base: &Path, root: &Path) -> Result<PathBuf, String> {
+fn checked_path(arg: &str, base: &Path, root: &Path) -> Result<PathBuf, ApplyError> {
     if arg.is_empty() {
-        return Err("the path is empty".into());
+        return Err(ApplyError::EmptyPath);
     }
     if arg.starts_with(['-', '+', '!']) {
-        return Err(format!("the path {arg:?} starts with {:?}", &arg[..1]));
+        return Err(ApplyError::PathStart { arg: arg.to_string(), start: arg[..1].to_string() });
     }
     if arg.contains("://") {
-        return Err(format!("{arg:?} is a URL, not a path"));
+        return Err(ApplyError::Url(arg.to_string()));
     }
-    crate::policy::helix::check_file_name(arg).map_err(|e| e.to_string())?;
+    crate::policy::helix::check_file_name(arg)?;
     if arg.contains(':') && !cfg!(windows) {
         // `:open a.txt:10` means line 10 of a.txt.
-        return Err(format!("{arg:?} holds “:”, which Helix reads as a line number"));
+        return Err(ApplyError::LineNumber(arg.to_string()));
     }
     let mut out = PathBuf::new();
     for c in base.join(arg).components() {
@@ -355,7 +420,7 @@ fn checked_path(arg: &str, base: &Path, root: &Path) -> Result<PathBuf, String> 
         }
     }
     if !out.starts_with(root) {
-        return Err(format!("{arg:?} is outside the working directory {}", root.display()));
+        return Err(ApplyError::Outside { arg: arg.to_string(), root: root.to_path_buf() });
     }
     Ok(out)
 }
@@ -449,7 +514,7 @@ mod tests {
         assert!(checked_path("a.txt:10", root, root).is_err());
         assert!(checked_path("-rf", root, root).is_err());
         assert!(checked_path("http://x/y", root, root).is_err());
-        assert!(checked_path("%sh{touch M}", root, root).unwrap_err().contains("expands"));
+        assert!(checked_path("%sh{touch M}", root, root).unwrap_err().to_string().contains("expands"));
     }
 
     #[test]
@@ -497,7 +562,7 @@ mod tests {
         let cx = HelixContext::default();
         let d = Discovered::default();
         let cfg = ProgramConfig::default();
-        assert!(action_for(&step, &env_with(cwd, &cx, &d, &cfg)).unwrap_err().contains("not per buffer"));
+        assert!(action_for(&step, &env_with(cwd, &cx, &d, &cfg)).unwrap_err().to_string().contains("not per buffer"));
     }
 
     #[test]
@@ -521,7 +586,7 @@ mod tests {
         let cfg = ProgramConfig::default();
         let keys = UserKeys::default();
         let env = Env { cwd: dir, context: &cx, discovered: &d, config: &cfg, workspace: &workspace, keys: &keys };
-        let why = action_for(&setting("line-number"), &env).unwrap_err();
+        let why = action_for(&setting("line-number"), &env).unwrap_err().to_string();
         assert!(why.contains("sets line-number = \"absolute\", which wins over your config.toml"), "{why}");
         assert!(action_for(&setting("cursorline"), &env).is_ok());
     }

@@ -385,7 +385,7 @@ fn cmd_prompt(f: Flags) -> Result<(), CliError> {
 
 fn policy_for(f: &Flags, catalog: &Catalog) -> Result<Policy, CliError> {
     let name = f.profile.as_deref().unwrap_or(catalog.editor());
-    Ok(Policy::new(Profile::for_editor(name).map_err(|m| usage(f.command, m))?))
+    Ok(Policy::new(Profile::for_editor(name).map_err(|m| usage(f.command, m.to_string()))?))
 }
 
 fn cmd_validate(f: Flags) -> Result<(), CliError> {

@@ -58,15 +58,20 @@ impl Profile {
     }
 
     /// The profile for a catalog's `editor` field or a `--profile` flag.
-    pub fn for_editor(editor: &str) -> Result<Profile, String> {
+    pub fn for_editor(editor: &str) -> Result<Profile, UnknownProfile> {
         match editor {
             "neovim" | "nvim" => Ok(Profile::Neovim),
             "helix" | "hx" => Ok(Profile::Helix),
             "" | "generic" => Ok(Profile::Generic),
-            other => Err(format!("unknown profile “{other}” (expected neovim, helix or generic)")),
+            other => Err(UnknownProfile(other.to_string())),
         }
     }
 }
+
+/// A catalog's `editor` field or a `--profile` flag that names no profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile “{0}” (expected neovim, helix or generic)")]
+pub struct UnknownProfile(pub String);
 
 /// A user rule that raises the reach of every id or key it matches (read by
 /// `config::parse_raise_rules`).

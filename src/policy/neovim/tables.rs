@@ -172,38 +172,70 @@ pub(super) fn parse_flags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Flag
     Ok(f)
 }
 
+/// Why the embedded Neovim tables were rejected (a build defect the tests catch).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum TablesError {
+    /// The file is not the tables' JSON.
+    #[error("neovim tables: {0}")]
+    Json(#[from] serde_json::Error),
+    /// An option row without a reason.
+    #[error("option {0} has no reason")]
+    OptionReason(String),
+    /// A command row without a reason.
+    #[error("command {0} has no reason")]
+    CommandReason(String),
+    /// A command whose reach is below its class's.
+    #[error("command {name} has reach {reach} below its class {class:?}")]
+    BelowClass { name: String, reach: Reach, class: CommandClass },
+    /// A command classed higher after the argument filter than before.
+    #[error("command {0} is classed higher after the filter than before")]
+    RaisedByFilter(String),
+    /// An `edit` command whose class is not `safe`.
+    #[error("command {name} is edit but its class is {class:?}")]
+    EditNotSafe { name: String, class: CommandClass },
+    /// `number_caps` without its `_default`.
+    #[error("number_caps has no _default")]
+    NoDefaultCap,
+    /// A negative number cap.
+    #[error("a number cap is negative")]
+    NegativeCap,
+    /// An option whose minimum is above its cap.
+    #[error("option {key} has a minimum {min} above its cap {cap}")]
+    MinAboveCap { key: String, min: i64, cap: i64 },
+}
+
 /// Parses and checks the tables; any broken row rejects the whole file.
-pub(super) fn load(text: &str) -> Result<Tables, String> {
-    let file: File = serde_json::from_str(text).map_err(|e| format!("neovim tables: {e}"))?;
+pub(super) fn load(text: &str) -> Result<Tables, TablesError> {
+    let file: File = serde_json::from_str(text)?;
     for (name, row) in &file.options {
         if row.reason.trim().is_empty() {
-            return Err(format!("option {name} has no reason"));
+            return Err(TablesError::OptionReason(name.clone()));
         }
     }
     for (name, row) in &file.commands {
         if row.reason.trim().is_empty() {
-            return Err(format!("command {name} has no reason"));
+            return Err(TablesError::CommandReason(name.clone()));
         }
         // The one rule: nothing may lower a reach below the study's class.
         if row.reach < row.class.reach() {
-            return Err(format!("command {name} has reach {} below its class {:?}", row.reach, row.class));
+            return Err(TablesError::BelowClass { name: name.clone(), reach: row.reach, class: row.class });
         }
         if row.raw.reach() < row.class.reach() {
-            return Err(format!("command {name} is classed higher after the filter than before"));
+            return Err(TablesError::RaisedByFilter(name.clone()));
         }
         // `edit` is reserved for commands that change text and run nothing else.
         if row.reach == Reach::Edit && row.class != CommandClass::Safe {
-            return Err(format!("command {name} is edit but its class is {:?}", row.class));
+            return Err(TablesError::EditNotSafe { name: name.clone(), class: row.class });
         }
     }
-    let default_cap = *file.number_caps.get("_default").ok_or("number_caps has no _default")?;
+    let default_cap = *file.number_caps.get("_default").ok_or(TablesError::NoDefaultCap)?;
     if file.number_caps.values().any(|&cap| cap < 0) {
-        return Err("a number cap is negative".into());
+        return Err(TablesError::NegativeCap);
     }
     for (key, &min) in &file.number_min {
         let cap = file.number_caps.get(key).copied().unwrap_or(default_cap);
         if min > cap {
-            return Err(format!("option {key} has a minimum {min} above its cap {cap}"));
+            return Err(TablesError::MinAboveCap { key: key.clone(), min, cap });
         }
     }
     Ok(Tables {

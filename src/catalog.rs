@@ -279,7 +279,7 @@ pub enum CatalogError {
     #[error("catalog file has version {0}; this leash reads version 1")]
     Version(u64),
     #[error("entry {index}: {message}")]
-    Entry { index: usize, message: String },
+    Entry { index: usize, message: EntryError },
     #[error("duplicate id “{0}”")]
     DuplicateId(String),
     #[error("duplicate setting key “{0}”")]
@@ -562,21 +562,97 @@ pub fn parse_code_dirs(v: Option<&Value>, cwd: Option<&str>) -> Result<CodeDirs,
     Ok(CodeDirs::new(cwd, &dirs))
 }
 
+/// Why one catalog entry does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// The entry is not a JSON object.
+    #[error("must be an object")]
+    NotAnObject,
+    /// The entry is neither an item nor a setting.
+    #[error("has neither “id” (an item) nor “key” (a setting)")]
+    NeitherIdNorKey,
+    /// An item with an empty id.
+    #[error("empty “id”")]
+    EmptyId,
+    /// A setting with an empty key.
+    #[error("empty “key”")]
+    EmptyKey,
+    /// A field of the named entry (“cmd:w”, or “(no id)”) is wrong.
+    #[error("{name}: {problem}")]
+    Field { name: String, problem: FieldError },
+}
+
+/// What is wrong with one field of a catalog entry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// A field that must be a string.
+    #[error("“{0}” must be a string")]
+    NotAString(String),
+    /// `aliases` that are not a list of strings.
+    #[error("“aliases” must be a list of strings")]
+    Aliases,
+    /// A reach leash does not have.
+    #[error("unknown reach “{0}” (expected safe, edit, write, code, plugin or shell)")]
+    UnknownReach(String),
+    /// Both `id` and `key`.
+    #[error("has both “id” and “key”: an item has an id, a setting a key")]
+    BothIdAndKey,
+    /// An `args` value leash does not have.
+    #[error("unknown args “{0}” (expected none, optional or required)")]
+    UnknownArgs(String),
+    /// A field that must be a boolean.
+    #[error("“{0}” must be true or false")]
+    NotABool(&'static str),
+    /// A setting without a `type`.
+    #[error("missing “type” (boolean, number or string)")]
+    MissingType,
+    /// A setting type leash does not have.
+    #[error("unknown type “{0}” (expected boolean, number or string)")]
+    UnknownType(String),
+    /// `values` that are not a list of strings.
+    #[error("“values” must be a list of strings")]
+    Values,
+    /// `values` on a setting that is not a string.
+    #[error("“values” is only allowed for string settings")]
+    ValuesNotString,
+    /// A list kind leash does not have.
+    #[error("unknown list “{0}” (expected comma or flags)")]
+    UnknownList(String),
+    /// A `list` without the `values` of its items.
+    #[error("“list” needs the “values” its items are taken from")]
+    ListWithoutValues,
+    /// A flag of a `flags` list longer than one character.
+    #[error("every value of a “flags” list must be one character")]
+    FlagNotOneChar,
+    /// `min` or `max` on a setting that is not a number.
+    #[error("“{0}” is only allowed for number settings")]
+    NumberOnly(String),
+    /// `min` or `max` that is not an integer.
+    #[error("“{0}” must be an integer")]
+    NotAnInteger(String),
+    /// `min` above `max`.
+    #[error("“min” {lo} is above “max” {hi}")]
+    MinAboveMax { lo: i64, hi: i64 },
+    /// A scope leash does not have.
+    #[error("unknown scope “{0}” (expected global, window, buffer or global-local)")]
+    UnknownScope(String),
+}
+
 /// Parses one entry object; the error says which field is wrong and names the entry.
-fn parse_entry(v: &Value) -> Result<Entry, String> {
-    let obj = v.as_object().ok_or_else(|| "must be an object".to_string())?;
+fn parse_entry(v: &Value) -> Result<Entry, EntryError> {
+    let obj = v.as_object().ok_or(EntryError::NotAnObject)?;
     let name = obj
         .get("id")
         .or_else(|| obj.get("key"))
         .and_then(Value::as_str)
         .map(|s| format!("“{s}”"))
         .unwrap_or_else(|| "(no id)".into());
-    let err = |msg: String| format!("{name}: {msg}");
-    let string = |field: &str| -> Result<Option<String>, String> {
+    let err = |problem: FieldError| EntryError::Field { name: name.clone(), problem };
+    let string = |field: &str| -> Result<Option<String>, EntryError> {
         match obj.get(field) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(err(format!("“{field}” must be a string"))),
+            Some(_) => Err(err(FieldError::NotAString(field.to_string()))),
         }
     };
     let aliases = match obj.get("aliases") {
@@ -585,38 +661,34 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
             .iter()
             .map(|x| x.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| err("“aliases” must be a list of strings".into()))?,
+            .ok_or_else(|| err(FieldError::Aliases))?,
         // An empty Lua table arrives as an empty object.
         Some(Value::Object(m)) if m.is_empty() => Vec::new(),
-        Some(_) => return Err(err("“aliases” must be a list of strings".into())),
+        Some(_) => return Err(err(FieldError::Aliases)),
     };
     let title = string("title")?.unwrap_or_default();
     let description = string("description")?.unwrap_or_default();
-    let reach =
-        match string("reach")? {
-            None => None,
-            Some(r) => Some(Reach::parse(&r).ok_or_else(|| {
-                err(format!("unknown reach “{r}” (expected safe, edit, write, code, plugin or shell)"))
-            })?),
-        };
+    let reach = match string("reach")? {
+        None => None,
+        Some(r) => Some(Reach::parse(&r).ok_or_else(|| err(FieldError::UnknownReach(r.clone())))?),
+    };
     match (obj.get("id"), obj.get("key")) {
-        (Some(_), Some(_)) => Err(err("has both “id” and “key”: an item has an id, a setting a key".into())),
-        (None, None) => Err("has neither “id” (an item) nor “key” (a setting)".into()),
+        (Some(_), Some(_)) => Err(err(FieldError::BothIdAndKey)),
+        (None, None) => Err(EntryError::NeitherIdNorKey),
         (Some(_), None) => {
             let id = string("id")?.unwrap_or_default();
             if id.trim().is_empty() {
-                return Err("empty “id”".into());
+                return Err(EntryError::EmptyId);
             }
             let kind = string("kind")?.unwrap_or_else(|| id.split(':').next().unwrap_or("").to_string());
             let args = match string("args")? {
                 None => Args::None,
-                Some(a) => Args::parse(&a)
-                    .ok_or_else(|| err(format!("unknown args “{a}” (expected none, optional or required)")))?,
+                Some(a) => Args::parse(&a).ok_or_else(|| err(FieldError::UnknownArgs(a.clone())))?,
             };
             let range = match obj.get("range") {
                 None | Some(Value::Null) => false,
                 Some(Value::Bool(b)) => *b,
-                Some(_) => return Err(err("“range” must be true or false".into())),
+                Some(_) => return Err(err(FieldError::NotABool("range"))),
             };
             Ok(Entry::Item(Item {
                 id,
@@ -632,18 +704,17 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                 loads: match obj.get("loads") {
                     None | Some(Value::Null) => false,
                     Some(Value::Bool(b)) => *b,
-                    Some(_) => return Err(err("“loads” must be true or false".into())),
+                    Some(_) => return Err(err(FieldError::NotABool("loads"))),
                 },
             }))
         }
         (None, Some(_)) => {
             let key = string("key")?.unwrap_or_default();
             if key.trim().is_empty() {
-                return Err("empty “key”".into());
+                return Err(EntryError::EmptyKey);
             }
-            let ty = string("type")?.ok_or_else(|| err("missing “type” (boolean, number or string)".into()))?;
-            let value_type = ValueType::parse(&ty)
-                .ok_or_else(|| err(format!("unknown type “{ty}” (expected boolean, number or string)")))?;
+            let ty = string("type")?.ok_or_else(|| err(FieldError::MissingType))?;
+            let value_type = ValueType::parse(&ty).ok_or_else(|| err(FieldError::UnknownType(ty.clone())))?;
             let values = match obj.get("values") {
                 None | Some(Value::Null) => None,
                 Some(Value::Object(m)) if m.is_empty() => None,
@@ -651,47 +722,41 @@ fn parse_entry(v: &Value) -> Result<Entry, String> {
                     a.iter()
                         .map(|x| x.as_str().map(str::to_string))
                         .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| err("“values” must be a list of strings".into()))?,
+                        .ok_or_else(|| err(FieldError::Values))?,
                 ),
-                Some(_) => return Err(err("“values” must be a list of strings".into())),
+                Some(_) => return Err(err(FieldError::Values)),
             };
             if values.is_some() && value_type != ValueType::String {
-                return Err(err("“values” is only allowed for string settings".into()));
+                return Err(err(FieldError::ValuesNotString));
             }
             let list = match string("list")? {
                 None => None,
-                Some(l) => Some(
-                    ListKind::parse(&l).ok_or_else(|| err(format!("unknown list “{l}” (expected comma or flags)")))?,
-                ),
+                Some(l) => Some(ListKind::parse(&l).ok_or_else(|| err(FieldError::UnknownList(l.clone())))?),
             };
             match (list, &values) {
-                (Some(_), None) => return Err(err("“list” needs the “values” its items are taken from".into())),
+                (Some(_), None) => return Err(err(FieldError::ListWithoutValues)),
                 (Some(ListKind::Flags), Some(v)) if v.iter().any(|f| f.chars().count() != 1) => {
-                    return Err(err("every value of a “flags” list must be one character".into()))
+                    return Err(err(FieldError::FlagNotOneChar))
                 }
                 _ => {}
             }
-            let number = |field: &str| -> Result<Option<i64>, String> {
+            let number = |field: &str| -> Result<Option<i64>, EntryError> {
                 match obj.get(field) {
                     None | Some(Value::Null) => Ok(None),
                     Some(Value::Number(n)) if n.is_i64() && value_type == ValueType::Number => Ok(n.as_i64()),
-                    Some(Value::Number(n)) if n.is_i64() => {
-                        Err(err(format!("“{field}” is only allowed for number settings")))
-                    }
-                    Some(_) => Err(err(format!("“{field}” must be an integer"))),
+                    Some(Value::Number(n)) if n.is_i64() => Err(err(FieldError::NumberOnly(field.to_string()))),
+                    Some(_) => Err(err(FieldError::NotAnInteger(field.to_string()))),
                 }
             };
             let (min, max) = (number("min")?, number("max")?);
             if let (Some(lo), Some(hi)) = (min, max) {
                 if lo > hi {
-                    return Err(err(format!("“min” {lo} is above “max” {hi}")));
+                    return Err(err(FieldError::MinAboveMax { lo, hi }));
                 }
             }
             let scope = match string("scope")? {
                 None => None,
-                Some(s) => Some(SettingScope::parse(&s).ok_or_else(|| {
-                    err(format!("unknown scope “{s}” (expected global, window, buffer or global-local)"))
-                })?),
+                Some(s) => Some(SettingScope::parse(&s).ok_or_else(|| err(FieldError::UnknownScope(s.clone())))?),
             };
             Ok(Entry::Setting(Setting {
                 key,

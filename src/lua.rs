@@ -577,7 +577,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let cx = sources::git::StepContext { file: file.as_deref(), line, args: &args };
                 Ok(match sources::git::argv(&action, std::path::Path::new(&root), &cx) {
                     Ok(argv) => (Some(argv), None),
-                    Err(e) => (None, Some(e)),
+                    Err(e) => (None, Some(e.to_string())),
                 })
             })
         })?,
@@ -591,8 +591,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "git_check",
         lua.create_function(|_, (what, text): (String, String)| {
             Ok(match what.as_str() {
-                "branch" => sources::git::check_branch(&text).err(),
-                _ => sources::git::check_message(&text).err(),
+                "branch" => sources::git::check_branch(&text).err().map(|e| e.to_string()),
+                _ => sources::git::check_message(&text).err().map(|e| e.to_string()),
             })
         })?,
     )?;

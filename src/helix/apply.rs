@@ -210,8 +210,8 @@ pub enum ApplyError {
     #[error("not inside a Git work tree")]
     NotInGit,
     /// The Git step's arguments do not make a git command line.
-    #[error("{0}")]
-    Git(String),
+    #[error(transparent)]
+    Git(#[from] crate::sources::git::GitError),
     /// An item id with no action in Helix.
     #[error("leash cannot run “{0}” from Helix")]
     CannotRun(String),

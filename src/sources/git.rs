@@ -166,19 +166,63 @@ pub struct StepContext<'a> {
     pub args: &'a [String],
 }
 
+/// Why a Git step cannot be turned into a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GitError {
+    /// The step acts on the current file and there is none.
+    #[error("the current buffer is not a file")]
+    NoFile,
+    /// The current file is not in the repository.
+    #[error("the current file is outside the Git work tree")]
+    OutsideWorkTree,
+    /// The current file's name cannot be passed as text.
+    #[error("the current file's name is not text")]
+    FileNameNotText,
+    /// The step needs the cursor's line and the editor did not give it.
+    #[error("the cursor's line is not known")]
+    NoCursorLine,
+    /// Not exactly one argument.
+    #[error("exactly one argument is needed")]
+    OneArgument,
+    /// An action leash does not offer.
+    #[error("unknown Git action “{0}”")]
+    UnknownAction(String),
+    /// No branch name.
+    #[error("a branch name is needed")]
+    NoBranchName,
+    /// A branch name over 200 bytes.
+    #[error("the branch name is too long")]
+    BranchNameTooLong,
+    /// A character outside the ones a branch name may hold.
+    #[error("a branch name may hold only letters, digits, \".\", \"_\", \"/\" and \"-\"")]
+    BranchNameCharacter,
+    /// A name Git or a revision expression would read otherwise (`-x`, `a..b`, `x.lock`).
+    #[error("“{0}” is not a valid branch name")]
+    BadBranchName(String),
+    /// No commit message.
+    #[error("a commit message is needed")]
+    NoMessage,
+    /// A commit message over 4096 bytes.
+    #[error("the commit message is too long")]
+    MessageTooLong,
+    /// A control character other than a tab or a line break.
+    #[error("the commit message contains a control character")]
+    MessageControlCharacter,
+}
+
 /// The git arguments (after `git` and [`quiet`]'s overrides) for an action, or why not.
-pub fn argv(action: &str, root: &Path, cx: &StepContext<'_>) -> Result<Vec<String>, String> {
-    let file = || -> Result<String, String> {
-        let f = cx.file.ok_or("the current buffer is not a file")?;
+pub fn argv(action: &str, root: &Path, cx: &StepContext<'_>) -> Result<Vec<String>, GitError> {
+    let file = || -> Result<String, GitError> {
+        let f = cx.file.ok_or(GitError::NoFile)?;
         if !f.starts_with(root) {
-            return Err("the current file is outside the Git work tree".into());
+            return Err(GitError::OutsideWorkTree);
         }
-        f.to_str().map(str::to_string).ok_or_else(|| "the current file's name is not text".into())
+        f.to_str().map(str::to_string).ok_or(GitError::FileNameNotText)
     };
-    let one = |check: fn(&str) -> Result<(), String>| -> Result<String, String> {
+    let one = |check: fn(&str) -> Result<(), GitError>| -> Result<String, GitError> {
         match cx.args {
             [a] => check(a).map(|()| a.clone()),
-            _ => Err("exactly one argument is needed".into()),
+            _ => Err(GitError::OneArgument),
         }
     };
     let v = |parts: &[&str]| parts.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -190,7 +234,7 @@ pub fn argv(action: &str, root: &Path, cx: &StepContext<'_>) -> Result<Vec<Strin
             [v(&["log", "--no-show-signature", "--follow", "-n", "200", "--stat", "--"]), vec![file()?]].concat()
         }
         "blame_line" => {
-            let line = cx.line.ok_or("the cursor's line is not known")?;
+            let line = cx.line.ok_or(GitError::NoCursorLine)?;
             [v(&["blame", "-L", &format!("{line},{line}"), "--"]), vec![file()?]].concat()
         }
         "stage_file" => [v(&["add", "--"]), vec![file()?]].concat(),
@@ -202,7 +246,7 @@ pub fn argv(action: &str, root: &Path, cx: &StepContext<'_>) -> Result<Vec<Strin
         "branch_create" => [v(&["switch", "-c"]), vec![one(check_branch)?]].concat(),
         "stash" => v(&["stash", "push"]),
         "stash_pop" => v(&["stash", "pop"]),
-        other => return Err(format!("unknown Git action “{other}”")),
+        other => return Err(GitError::UnknownAction(other.to_string())),
     })
 }
 
@@ -228,15 +272,15 @@ pub fn quiet(args: Vec<String>) -> Vec<String> {
 
 /// Why `name` cannot be a branch name. Stricter than git-check-ref-format: the name must
 /// not read as an option or a revision expression.
-pub fn check_branch(name: &str) -> Result<(), String> {
+pub fn check_branch(name: &str) -> Result<(), GitError> {
     if name.is_empty() {
-        return Err("a branch name is needed".into());
+        return Err(GitError::NoBranchName);
     }
     if name.len() > 200 {
-        return Err("the branch name is too long".into());
+        return Err(GitError::BranchNameTooLong);
     }
     if !name.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c)) {
-        return Err("a branch name may hold only letters, digits, \".\", \"_\", \"/\" and \"-\"".into());
+        return Err(GitError::BranchNameCharacter);
     }
     let bad = name.starts_with(['-', '.'])
         || name.contains("..")
@@ -245,21 +289,21 @@ pub fn check_branch(name: &str) -> Result<(), String> {
         || name.ends_with(".lock")
         || name.ends_with('.');
     if bad {
-        return Err(format!("“{name}” is not a valid branch name"));
+        return Err(GitError::BadBranchName(name.to_string()));
     }
     Ok(())
 }
 
 /// Why `msg` cannot be a commit message.
-pub fn check_message(msg: &str) -> Result<(), String> {
+pub fn check_message(msg: &str) -> Result<(), GitError> {
     if msg.trim().is_empty() {
-        return Err("a commit message is needed".into());
+        return Err(GitError::NoMessage);
     }
     if msg.len() > 4096 {
-        return Err("the commit message is too long".into());
+        return Err(GitError::MessageTooLong);
     }
     if msg.chars().any(|c| c.is_control() && c != '\t' && c != '\n') {
-        return Err("the commit message contains a control character".into());
+        return Err(GitError::MessageControlCharacter);
     }
     Ok(())
 }
@@ -284,6 +328,21 @@ mod tests {
         let cx = StepContext { file: Some(file), line: Some(7), args: &[] };
         assert_eq!(argv("blame_line", root, &cx).unwrap(), ["blame", "-L", "7,7", "--", "/repo/src/a.rs"]);
         let outside = StepContext { file: Some(Path::new("/elsewhere/a.rs")), line: Some(1), args: &[] };
-        assert!(argv("stage_file", root, &outside).unwrap_err().contains("outside"));
+        assert_eq!(argv("stage_file", root, &outside).unwrap_err(), GitError::OutsideWorkTree);
+    }
+
+    #[test]
+    fn refusals_read_as_the_user_sees_them() {
+        assert_eq!(check_branch("a..b").unwrap_err().to_string(), "“a..b” is not a valid branch name");
+        assert_eq!(
+            check_branch("a b").unwrap_err().to_string(),
+            "a branch name may hold only letters, digits, \".\", \"_\", \"/\" and \"-\""
+        );
+        assert_eq!(
+            check_message("a\u{1b}[2J").unwrap_err().to_string(),
+            "the commit message contains a control character"
+        );
+        let cx = StepContext::default();
+        assert_eq!(argv("rebase", Path::new("/repo"), &cx).unwrap_err().to_string(), "unknown Git action “rebase”");
     }
 }

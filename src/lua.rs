@@ -427,7 +427,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     // Every key of the core's schema as a dotted path (`providers.NAME.kind`).
-    m.set("config_keys", lua.create_function(|_, ()| Ok(config::keys()))?)?;
+    m.set("config_keys", lua.create_function(|_, ()| guard(|| Ok(config::keys())))?)?;
 
     // Model text with every invisible character written out (`^[`, `<U+202E>`): the one
     // definition the plan window, progress, notifications and the policy share. Bytes that

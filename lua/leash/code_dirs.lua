@@ -3,7 +3,7 @@
 --- A file written into a `plugin/` folder on 'runtimepath' runs at the next start; one
 --- written into a folder on $PATH runs when a plugin starts that program. So a step that
 --- writes there is `code`, not `write`: the core decides it from the target's path
---- (`src/policy/code_dirs.rs`), twice. When the plan is checked, with the folders and the
+--- (`src/code_dirs.rs`), twice. When the plan is checked, with the folders and the
 --- current directory the catalog was built with, so the window says `[code]` and why. And
 --- just before each step below `code` runs (|M.check()|), with the current directory,
 --- file and changed buffers of that moment and the path options the plan set before, so

@@ -121,7 +121,8 @@ function M.setup(opts)
     own[key] = opts[key]
   end
   local options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), own)
-  M.options = H.merge(options, core or {}, opts.entries)
+  -- Unchecked entries wait with the rest of the core's keys (|M.unchecked|).
+  M.options = H.merge(options, core or {}, core and opts.entries or nil)
   H.waiting, M.unchecked, H.failed = (not core) and H.core_part(opts) or nil, why, nil
   H.entries = opts.entries
   return M.options
@@ -180,11 +181,33 @@ function H.core_part(opts)
   end
   if type(core.entries) == 'table' then
     core.entries = vim.tbl_map(function(e)
-      if type(e) ~= 'table' or type(e.run) ~= 'function' then return e end
-      return vim.tbl_extend('force', e, { run = true })
+      if type(e) ~= 'table' or e.run == nil then return e end
+      -- `true` is the core's word for "a Lua function"; anything else goes as its type
+      -- name, which the core refuses (`run = true` in a config is no function).
+      return vim.tbl_extend('force', e, { run = type(e.run) == 'function' or type(e.run) })
     end, core.entries)
   end
   return core
+end
+
+--- The core's check of `part`: its normalized form, or nil and every error. A library
+--- that cannot check (too old, or the check itself fails) is an error, never a pass.
+---@param native table the native module
+---@param part table
+---@return table? core
+---@return string[]? errs
+function H.check_core(native, part)
+  if type(native.check_config) ~= 'function' then
+    return nil, { 'the native library is too old to check the configuration (run :Leash build)' }
+  end
+  local ok, core, errs = pcall(native.check_config, part, H.own_keys())
+  if not ok then
+    return nil, { 'the native library could not check the configuration: ' .. require('leash.native').message(core) }
+  end
+  if not core and (type(errs) ~= 'table' or #errs == 0) then
+    return nil, { 'the native library could not check the configuration' }
+  end
+  return core, errs
 end
 
 --- `core` (the core's normalized part) over `options`, with the user's own entries (the
@@ -230,7 +253,7 @@ function H.validate(opts)
   local core, why
   if native then
     local cerrs
-    core, cerrs = native.check_config(H.core_part(opts), H.own_keys())
+    core, cerrs = H.check_core(native, H.core_part(opts))
     vim.list_extend(errs, cerrs or {})
   else
     why = 'the native library is not loaded (' .. tostring(nerr) .. ')'
@@ -245,8 +268,8 @@ function H.settle()
   local native = require('leash.native').load()
   if not native then return end
   local waiting = H.waiting
+  local core, errs = H.check_core(native, waiting)
   H.waiting, M.unchecked = nil, nil
-  local core, errs = native.check_config(waiting, H.own_keys())
   if not core then
     table.sort(errs)
     M.errors, H.failed = errs, M.message(errs)

@@ -91,6 +91,7 @@ end
 ---@param handlers? leash.NameHandler[] default: none checked
 ---@return string? why
 function M.check_command_args(name, reach, args, handlers)
+  if type(reach) ~= 'string' then return H.no_reach end
   return H.native_check('check_command_args', name, reach, args, handlers)
 end
 
@@ -100,7 +101,10 @@ end
 ---@param args string[]
 ---@param reach string
 ---@return string? why
-function M.check_item_args(args, reach) return H.native_check('check_item_args', args, reach) end
+function M.check_item_args(args, reach)
+  if type(reach) ~= 'string' then return H.no_reach end
+  return H.native_check('check_item_args', args, reach)
+end
 
 --- Why leash must not open the file `name` that came from elsewhere (a language server's
 --- jump target), or nil.
@@ -112,6 +116,9 @@ function M.check_file_name(name) return H.native_check('check_file_name', name) 
 
 ---@type leash.PolicyLists?
 H.lists = nil
+
+-- A step without a reach did not come from the validator.
+H.no_reach = 'the step has no reach, so it is not from a validated plan'
 
 -- Helper functionality =======================================================
 

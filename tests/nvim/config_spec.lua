@@ -179,6 +179,43 @@ describe('config', function()
     eq(false, (require('leash.planner').start('wrap', function() end)), 'nothing is planned with it')
   end)
 
+  it('a library that cannot check the config fails it, now or when it loads, and applies nothing', function()
+    local native = require('leash.native').get()
+    local check = native.check_config
+    local config = require('leash.config')
+    -- Too old: no check_config at all.
+    native.check_config = nil
+    local err = raises(require('leash').setup, { shortlist_limit = 5 })
+    native.check_config = check
+    eq('leash: config: the native library is too old to check the configuration (run :Leash build)', err)
+    -- The check itself fails once the library loads after setup(): nothing is planned.
+    local _, restore = without_native()
+    require('leash').setup({ shortlist_limit = 5, raise = { { pattern = 'map:*', reach = 'shell' } } })
+    restore()
+    require('leash.native').reset()
+    native = require('leash.native').get()
+    native.check_config = function() error('boom') end
+    local failed = config.failed()
+    native.check_config = check
+    matches('^leash: config: the native library could not check the configuration: .*boom', failed)
+    eq(nil, config.get().raise, 'the raise rules were not dropped silently: nothing of the core part applies')
+    matches('could not check', (select(2, require('leash.planner').start('wrap', function() end))))
+  end)
+
+  it('refuses an entry whose run is not a function, and applies no entry before it is checked', function()
+    eq(
+      'leash: config: entries[1]: run should be a function',
+      raises(require('leash').setup, { entries = { { id = 'x', title = 'x', run = true, reach = 'safe' } } })
+    )
+    local _, restore = without_native()
+    local config = require('leash.config')
+    require('leash').setup({ entries = { { id = 'x', title = 'x', run = function() end, reach = 'safe' } } })
+    restore()
+    eq({}, config.options.entries, 'waiting with the core part: only the default (none)')
+    require('leash.native').reset()
+    eq('x', config.get().entries[1].id, 'applied once checked')
+  end)
+
   it('|leash-config| documents every key of the schema, and nothing else', function()
     local lines = vim.fn.readfile(root .. '/doc/leash.txt')
     local documented, where = {}, nil

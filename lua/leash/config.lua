@@ -192,18 +192,12 @@ end
 
 --- The core's check of `part`: its normalized form, or nil and every error. A library
 --- that cannot check (too old, or the check itself fails) is an error, never a pass.
----@param native table the native module
 ---@param part table
 ---@return table? core
 ---@return string[]? errs
-function H.check_core(native, part)
-  if type(native.check_config) ~= 'function' then
-    return nil, { 'the native library is too old to check the configuration (run :Leash build)' }
-  end
-  local ok, core, errs = pcall(native.check_config, part, H.own_keys())
-  if not ok then
-    return nil, { 'the native library could not check the configuration: ' .. require('leash.native').message(core) }
-  end
+function H.check_core(part)
+  local ok, core, errs = require('leash.native').call('check_config', 'check the configuration', part, H.own_keys())
+  if not ok then return nil, { core } end
   if not core and (type(errs) ~= 'table' or #errs == 0) then
     return nil, { 'the native library could not check the configuration' }
   end
@@ -253,7 +247,7 @@ function H.validate(opts)
   local core, why
   if native then
     local cerrs
-    core, cerrs = H.check_core(native, H.core_part(opts))
+    core, cerrs = H.check_core(H.core_part(opts))
     vim.list_extend(errs, cerrs or {})
   else
     why = 'the native library is not loaded (' .. tostring(nerr) .. ')'
@@ -268,7 +262,7 @@ function H.settle()
   local native = require('leash.native').load()
   if not native then return end
   local waiting = H.waiting
-  local core, errs = H.check_core(native, waiting)
+  local core, errs = H.check_core(waiting)
   H.waiting, M.unchecked = nil, nil
   if not core then
     table.sort(errs)

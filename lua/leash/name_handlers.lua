@@ -63,10 +63,8 @@ end
 function M.match(name, handlers)
   handlers = handlers or M.list()
   if #handlers == 0 then return nil end
-  local native, err = require('leash.native').load()
-  if not native then return nil, err or 'the native library is not available' end
-  local ok, i = pcall(native.name_handler, name, handlers)
-  if not ok then return nil, 'leash could not check the name: ' .. require('leash.native').message(i) end
+  local ok, i = require('leash.native').call('name_handler', 'match file names', name, handlers)
+  if not ok then return nil, i end
   return i and handlers[i] or nil
 end
 

@@ -130,6 +130,24 @@ function M.message(err)
   return s
 end
 
+--- Call the native module's function `name` with `...`, failing closed: `true` and its
+--- results, or `false` and why not (no library, a library too old to have `name`, or the
+--- call raised). `purpose` completes "the native library is too old to …".
+---@param name string
+---@param purpose string
+---@return boolean ok
+---@return any ... the results, or the message
+function M.call(name, purpose, ...)
+  local native, err = M.load()
+  if not native then return false, err or 'the native library is not available' end
+  if type(native[name]) ~= 'function' then
+    return false, ('the native library is too old to %s (run :Leash build)'):format(purpose)
+  end
+  local res = { pcall(native[name], ...) }
+  if not res[1] then return false, ('the native library could not %s: %s'):format(purpose, M.message(res[2])) end
+  return unpack(res, 1, table.maxn(res))
+end
+
 --- The command that fixes a missing or stale library.
 ---@return string
 function M.build_hint()

@@ -31,13 +31,8 @@ local H = {}
 ---@return string? err why they are not available
 function M.lists()
   if H.lists then return H.lists end
-  local native, err = require('leash.native').load()
-  if not native then return nil, err end
-  if type(native.policy_lists) ~= 'function' then
-    return nil, 'leash: the native library is too old to serve the policy lists (run :Leash build)'
-  end
-  local ok, lists = pcall(native.policy_lists)
-  if not ok then return nil, require('leash.native').message(lists) end
+  local ok, lists = require('leash.native').call('policy_lists', 'serve the policy lists')
+  if not ok then return nil, lists end
   H.lists = lists
   return lists
 end
@@ -125,13 +120,7 @@ H.no_reach = 'the step has no reach, so it is not from a validated plan'
 --- One of the native module's checks: its reason, or nil when the step may run. Fails
 --- closed: without the module, or when the check itself fails, that is the reason.
 function H.native_check(name, ...)
-  local native, err = require('leash.native').load()
-  if not native then return err or 'the native library is not available' end
-  if type(native[name]) ~= 'function' then
-    return 'the native library is too old to check steps before they run (run :Leash build)'
-  end
-  local ok, why = pcall(native[name], ...)
-  if not ok then return 'the check before running failed: ' .. require('leash.native').message(why) end
+  local _, why = require('leash.native').call(name, 'check steps before they run', ...)
   return why
 end
 

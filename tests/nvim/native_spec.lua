@@ -401,6 +401,33 @@ describe('native.load()', function()
   end)
 end)
 
+describe('native.call()', function()
+  before_each(function()
+    fresh()
+    require('leash.native').reset()
+  end)
+
+  it('gives the results, or fails closed saying why: too old, the call raised, no library', function()
+    local native = require('leash.native')
+    local mod = native.get()
+    eq({ true, 'x<U+202E>' }, { native.call('visible', 'show text', 'x\u{202E}') })
+    eq(
+      { false, 'the native library is too old to do magic (run :Leash build)' },
+      { native.call('no_such_export', 'do magic') }
+    )
+    mod.leash_spec_boom = function() error('boom') end
+    local ok_, why = native.call('leash_spec_boom', 'explode')
+    mod.leash_spec_boom = nil
+    eq(false, ok_)
+    matches('^the native library could not explode: .*boom', why)
+    local load = native.load
+    native.load = function() return nil, 'leash: no native module (spec)' end
+    local r = { native.call('visible', 'show text', 'x') }
+    native.load = load
+    eq({ false, 'leash: no native module (spec)' }, r)
+  end)
+end)
+
 describe(':Do without the native library', function()
   before_each(function()
     fresh()

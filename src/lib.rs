@@ -23,6 +23,7 @@ pub mod paths;
 pub mod plan;
 pub mod planner;
 pub mod policy;
+pub mod present;
 pub mod program_config;
 pub mod prompt;
 pub mod range;

@@ -253,6 +253,81 @@ fn visible_bytes(bytes: &[u8]) -> mlua::Result<mlua::BString> {
     Ok(out.into())
 }
 
+/// The plan window's content for the plan the Lua side holds and what it knows of each
+/// step (by position: `{ now?, global?, file? }`).
+fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result<Table> {
+    use crate::present::neovim::{present, Known};
+    let plan = json_of(&plan, 0);
+    let mut by_pos = Vec::new();
+    if let Some(known) = known {
+        for k in known.sequence_values::<LuaValue>() {
+            let k = json_of(&k?, 0);
+            by_pos.push(Known {
+                now: k.get("now").cloned().unwrap_or_default(),
+                global: k.get("global").cloned().unwrap_or_default(),
+                file: k.get("file").and_then(Value::as_str).map(str::to_owned),
+            });
+        }
+    }
+    let shown = present(&plan, &by_pos);
+    let rows = lua.create_table()?;
+    for row in &shown.rows {
+        let chunks = lua.create_table()?;
+        for (text, style) in row {
+            chunks.push(lua.create_sequence_from([text.as_str(), style.name()])?)?;
+        }
+        rows.push(chunks)?;
+    }
+    let out = lua.create_table()?;
+    out.set("rows", rows)?;
+    out.set("summary", shown.summary)?;
+    out.set("unchanged", shown.unchanged)?;
+    out.set("nothing", shown.nothing)?;
+    Ok(out)
+}
+
+/// A Lua value as JSON, for code that reads it leniently: `nil` and `vim.NIL` are null,
+/// a table with a sequence part is an array, other tables are objects (string keys
+/// only), a whole number is an integer. A string that is not UTF-8 becomes
+/// `{"bytes": "<its visible form>"}`, which equals no value a plan sets; functions and
+/// userdata are null. Nesting deeper than 16 tables is cut off (a table may hold itself).
+fn json_of(v: &LuaValue, depth: usize) -> Value {
+    match v {
+        LuaValue::Boolean(b) => Value::Bool(*b),
+        LuaValue::Integer(i) => Value::from(*i),
+        LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Value::from(*n as i64),
+        LuaValue::Number(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+        LuaValue::String(s) => match s.to_str() {
+            Ok(text) => Value::String(text.to_string()),
+            Err(_) => {
+                let shown = visible_bytes(&s.as_bytes()).map(|b| String::from_utf8_lossy(&b).into_owned());
+                serde_json::json!({ "bytes": shown.unwrap_or_default() })
+            }
+        },
+        LuaValue::Table(t) if depth < 16 => {
+            if t.raw_len() > 0 {
+                Value::Array(
+                    t.clone()
+                        .sequence_values::<LuaValue>()
+                        .map(|v| v.map_or(Value::Null, |v| json_of(&v, depth + 1)))
+                        .collect(),
+                )
+            } else {
+                let mut map = serde_json::Map::new();
+                for (k, v) in t.clone().pairs::<LuaValue, LuaValue>().flatten() {
+                    if let LuaValue::String(k) = k {
+                        if let Ok(k) = k.to_str() {
+                            map.insert(k.to_string(), json_of(&v, depth + 1));
+                        }
+                    }
+                }
+                Value::Object(map)
+            }
+        }
+        _ => Value::Null,
+    }
+}
+
 /// The Neovim profile's lists the Lua side needs (its argument filter and text checks
 /// use these, so the two sides cannot drift apart).
 fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
@@ -434,6 +509,12 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     // are not UTF-8 are kept as they are (Neovim draws them as `<xx>`); only the valid
     // runs between them are rewritten.
     m.set("visible", lua.create_function(|_, s: mlua::String| guard(|| Ok(visible_bytes(&s.as_bytes()))))?)?;
+    // The plan window's content (`crate::present::neovim`): rows of `{ text, style }`,
+    // the summary, the unchanged settings' indexes and the nothing-to-change message.
+    m.set(
+        "present_plan",
+        lua.create_function(|lua, (plan, known): (LuaValue, Option<Table>)| guard(|| present_plan(lua, plan, known)))?,
+    )?;
     // Where a step about to run writes, checked against the folders Neovim loads code
     // from as they are now (the current directory, file and changed buffers, and the
     // path options the plan set before): nil, or why the write is `code`.

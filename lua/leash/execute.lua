@@ -124,7 +124,15 @@ function M.confirm_and_run(plan, opts)
     end
     done(ok, err, nil, ok and #plan.steps or count)
   end
-  local nothing = #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan)
+  -- The core's presenter says what the plan changes; a plan it cannot present is not
+  -- shown, so it does not run.
+  local shown, nothing = pcall(
+    function() return #plan.steps == 0 and 'leash: nothing to run' or confirm.nothing_to_change(plan) end
+  )
+  if not shown then
+    H.notify(nothing, vim.log.levels.ERROR)
+    return done(false, nothing)
+  end
   if nothing and not opts.window then
     H.say_nothing(plan, nothing)
     return done(false, nil, 'nothing to run', 0)
@@ -135,21 +143,34 @@ function M.confirm_and_run(plan, opts)
     local n = #plan.steps
     require('leash.ui.arrival').arrive(function()
       H.at_window(plan)
-      confirm.open(plan, {
+      -- A window that failed to open runs nothing, whatever of it is left on screen.
+      local failed = false
+      local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
         nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
-        on_run = go,
+        on_run = function()
+          if not failed then go() end
+        end,
         on_cancel = function()
+          if failed then return end
           -- A plan with nothing to run was only looked at again: closing it says nothing.
           if nothing then return done(false, nil, 'shown', 0) end
           H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
           done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
         end,
         on_refine = opts.on_refine and function()
+          if failed then return end
           done(false, nil, 'edited', 0)
           opts.on_refine()
         end,
       })
+      if not opened then
+        failed = true
+        local window = require('leash.ui.confirm.state').current
+        if window then window.cancel() end
+        H.notify(err, vim.log.levels.ERROR)
+        done(false, err)
+      end
     end, ('%d step%s'):format(n, n == 1 and '' or 's'))
     return
   end

@@ -7,46 +7,23 @@
 //! `^[`, every other invisible character ([`crate::text`]: format and bidi characters,
 //! tag characters, non-ASCII spaces, unassigned code points…) as `<U+202E>`.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::apply::{HelixAction, HelixPlan};
 use super::tty::{char_width, width, Key, Tty};
-use crate::catalog::SettingValue;
-use crate::reach::Reach;
 
-/// How a piece of text is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    Plain,
-    Heading,
-    Why,
-    Dropped,
-    Command,
-    Write,
-    Code,
-    Shell,
-    Keys,
-    Note,
-    Error,
-}
+pub use crate::present::{Row, Style};
 
-impl Style {
-    fn ansi(self) -> &'static str {
-        match self {
-            Style::Plain => "",
-            Style::Heading => "\x1b[1m",
-            Style::Why | Style::Dropped | Style::Note => "\x1b[2m",
-            Style::Command => "\x1b[1m",
-            Style::Write | Style::Code => "\x1b[1;33m",
-            Style::Shell | Style::Error => "\x1b[1;31m",
-            Style::Keys => "\x1b[36m",
-        }
+/// The terminal colour of a style.
+fn ansi(style: Style) -> &'static str {
+    match style {
+        Style::Plain | Style::Reply => "",
+        Style::Heading | Style::Command => "\x1b[1m",
+        Style::Why | Style::Dropped | Style::Note | Style::Unchanged => "\x1b[2m",
+        Style::Write | Style::Code => "\x1b[1;33m",
+        Style::Plugin | Style::Shell | Style::Error => "\x1b[1;31m",
+        Style::Keys => "\x1b[36m",
     }
 }
-
-/// One row of the plan: pieces of text with their style.
-pub type Row = Vec<(String, Style)>;
 
 /// Text with every invisible character written out: the core's one definition.
 pub use crate::text::visible;
@@ -103,7 +80,7 @@ pub fn label_blanks(text: &str) -> Vec<(String, bool)> {
 
 /// Rows with their blank runs labelled (see [`label_blanks`]). A row's leading indent
 /// (a piece of spaces only, first in the row) is leash's own and stays as it is.
-fn labelled(rows: Vec<Row>) -> Vec<Row> {
+pub(super) fn labelled(rows: Vec<Row>) -> Vec<Row> {
     rows.into_iter()
         .map(|row| {
             let mut out: Row = Vec::new();
@@ -121,152 +98,6 @@ fn labelled(rows: Vec<Row>) -> Vec<Row> {
         .collect()
 }
 
-fn value_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => format!("\"{}\"", visible(s)),
-        serde_json::Value::Null => "(none)".into(),
-        other => visible(&other.to_string()),
-    }
-}
-
-fn mark(reach: Reach) -> Option<(String, Style)> {
-    match reach {
-        Reach::Write => Some(("[write] ".into(), Style::Write)),
-        Reach::Code => Some(("[code] ".into(), Style::Code)),
-        Reach::Plugin => Some(("[plugin] ".into(), Style::Shell)),
-        Reach::Shell => Some(("[shell] ".into(), Style::Shell)),
-        _ => None,
-    }
-}
-
-/// The plan's rows. `current` holds the current value of each setting step (by plan
-/// index), with where it comes from.
-pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'static str)>, notes: &[Row]) -> Vec<Row> {
-    let mut out: Vec<Row> = Vec::new();
-    let reply = visible(&plan.reply);
-    if !reply.is_empty() {
-        out.push(vec![(reply, Style::Plain)]);
-        out.push(Vec::new());
-    }
-    if plan.steps.is_empty() {
-        out.push(vec![("Nothing to run.".into(), Style::Dropped)]);
-    }
-    // The steps that run are numbered 1…n as they run; refused ones are listed apart.
-    for (pos, s) in plan.steps.iter().enumerate() {
-        let num = format!("{}. ", pos + 1);
-        let indent = " ".repeat(num.len());
-        let mut row: Row = vec![(num, Style::Plain)];
-        let mark = mark(s.step.reach);
-        match &s.action {
-            HelixAction::Setting { key, value } => {
-                // A list option as the array config.toml gets.
-                let written = match value {
-                    SettingValue::String(s) => crate::policy::helix::list_array(key, s),
-                    _ => None,
-                };
-                let new = value_text(&written.unwrap_or_else(|| serde_json::to_value(value).unwrap_or_default()));
-                let change = match current.get(&s.step.index) {
-                    Some((now, from)) => format!("{}{from} → {new}", value_text(now)),
-                    None => new,
-                };
-                row.extend(mark);
-                row.push((format!("Set {}: {change}", visible(key)), Style::Plain));
-                out.push(row);
-            }
-            HelixAction::Command { line } => {
-                row.extend(mark);
-                row.push(("Run ".into(), Style::Plain));
-                row.push((format!(":{}", visible(line)), Style::Command));
-                out.push(row);
-                if let Some(note) = command_note(line) {
-                    out.push(vec![(indent.clone(), Style::Plain), (note.into(), Style::Note)]);
-                }
-            }
-            HelixAction::Keys { name, keys, .. } => {
-                row.extend(mark);
-                row.push((format!("{}: ", visible(&s.step.label)), Style::Plain));
-                row.push((format!("key {}", super::statics::shown_key(keys)), Style::Command));
-                row.push((format!(" ({name})"), Style::Plain));
-                out.push(row);
-            }
-            HelixAction::Program { shown, .. } => {
-                row.push(mark.unwrap_or(("[shell] ".into(), Style::Shell)));
-                let terminal = matches!(s.step.action, crate::validate::Action::Terminal { .. })
-                    || matches!(&s.step.action, crate::validate::Action::Item { id, .. } if id == "term:run");
-                let when = if s.after_helix { " after Helix's commands above" } else { "" };
-                let head = if terminal {
-                    format!("Run in a terminal{when}:")
-                } else {
-                    format!("{}, in a terminal{when}:", visible(&s.step.label))
-                };
-                row.push((head, Style::Plain));
-                out.push(row);
-                out.push(vec![(indent.clone(), Style::Plain), (visible(shown), Style::Command)]);
-            }
-            HelixAction::Delete { path } => {
-                row.push(mark.unwrap_or(("[write] ".into(), Style::Write)));
-                row.push((format!("Delete {} and close its buffer", visible(&path.to_string_lossy())), Style::Plain));
-                out.push(row);
-            }
-            HelixAction::Detached { argv } => {
-                row.push(mark.unwrap_or(("[shell] ".into(), Style::Shell)));
-                row.push(("Start: ".into(), Style::Plain));
-                row.push((visible(&argv.join(" ")), Style::Command));
-                out.push(row);
-            }
-        }
-        if let Some(note) = &s.step.note {
-            out.push(vec![(indent.clone(), Style::Plain), (visible(note), Style::Note)]);
-        }
-        let why = visible(&s.step.why);
-        if !why.is_empty() {
-            out.push(vec![(indent, Style::Plain), (format!("({why})"), Style::Why)]);
-        }
-    }
-    if !plan.dropped.is_empty() {
-        out.push(Vec::new());
-        out.push(vec![("Not run (refused by the checker):".into(), Style::Heading)]);
-        for d in &plan.dropped {
-            out.push(vec![("- ".into(), Style::Dropped), (visible(&d.refusal.to_string()), Style::Dropped)]);
-        }
-    }
-    if !notes.is_empty() {
-        out.push(Vec::new());
-        out.extend(notes.iter().cloned());
-    }
-    labelled(out)
-}
-
-/// What a Helix command does beyond its name, when that changes what the plan can do.
-fn command_note(line: &str) -> Option<&'static str> {
-    let name = line.split(' ').next().unwrap_or_default();
-    let t = crate::policy::helix::data().typable(name)?;
-    if t.raw_after.is_some() {
-        return Some("Helix expands %… in a shell command's tail before the shell sees it; leash lets no % through");
-    }
-    (t.name == "change-current-directory").then_some(
-        "Helix reloads its configuration after the plan: a .helix/config.toml in the new folder then \
-         loads, and its key bindings can run programs",
-    )
-}
-
-/// Whether a step carries a mark (`[write]`, `[code]`, `[shell]`): its reach needs the
-/// user's answer, or leash runs it outside Helix.
-pub fn is_marked(s: &super::apply::HelixStep) -> bool {
-    s.step.reach.needs_confirmation()
-        || matches!(s.action, HelixAction::Program { .. } | HelixAction::Delete { .. } | HelixAction::Detached { .. })
-}
-
-/// The mark a step is shown with (the same as its row's).
-fn mark_name(s: &super::apply::HelixStep) -> &'static str {
-    match (s.step.reach, &s.action) {
-        (Reach::Shell, _) => "shell",
-        (Reach::Code, _) => "code",
-        (Reach::Write, _) | (_, HelixAction::Delete { .. }) => "write",
-        _ => "shell",
-    }
-}
-
 /// What the plan's question needs: the summary pinned beside the keys (the marked steps
 /// by number) and whether only `y` runs it.
 #[derive(Debug, Clone)]
@@ -274,34 +105,6 @@ pub struct Question {
     pub summary: Row,
     /// A plan with a marked step runs on `y` only; Enter runs an all-safe plan too.
     pub marked: bool,
-}
-
-/// The question for a plan.
-pub fn question(plan: &HelixPlan) -> Question {
-    let marked: Vec<String> = plan
-        .steps
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| is_marked(s))
-        .map(|(pos, s)| format!("{} [{}]", pos + 1, mark_name(s)))
-        .collect();
-    let steps = plan.steps.len();
-    let summary = if marked.is_empty() {
-        vec![(format!("{steps} step(s), none marked"), Style::Note)]
-    } else {
-        vec![
-            (format!("{steps} step(s); marked: "), Style::Heading),
-            (
-                marked.join(", "),
-                if plan.steps.iter().any(|s| mark_name(s) == "shell" && is_marked(s)) {
-                    Style::Shell
-                } else {
-                    Style::Write
-                },
-            ),
-        ]
-    };
-    Question { summary, marked: !marked.is_empty() }
 }
 
 /// Rows as plain text lines (the `:sh` popup of `space ,`).
@@ -421,7 +224,7 @@ impl Line {
 fn draw_line(row: &Row) -> String {
     let mut s = String::from("\x1b[2K");
     for (text, style) in row {
-        let code = style.ansi();
+        let code = ansi(*style);
         if code.is_empty() {
             s.push_str(text);
         } else {
@@ -726,8 +529,12 @@ mod tests {
 
 #[cfg(test)]
 mod screen_tests {
-    use super::super::apply::HelixStep;
+    use std::collections::HashMap;
+
+    use super::super::apply::{HelixAction, HelixPlan, HelixStep};
+    use super::super::present::{question, rows};
     use super::*;
+    use crate::reach::Reach;
     use crate::validate::{Action, ValidStep};
 
     fn step(index: usize, reach: Reach, action: HelixAction, why: &str) -> HelixStep {

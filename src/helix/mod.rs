@@ -14,6 +14,7 @@ pub mod config;
 pub mod context;
 pub mod dialog;
 pub mod keys;
+pub mod present;
 pub mod process;
 pub mod state;
 pub mod statics;
@@ -210,7 +211,7 @@ fn preview(
     let plan = HelixPlan::new(&outcome.plan, &prepared.env(cfg, context));
     let (current, notes) = settings_view(&plan, args, false);
     let mut rows = vec![vec![(format!("leash plan for: {}", dialog::visible(request)), Style::Heading)], Vec::new()];
-    rows.extend(dialog::rows(&plan, &current, &notes));
+    rows.extend(present::rows(&plan, &current, &notes));
     rows.push(Vec::new());
     let answer = outcome.log.exchanges.last().filter(|x| !x.truncated).map(|x| x.raw.clone());
     let kept = match (answer, serde_json::to_value(&outcome.plan)) {
@@ -550,7 +551,7 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
     let plan = HelixPlan::new(&validated, &prepared.env(&cfg, context));
     let (current, notes) = settings_view(&plan, args, true);
     let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
-    let rows = dialog::rows(&plan, &current, &notes);
+    let rows = present::rows(&plan, &current, &notes);
     if config_broken {
         screen.confirm(&rows, None);
         return HandOff { status: FAILED.into(), ..HandOff::default() };
@@ -559,7 +560,7 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
         screen.confirm(&rows, None);
         return HandOff { status: NOTHING.into(), ..HandOff::default() };
     }
-    if !plan.may_skip_confirmation && !screen.confirm(&rows, Some(&dialog::question(&plan))) {
+    if !plan.may_skip_confirmation && !screen.confirm(&rows, Some(&present::question(&plan))) {
         return cancelled();
     }
     apply_plan(screen, &plan, args)

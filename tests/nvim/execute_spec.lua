@@ -621,6 +621,71 @@ describe('execute.confirm_and_run()', function()
     end)
   end)
 
+  it('runs nothing and says why when the core cannot present the plan', function()
+    local native = require('leash.native')
+    local call = native.call
+    native.call = function(name, ...)
+      if name == 'present_plan' then return false, 'the native library is too old to show a plan (run :Leash build)' end
+      return call(name, ...)
+    end
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
+    vim.o.wrap = false
+    local out = dir .. '/never-presented'
+    local results = {}
+    for _, steps in ipairs({
+      { { type = 'setting', key = 'wrap', value = true } },
+      { { type = 'terminal', command = 'echo no > ' .. out } },
+    }) do
+      local p = validate({ reply = 'ok', steps = steps })
+      local ok_, err = pcall(require('leash.execute').confirm_and_run, p, {
+        config = { confirm_before_run = false },
+        on_done = function(ran, why) results[#results + 1] = { ran, why } end,
+      })
+      eq(true, ok_, err)
+    end
+    native.call = call
+    vim.notify = notify
+    eq(0, #floats())
+    eq(false, vim.o.wrap)
+    vim.wait(200, function() return exists(out) end)
+    eq(false, exists(out))
+    eq(2, #results)
+    for i, r in ipairs(results) do
+      eq(false, r[1], 'plan ' .. i)
+      eq(
+        'leash: cannot show the plan, so nothing runs: the native library is too old to show a plan (run :Leash build)',
+        r[2]
+      )
+      eq(r[2], notes[i])
+    end
+  end)
+
+  it('runs nothing and says why when the plan window fails to open', function()
+    local confirm = require('leash.ui.confirm')
+    local render = confirm.render
+    confirm.render = function() error('leash: cannot show the plan, so nothing runs: (spec)', 0) end
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
+    local out = dir .. '/never-opened'
+    local result
+    local p = validate({ reply = 'ok', steps = { { type = 'terminal', command = 'echo no > ' .. out } } })
+    local ok_, err = pcall(require('leash.execute').confirm_and_run, p, {
+      on_done = function(ran, why) result = { ran, why } end,
+    })
+    confirm.render = render
+    vim.notify = notify
+    eq(true, ok_, err)
+    eq({ false, 'leash: cannot show the plan, so nothing runs: (spec)' }, result)
+    eq(result[2], notes[1])
+    eq(0, #floats())
+    press('y')
+    vim.wait(200, function() return exists(out) end)
+    eq(false, exists(out))
+  end)
+
   it('runs an all-safe plan directly when confirm_before_run = false', function()
     vim.o.wrap = false
     local p = validate({ reply = 'ok', steps = { { type = 'setting', key = 'wrap', value = true } } })

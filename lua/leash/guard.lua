@@ -258,10 +258,7 @@ function H.program_ok(dir, path)
   local st = vim.uv.fs_lstat(path)
   if not st or st.type ~= 'file' or st.uid ~= uid then return false end
   if bit.band(st.mode, tonumber('022', 8)) ~= 0 or bit.band(st.mode, tonumber('100', 8)) == 0 then return false end
-  local f = io.open(path, 'rb')
-  local current = f and f:read('*a')
-  if f then f:close() end
-  return current == H.program_text
+  return require('leash.file').read(path) == H.program_text
 end
 
 function H.ensure_program(dir, path)
@@ -437,10 +434,8 @@ end
 --- The records of the refusal program: the command line of each call (its last argument,
 --- after the shell's flags), or every argument when there is only one.
 function H.read_log(path)
-  local f = io.open(path, 'rb')
-  if not f then return {} end
-  local data = f:read('*a')
-  f:close()
+  local data = require('leash.file').read(path)
+  if not data then return {} end
   os.remove(path)
   local out = {}
   for record in data:gmatch('([^\30]*)\30') do

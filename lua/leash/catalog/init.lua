@@ -185,10 +185,8 @@ function H.cache_file()
 end
 
 function H.read_cache(file)
-  local f = io.open(file, 'r')
-  if not f then return nil end
-  local text = f:read('*a')
-  f:close()
+  local text = require('leash.file').read(file)
+  if not text then return nil end
   local ok, data = pcall(vim.json.decode, text, { luanil = { object = true, array = true } })
   if ok and type(data) == 'table' and type(data.commands) == 'table' and type(data.options) == 'table' then
     return data

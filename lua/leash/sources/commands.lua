@@ -324,13 +324,7 @@ function H.tagged(line, full)
   return tagged
 end
 
-function H.read(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local text = f:read('*a')
-  f:close()
-  return text
-end
+H.read = require('leash.file').read
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }
 

@@ -375,13 +375,7 @@ function H.expand(name, word, words, fixed)
   return { word .. '{number}' }
 end
 
-function H.read(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local text = f:read('*a')
-  f:close()
-  return text
-end
+H.read = require('leash.file').read
 
 H.scopes = { global = 'global', win = 'window', buf = 'buffer' }
 

@@ -55,10 +55,8 @@ function H.file_hash(path, fresh)
   if not fresh and c and c.mtime == st.mtime.sec and c.nsec == st.mtime.nsec and c.size == st.size then
     return c.hash
   end
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local text = f:read('*a') or ''
-  f:close()
+  local text = require('leash.file').read(path)
+  if not text then return nil end
   local hash = vim.fn.sha256(text)
   H.hashes[path] = { mtime = st.mtime.sec, nsec = st.mtime.nsec, size = st.size, hash = hash }
   return hash

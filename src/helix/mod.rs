@@ -606,9 +606,9 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
                     run_later(screen, &l)
                 }
             }
-            HelixAction::Delete { path } => std::fs::remove_file(path)
-                .map(|()| handoff.typed.push(Typed::Line("buffer-close!".into())))
-                .map_err(|source| HelixError::Delete { path: path.clone(), source }),
+            HelixAction::Delete { path } => {
+                delete(path).map(|()| handoff.typed.push(Typed::Line("buffer-close!".into())))
+            }
             HelixAction::Detached { argv } => {
                 let l = Later {
                     index,
@@ -664,18 +664,28 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
 /// Runs one program: on the terminal, or started in the background.
 fn run_later(screen: &mut Screen, l: &Later) -> Result<(), HelixError> {
     if l.detached {
-        let Some((program, rest)) = l.argv.split_first() else { return Err(HelixError::NothingToRun) };
-        return Command::new(program)
-            .args(rest)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map(|_| ())
-            .map_err(|source| HelixError::Start { program: program.clone(), source });
+        return start_detached(&l.argv);
     }
     screen.print(&vec![("$ ".into(), Style::Keys), (dialog::visible(&l.shown), Style::Command)]);
     run_program(screen, &l.argv, &l.cwd, &l.env)
+}
+
+/// Starts a program in the background (a file manager), detached from the terminal.
+fn start_detached(argv: &[String]) -> Result<(), HelixError> {
+    let Some((program, rest)) = argv.split_first() else { return Err(HelixError::NothingToRun) };
+    Command::new(program)
+        .args(rest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|source| HelixError::Start { program: program.clone(), source })
+}
+
+/// Removes the file a delete step names.
+fn delete(path: &Path) -> Result<(), HelixError> {
+    std::fs::remove_file(path).map_err(|source| HelixError::Delete { path: path.to_path_buf(), source })
 }
 
 fn step_failed(screen: &mut Screen, index: usize, error: &HelixError) {
@@ -818,6 +828,17 @@ mod tests {
         p.validated = serde_json::to_value(&shown).unwrap();
         p.answer = "no plan here".into();
         assert!(matches!(previewed_plan(&p, &prepared), Err(HelixError::PreviewChanged)));
+    }
+
+    #[test]
+    fn a_failing_step_names_its_file_or_program() {
+        let tmp = tempfile::tempdir().unwrap();
+        let gone = tmp.path().join("gone.txt");
+        let e = delete(&gone).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("cannot delete {}: ", gone.display())), "{e}");
+        let e = start_detached(&["leash-no-such-program".into()]).unwrap_err().to_string();
+        assert!(e.starts_with("cannot start leash-no-such-program: "), "{e}");
+        assert!(matches!(start_detached(&[]), Err(HelixError::NothingToRun)));
     }
 
     #[test]

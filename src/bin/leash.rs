@@ -164,8 +164,13 @@ enum CliError {
     #[error("batch line {line}: {message}")]
     Batch { line: usize, message: String },
     /// A Helix frontend error that is not about the command line (a config file).
-    #[error("{0}")]
-    Helix(String),
+    #[cfg(unix)]
+    #[error(transparent)]
+    Helix(#[from] leash::helix::HelixError),
+    /// `leash helix` where the frontend cannot run (it draws on `/dev/tty`).
+    #[cfg(not(unix))]
+    #[error("the Helix frontend needs a Unix terminal (/dev/tty)")]
+    NoTerminal,
 }
 
 fn help_command(command: &Option<&'static str>) -> String {
@@ -505,12 +510,11 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
                     .into_owned(),
             };
             if install {
-                let path = leash::helix::install_target(&opts).map_err(CliError::Helix)?;
-                leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path, force)
-                    .map_err(CliError::Helix)?;
+                let path = leash::helix::install_target(&opts)?;
+                leash::helix::install_keys(&program, opts.helix_config.as_deref(), &path, force)?;
                 format!("leash: added space . and space , (and leash's own keys under space F12) to {} (run :config-reload in Helix)\n", path.display())
             } else {
-                leash::helix::keys(&program, opts.helix_config.as_deref()).map_err(helix_usage)?
+                leash::helix::keys(&program, opts.helix_config.as_deref()).map_err(|e| helix_usage(e.to_string()))?
             }
         }
         "do" => {
@@ -527,7 +531,7 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
             String::new()
         }
         "plan" => leash::helix::run_plan(&opts),
-        "catalog" => format!("{}\n", leash::helix::catalog_json(&opts).map_err(CliError::Helix)?),
+        "catalog" => format!("{}\n", leash::helix::catalog_json(&opts)?),
         other => return Err(helix_usage(format!("unknown helix subcommand “{other}”"))),
     };
     write!(out, "{text}").map_err(CliError::Stdout)
@@ -535,7 +539,7 @@ fn cmd_helix(args: &[String]) -> Result<(), CliError> {
 
 #[cfg(not(unix))]
 fn cmd_helix(_: &[String]) -> Result<(), CliError> {
-    Err(CliError::Helix("the Helix frontend needs a Unix terminal (/dev/tty)".into()))
+    Err(CliError::NoTerminal)
 }
 
 fn run(args: Vec<String>) -> Result<(), CliError> {

@@ -13,6 +13,7 @@ pub mod commandline;
 pub mod config;
 pub mod context;
 pub mod dialog;
+pub mod error;
 pub mod keys;
 pub mod present;
 pub mod process;
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use self::apply::{Env, HandOff, HelixAction, HelixPlan, Typed};
 use self::context::HelixContext;
 use self::dialog::{Row, Screen, Style};
+pub use self::error::HelixError;
 use crate::planner::{self, PlanRequest};
 use crate::policy::{Policy, Profile};
 use crate::program_config::ProgramConfig;
@@ -97,17 +99,17 @@ fn read_stdin() -> String {
 }
 
 /// The model's configuration and its key, as far as they can be checked without asking it.
-fn key_ready(cfg: &ProgramConfig) -> Result<(), String> {
-    let provider = cfg.provider_config().map_err(|e| e.to_string())?;
-    crate::llm::check_key(&provider).map_err(|e| e.to_string())
+fn key_ready(cfg: &ProgramConfig) -> Result<(), HelixError> {
+    let provider = cfg.provider_config()?;
+    Ok(crate::llm::check_key(&provider)?)
 }
 
-fn load_config(args: &Args) -> Result<ProgramConfig, String> {
+fn load_config(args: &Args) -> Result<ProgramConfig, HelixError> {
     let path = match &args.config {
         Some(p) => p.clone(),
-        None => crate::program_config::default_path().ok_or("neither XDG_CONFIG_HOME nor HOME is set")?,
+        None => crate::program_config::default_path().ok_or(HelixError::NoConfigHome)?,
     };
-    ProgramConfig::load(&path).map_err(|e| e.to_string())
+    Ok(ProgramConfig::load(&path)?)
 }
 
 /// The config.toml the running Helix reads.
@@ -183,7 +185,7 @@ pub fn run_ask(args: &Args) {
     let text = match text {
         Some(Ok(text)) => text,
         // Line by line: the popup keeps line breaks (a TOML error's caret line).
-        Some(Err(e)) => format!("leash: {}", e.lines().map(dialog::visible).collect::<Vec<_>>().join("\n")),
+        Some(Err(e)) => format!("leash: {}", e.to_string().lines().map(dialog::visible).collect::<Vec<_>>().join("\n")),
         None => return,
     };
     // Helix shows the output inside a Markdown code block: a fence in model text must
@@ -198,7 +200,7 @@ fn preview(
     args: &Args,
     context: &HelixContext,
     request: &str,
-) -> Option<Result<String, String>> {
+) -> Option<Result<String, HelixError>> {
     let prepared = match prepare(cfg, context, args) {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
@@ -248,7 +250,7 @@ pub fn run_plan(_args: &Args) -> String {
 enum Planned {
     Done(Box<planner::PlanOutcome>),
     Cancelled,
-    Failed(String),
+    Failed(HelixError),
 }
 
 /// Asks the model on the core's runtime while this thread keeps the screen and the keys
@@ -263,7 +265,7 @@ fn plan_waiting(screen: &mut Screen, cfg: &ProgramConfig, prepared: &Prepared, r
         let _ = tx.send(r);
     });
     if let Err(e) = spawned {
-        return Planned::Failed(e.to_string());
+        return Planned::Failed(HelixError::PlanThread(e));
     }
     let status = format!("Planning with {}…", prepared.provider.display_name());
     let Some(result) = screen.wait(&status, || rx.try_recv().ok(), || cancel.cancel()) else {
@@ -277,27 +279,24 @@ fn plan_waiting(screen: &mut Screen, cfg: &ProgramConfig, prepared: &Prepared, r
         Err(e) if e.error.is_cancelled() => Planned::Cancelled,
         Err(e) => {
             log(cfg, &e.log.to_line());
-            Planned::Failed(e.to_string())
+            Planned::Failed(e.error.into())
         }
     }
 }
 
 /// The plan `space ,` showed, validated again now: `Err` when it no longer validates to
 /// exactly what was shown (Helix, the project or leash's configuration changed since).
-fn previewed_plan(p: &Preview, prepared: &Prepared) -> Result<crate::validate::ValidatedPlan, String> {
-    let changed = || {
-        "the plan space , showed no longer checks out the same (Helix's commands, the project or leash's configuration changed since); ask again".to_string()
-    };
+fn previewed_plan(p: &Preview, prepared: &Prepared) -> Result<crate::validate::ValidatedPlan, HelixError> {
     let plan = crate::validate::validate_text(
         &p.answer,
         &prepared.catalog.catalog,
         &prepared.policy,
         prepared.model_context.range,
     )
-    .map_err(|_| changed())?;
+    .map_err(|_| HelixError::PreviewChanged)?;
     match serde_json::to_value(&plan) {
         Ok(v) if v == p.validated => Ok(plan),
-        _ => Err(changed()),
+        _ => Err(HelixError::PreviewChanged),
     }
 }
 
@@ -363,13 +362,13 @@ fn user_keys(args: &Args, workspace: &config::Workspace) -> statics::UserKeys {
     keys
 }
 
-fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<Prepared, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<Prepared, HelixError> {
+    let cwd = std::env::current_dir().map_err(HelixError::NoWorkingDirectory)?;
     let version = catalog::detect_version();
     let file = context.file.as_deref().map(|f| crate::sources::absolute(&cwd, f));
-    let catalog = catalog::build(version, &cwd, file.as_deref(), cfg).map_err(|e| e.to_string())?;
+    let catalog = catalog::build(version, &cwd, file.as_deref(), cfg)?;
     let policy = Policy::new(Profile::Helix).with_raise_rules(cfg.core.raise.clone());
-    let provider = cfg.provider_config().map_err(|e| e.to_string())?;
+    let provider = cfg.provider_config()?;
     let (stack, _) = crate::sources::project::stack(&cwd);
     let model_context = Context {
         os: std::env::consts::OS.to_string(),
@@ -512,8 +511,8 @@ fn current_values(
 
 fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> HandOff {
     let cancelled = || HandOff { status: CANCELLED.into(), ..HandOff::default() };
-    let failed = |screen: &mut Screen, what: &str, detail: &str| {
-        screen.confirm(&error_rows(what, detail), None);
+    let failed = |screen: &mut Screen, what: &str, error: &HelixError| {
+        screen.confirm(&error_rows(what, &error.to_string()), None);
         HandOff { status: FAILED.into(), ..HandOff::default() }
     };
     let cfg = match load_config(args) {
@@ -608,9 +607,9 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
                     run_later(screen, &l)
                 }
             }
-            HelixAction::Delete { path } => std::fs::remove_file(path)
-                .map(|()| handoff.typed.push(Typed::Line("buffer-close!".into())))
-                .map_err(|e| format!("cannot delete {}: {e}", path.display())),
+            HelixAction::Delete { path } => {
+                delete(path).map(|()| handoff.typed.push(Typed::Line("buffer-close!".into())))
+            }
             HelixAction::Detached { argv } => {
                 let l = Later {
                     index,
@@ -641,9 +640,9 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
     if !failed && !later.is_empty() {
         // The programs wait in the state folder for the macro's `leash helix resume`.
         let resume = std::env::current_exe()
-            .map_err(|e| e.to_string())
-            .and_then(|exe| keys::resume_line(&exe.to_string_lossy()).map_err(|e| e.to_string()))
-            .and_then(|line| state::put("resume", &later).map(|()| line).map_err(|e| e.to_string()));
+            .map_err(HelixError::OwnPath)
+            .and_then(|exe| keys::resume_line(&exe.to_string_lossy()).map_err(HelixError::from))
+            .and_then(|line| state::put("resume", &later).map(|()| line).map_err(HelixError::from));
         match resume {
             Ok(line) => handoff.resume = Some(line),
             Err(e) => {
@@ -651,7 +650,7 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
                     screen.terminal();
                     terminal = true;
                 }
-                step_failed(screen, later[0].index, &format!("cannot start leash again after Helix's commands: {e}"));
+                step_failed(screen, later[0].index, &HelixError::Resume(Box::new(e)));
                 failed = true;
             }
         }
@@ -664,42 +663,52 @@ fn apply_plan(screen: &mut Screen, plan: &HelixPlan, args: &Args) -> HandOff {
 }
 
 /// Runs one program: on the terminal, or started in the background.
-fn run_later(screen: &mut Screen, l: &Later) -> Result<(), String> {
+fn run_later(screen: &mut Screen, l: &Later) -> Result<(), HelixError> {
     if l.detached {
-        let Some((program, rest)) = l.argv.split_first() else { return Err("nothing to run".into()) };
-        return Command::new(program)
-            .args(rest)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map(|_| ())
-            .map_err(|e| format!("cannot start {program}: {e}"));
+        return start_detached(&l.argv);
     }
     screen.print(&vec![("$ ".into(), Style::Keys), (dialog::visible(&l.shown), Style::Command)]);
     run_program(screen, &l.argv, &l.cwd, &l.env)
 }
 
-fn step_failed(screen: &mut Screen, index: usize, error: &str) {
-    screen.print(&vec![(format!("Step {} failed: {}", index + 1, dialog::visible(error)), Style::Error)]);
+/// Starts a program in the background (a file manager), detached from the terminal.
+fn start_detached(argv: &[String]) -> Result<(), HelixError> {
+    let Some((program, rest)) = argv.split_first() else { return Err(HelixError::NothingToRun) };
+    Command::new(program)
+        .args(rest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|source| HelixError::Start { program: program.clone(), source })
+}
+
+/// Removes the file a delete step names.
+fn delete(path: &Path) -> Result<(), HelixError> {
+    std::fs::remove_file(path).map_err(|source| HelixError::Delete { path: path.to_path_buf(), source })
+}
+
+fn step_failed(screen: &mut Screen, index: usize, error: &HelixError) {
+    screen.print(&vec![(format!("Step {} failed: {}", index + 1, dialog::visible(&error.to_string())), Style::Error)]);
     screen.print(&vec![("The steps after it were not run.".into(), Style::Error)]);
 }
 
 /// Writes one setting into Helix's config.toml (read again now: the file may have
 /// changed since the plan was shown; one that no longer parses is not written).
-fn write_setting(args: &Args, key: &str, value: &crate::catalog::SettingValue) -> Result<(), String> {
-    let path = helix_config_path(args).ok_or("Helix's config.toml was not found")?;
-    let mut file = config::ConfigFile::read(&path).map_err(|e| e.to_string())?;
-    file.set(key, value).map_err(|e| e.to_string())?;
-    file.write().map_err(|e| e.to_string())
+fn write_setting(args: &Args, key: &str, value: &crate::catalog::SettingValue) -> Result<(), HelixError> {
+    let path = helix_config_path(args).ok_or(HelixError::NoHelixConfig)?;
+    let mut file = config::ConfigFile::read(&path)?;
+    file.set(key, value)?;
+    Ok(file.write()?)
 }
 
 /// Runs one program on the terminal: no stdin (like Helix's own shell commands), output
 /// on the terminal, in a process group of its own so Ctrl-C reaches it and not Helix.
-fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String, String)]) -> Result<(), String> {
+fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String, String)]) -> Result<(), HelixError> {
     use std::os::unix::process::CommandExt;
     let (Some(program), Ok(out), Ok(err)) = (argv.first(), screen.tty.file(), screen.tty.file()) else {
-        return Err("nothing to run".into());
+        return Err(HelixError::NothingToRun);
     };
     let mut child = Command::new(program)
         .args(&argv[1..])
@@ -710,19 +719,19 @@ fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String,
         .stderr(err)
         .process_group(0)
         .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .map_err(|source| HelixError::Start { program: program.clone(), source })?;
     let mut interrupted = None;
     loop {
         match child.try_wait() {
             Ok(Some(status)) => {
                 return match status.code() {
                     Some(0) => Ok(()),
-                    Some(code) => Err(format!("exit status {code}")),
-                    None => Err("stopped by a signal".into()),
+                    Some(code) => Err(HelixError::ExitStatus(code)),
+                    None => Err(HelixError::Signal),
                 };
             }
             Ok(None) => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(HelixError::Wait(e)),
         }
         if let Some(at) = interrupted {
             if std::time::Instant::now().duration_since(at) > Duration::from_secs(3) {
@@ -738,14 +747,14 @@ fn run_program(screen: &mut Screen, argv: &[String], cwd: &Path, env: &[(String,
 }
 
 /// `leash helix keys`: the snippet.
-pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, String> {
-    keys::snippet(&keys::KeysOptions { program, helix_config, tag: None }).map_err(|e| e.to_string())
+pub fn keys(program: &str, helix_config: Option<&Path>) -> Result<String, HelixError> {
+    Ok(keys::snippet(&keys::KeysOptions { program, helix_config, tag: None })?)
 }
 
 /// `leash helix keys --install`: the bindings written into Helix's config.toml (see
 /// [`install_target`]); a key bound to something else is replaced only with `force`.
-pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, force: bool) -> Result<(), String> {
-    keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force).map_err(|e| e.to_string())
+pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, force: bool) -> Result<(), HelixError> {
+    Ok(keys::install(&keys::KeysOptions { program, helix_config, tag: None }, path, force)?)
 }
 
 /// The config.toml `keys --install` writes: `--helix-config`, else the file the Helix
@@ -753,28 +762,23 @@ pub fn install_keys(program: &str, helix_config: Option<&Path>, path: &Path, for
 /// counts (a `python3 -c CODE` or `tmux -c DIR` says nothing about Helix), and a file
 /// named on its command line is written only when it exists: a name on a command line
 /// is no reason to create a file.
-pub fn install_target(args: &Args) -> Result<PathBuf, String> {
+pub fn install_target(args: &Args) -> Result<PathBuf, HelixError> {
     if let Some(p) = &args.helix_config {
         return Ok(p.clone());
     }
     let from_helix = process::helix_pid().filter(|&p| process::is_helix(p)).and_then(process::helix_config_arg);
     match from_helix {
         Some(p) if p.is_file() => Ok(p),
-        Some(p) => Err(format!(
-            "the Helix that started leash reads {}, which does not exist; pass --helix-config FILE",
-            p.display()
-        )),
-        None => {
-            config::default_path().ok_or_else(|| "cannot find Helix's config.toml; pass --helix-config FILE".into())
-        }
+        Some(p) => Err(HelixError::InstallTargetMissing(p)),
+        None => config::default_path().ok_or(HelixError::NoInstallTarget),
     }
 }
 
 /// `leash helix catalog`: the Helix catalog file for this folder, as JSON.
-pub fn catalog_json(args: &Args) -> Result<String, String> {
+pub fn catalog_json(args: &Args) -> Result<String, HelixError> {
     let cfg = load_config(args)?;
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let c = catalog::build(catalog::detect_version(), &cwd, None, &cfg).map_err(|e| e.to_string())?;
+    let cwd = std::env::current_dir().map_err(HelixError::NoWorkingDirectory)?;
+    let c = catalog::build(catalog::detect_version(), &cwd, None, &cfg)?;
     Ok(c.catalog.to_json().to_string())
 }
 
@@ -821,10 +825,21 @@ mod tests {
         assert_eq!(again.steps.len(), 2, "the unknown command stays dropped");
         // What the answer gives now is not what was shown: not applied.
         p.validated["steps"][0]["value"] = json!("absolute");
-        assert!(previewed_plan(&p, &prepared).unwrap_err().contains("ask again"));
+        assert!(matches!(previewed_plan(&p, &prepared), Err(HelixError::PreviewChanged)));
         p.validated = serde_json::to_value(&shown).unwrap();
         p.answer = "no plan here".into();
-        assert!(previewed_plan(&p, &prepared).is_err());
+        assert!(matches!(previewed_plan(&p, &prepared), Err(HelixError::PreviewChanged)));
+    }
+
+    #[test]
+    fn a_failing_step_names_its_file_or_program() {
+        let tmp = tempfile::tempdir().unwrap();
+        let gone = tmp.path().join("gone.txt");
+        let e = delete(&gone).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("cannot delete {}: ", gone.display())), "{e}");
+        let e = start_detached(&["leash-no-such-program".into()]).unwrap_err().to_string();
+        assert!(e.starts_with("cannot start leash-no-such-program: "), "{e}");
+        assert!(matches!(start_detached(&[]), Err(HelixError::NothingToRun)));
     }
 
     #[test]

@@ -133,7 +133,9 @@ fn step_view(
     before: Option<&Before>,
     known: Option<&Known>,
 ) -> StepView {
+    // A terminal step runs a shell whatever its reach says, and is marked so.
     let mark = match reach {
+        _ if is_terminal(step) => Some(shell_mark()),
         None => Some(("[unknown reach] ".to_string(), Style::Shell)),
         Some(r) => mark(r),
     };
@@ -143,7 +145,7 @@ fn step_view(
         body: Vec::new(),
         note: Some(text(step, "note").to_string()),
         why: text(step, "why").to_string(),
-        mark: mark.clone(),
+        mark,
     };
     let kind = text(step, "type");
     let id = text(step, "id");
@@ -164,7 +166,6 @@ fn step_view(
     } else if kind == "terminal" || (kind == "item" && id == "term:run") {
         // Only term:run's argument is a command line; term:below/term:tab open a shell.
         let command = if kind == "terminal" { text(step, "command").to_string() } else { args(step).join(" ") };
-        view.mark = Some(mark.unwrap_or_else(shell_mark));
         view.head = vec![plain("Run in a terminal:".into())];
         view.body = vec![vec![(visible(&command), Style::Command)]];
     } else {
@@ -320,7 +321,7 @@ mod tests {
                 "   make<U+202E> test",
                 "2. [shell] Run in a terminal:",
                 "   npm ci",
-                "3. Open a terminal below",
+                "3. [shell] Open a terminal below",
             ]
         );
         assert_eq!(shown.rows[3][1].1, Style::Command);

@@ -80,7 +80,8 @@ impl ValueType {
 /// Something to run: an Ex command, a user command, a keymap, a script, a Git action…
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
-    /// Unique id naming its source: `cmd:vsplit`, `user:Format`, `script:cargo:test`.
+    /// Unique id naming its source: `cmd:vsplit`, `user:Format`, `script:cargo:test`
+    /// (read and built by [`crate::item_id`]).
     pub id: String,
     /// The source's kind word: `command`, `user_command`, `keymap`, `script`…
     pub kind: String,

@@ -10,8 +10,9 @@
 //! [`crate::catalog::Item::id`] keeps it so. The core reads an id's kind and name with
 //! [`ItemId::parse`] (or [`ItemKind::name_in`]), builds ids with the constructors here
 //! and [`fmt::Display`], and names the fixed ids it treats specially ([`TERM_RUN`],
-//! [`FILE_RENAME`], [`CMD_SLEEP`]) by the constants below: no prefix is spelled anywhere
-//! else. The Lua sources spell the same prefixes (`M.prefix` in `lua/leash/sources/`).
+//! [`FILE_RENAME`], [`CMD_SLEEP`]) by the constants below, so the rest of the core need
+//! not spell a prefix. The Lua sources spell the same prefixes (`M.prefix` in
+//! `lua/leash/sources/`).
 
 use std::fmt;
 

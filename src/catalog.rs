@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::code_dirs::CodeDirs;
+use crate::item_id::{ItemId, ItemKind};
 use crate::name_handlers::NameHandler;
 use crate::reach::Reach;
 
@@ -79,7 +80,8 @@ impl ValueType {
 /// Something to run: an Ex command, a user command, a keymap, a script, a Git action…
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
-    /// Unique id naming its source: `cmd:vsplit`, `user:Format`, `script:cargo:test`.
+    /// Unique id naming its source: `cmd:vsplit`, `user:Format`, `script:cargo:test`
+    /// (read and built by [`crate::item_id`]).
     pub id: String,
     /// The source's kind word: `command`, `user_command`, `keymap`, `script`…
     pub kind: String,
@@ -470,9 +472,9 @@ impl Catalog {
     /// `cmd:write`, `cmd:vs` for `cmd:vsplit` (an Ex command's or Helix command's
     /// abbreviation). Only `cmd:` ids, and only to another `cmd:` item.
     pub fn command_by_alias(&self, id: &str) -> Option<&Item> {
-        let alias = id.strip_prefix("cmd:")?;
+        let alias = ItemKind::Command.name_in(id)?;
         match self.by_item_alias.get(alias).map(|&i| &self.entries[i]) {
-            Some(Entry::Item(item)) if item.id.starts_with("cmd:") => Some(item),
+            Some(Entry::Item(item)) if ItemKind::Command.holds(&item.id) => Some(item),
             _ => None,
         }
     }
@@ -514,8 +516,8 @@ impl Catalog {
                 .get(n)
                 .or_else(|| self.by_key.get(n))
                 .or_else(|| self.by_setting_alias.get(n))
-                .or_else(|| self.by_id.get(&format!("cmd:{n}")))
-                .or_else(|| self.by_id.get(&format!("user:{n}")))
+                .or_else(|| self.by_id.get(&ItemId::command(n).to_string()))
+                .or_else(|| self.by_id.get(&ItemId::user(n).to_string()))
                 .or_else(|| self.by_item_alias.get(n))
                 .copied()
         };

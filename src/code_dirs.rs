@@ -15,6 +15,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::item_id::{ItemKind, FILE_RENAME};
 use crate::reach::Reach;
 
 /// The folders Neovim loads code from and the current directory relative paths start in.
@@ -218,9 +219,9 @@ impl CodeDirs {
         file: Option<&str>,
         modified: &[String],
     ) -> Option<(Reach, String)> {
-        if let Some(name) = id.strip_prefix("cmd:") {
+        if let Some(name) = ItemKind::Command.name_in(id) {
             self.command_reach(name, args, file, modified)
-        } else if id == "file:rename" {
+        } else if id == FILE_RENAME {
             self.rename_reach(args.first()?, file)
         } else {
             None

@@ -8,13 +8,15 @@
 //! whole way, model included ([`llm`]). Neovim loads this crate as a Lua module (`lua`,
 //! behind the cdylib); other editors use the `leash` program, Helix through its own
 //! frontend ([`helix`]). The project's scripts, Git and file actions are discovered here
-//! for every editor ([`sources`]); model text is made safe to show by [`text`]. Small
-//! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
+//! for every editor ([`sources`]); model text is made safe to show by [`text`]. What an
+//! item's id (`cmd:vsplit`, `script:cargo:test`) says is read in one place, [`item_id`].
+//! Small helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
 pub mod catalog;
 pub mod code_dirs;
 pub mod config;
 #[cfg(unix)]
 pub mod helix;
+pub mod item_id;
 pub mod json_repair;
 pub mod llm;
 pub mod lua;

@@ -8,11 +8,14 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Builtin commands that, given a range, run the buffer's lines in it as code
-/// (`:{range}lua` and `:{range}source`; `:@` and `:*` are withheld already). The lines
-/// are buffer text the plan window does not show, so such a step is dropped. Commands that
-/// run *their argument* on each line (`:luado`, `:global`, `:substitute`) show what runs.
-const RUNS_LINES: &[&str] = &["cmd:lua", "cmd:source", "cmd:@", "cmd:*"];
+use crate::item_id::ItemKind;
+
+/// The builtin commands (by name) that, given a range, run the buffer's lines in it as
+/// code (`:{range}lua` and `:{range}source`; `:@` and `:*` are withheld already). The
+/// lines are buffer text the plan window does not show, so such a step is dropped.
+/// Commands that run *their argument* on each line (`:luado`, `:global`, `:substitute`)
+/// show what runs.
+const RUNS_LINES: &[&str] = &["lua", "source", "@", "*"];
 
 /// Lines `line1` to `line2`, counted from 1, `line1 <= line2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,7 +81,7 @@ impl<'de> Deserialize<'de> for LineRange {
 /// Whether the builtin command `id`, given a range, would run the lines in it as code
 /// (`RUNS_LINES`): such a step is dropped rather than run on the user's range.
 pub fn runs_lines_as_code(id: &str) -> bool {
-    RUNS_LINES.contains(&id)
+    ItemKind::Command.name_in(id).is_some_and(|name| RUNS_LINES.contains(&name))
 }
 
 #[cfg(test)]

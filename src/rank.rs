@@ -40,6 +40,7 @@ use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
 
 use crate::catalog::{Catalog, Entry, ValueType};
+use crate::item_id::ItemKind;
 
 mod concepts;
 mod languages;
@@ -266,7 +267,7 @@ fn references(doc: &str, exact: &HashMap<String, Vec<(u32, bool)>>, entries: &[E
         let Some(list) = exact.get(&doc[start..i]) else { continue };
         for &(d, _) in list {
             let e = &entries[d as usize];
-            let wanted = if option { e.kind() == "setting" } else { e.name().starts_with("cmd:") };
+            let wanted = if option { e.kind() == "setting" } else { ItemKind::Command.holds(e.name()) };
             if wanted && d != me && !out.contains(&d) && out.len() < MAX_REFS {
                 out.push(d);
             }

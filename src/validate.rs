@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::{Args, Catalog, ListKind, Setting, SettingValue, ValueType};
+use crate::item_id::{ItemId, ItemKind, TERM_RUN};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
 use crate::policy::{CodeWrite, Policy};
@@ -333,11 +334,9 @@ fn plugin_label(item: &crate::catalog::Item, label: String) -> String {
 fn item_label(id: &str, title: &str, args: &[String]) -> String {
     let args = args.join(" ");
     let with_args = |head: String| if args.is_empty() { head } else { format!("{head} {args}") };
-    if let Some(name) = id.strip_prefix("cmd:") {
+    if let Some(ItemId { kind: ItemKind::Command | ItemKind::User, name }) = ItemId::parse(id) {
         with_args(format!("Run :{name}"))
-    } else if let Some(name) = id.strip_prefix("user:") {
-        with_args(format!("Run :{name}"))
-    } else if id == "term:run" {
+    } else if id == TERM_RUN {
         format!("Run in a terminal: {args}")
     } else {
         let title = if title.is_empty() { id } else { title };

@@ -9,6 +9,7 @@ use super::field_names;
 use super::issue::{list, Checker};
 use super::raise::RULE_REACHES;
 use crate::catalog::Args;
+use crate::item_id::ItemKind;
 use crate::reach::Reach;
 
 /// One entry, as checked (`check` has made sure of `id`, `title` and `run` or `cmd`).
@@ -67,7 +68,7 @@ fn check_one(m: &Map<String, Value>, runs: Runs, seen: &[String]) -> Result<Stri
     if let Some(k) = m.keys().find(|k| !fields.contains(&k.as_str())) {
         return Err(("", format!("has an unknown field '{k}'")));
     }
-    let id = m.get("id").and_then(Value::as_str).map(|s| s.strip_prefix("entry:").unwrap_or(s));
+    let id = m.get("id").and_then(Value::as_str).map(|s| ItemKind::Entry.name_in(s).unwrap_or(s));
     let Some(id) = id.filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)))
     else {
         return bad("needs an id of letters, digits, \"_\", \".\" or \"-\"");
@@ -119,7 +120,7 @@ fn check_one(m: &Map<String, Value>, runs: Runs, seen: &[String]) -> Result<Stri
 impl EntryConfig {
     /// The id without a leading `entry:`.
     pub fn name(&self) -> &str {
-        self.id.strip_prefix("entry:").unwrap_or(&self.id)
+        ItemKind::Entry.name_in(&self.id).unwrap_or(&self.id)
     }
 
     /// How it takes arguments (none by default).

@@ -25,6 +25,7 @@ use super::config::Workspace;
 use super::context::HelixContext;
 use super::statics::{self, KeyError, UserKeys, Waits};
 use crate::catalog::{Args, SettingValue};
+use crate::item_id::{ItemId, ItemKind, TERM_RUN};
 use crate::plan::Scope;
 use crate::program_config::ProgramConfig;
 use crate::refusal::{HelixRule, Refusal};
@@ -294,54 +295,56 @@ fn program(argv: Vec<String>, cwd: PathBuf, env: Vec<(String, String)>) -> Helix
 }
 
 fn item_action(id: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, ApplyError> {
-    if let Some(name) = id.strip_prefix("cmd:") {
-        return Ok(HelixAction::Command { line: typable_line(name, args)? });
-    }
-    if let Some(name) = id.strip_prefix("static:") {
-        let waits = statics::offered(name).ok_or_else(|| ApplyError::NotOffered(name.to_string()))?;
-        let cmd = crate::policy::helix::static_command(name).ok_or_else(|| ApplyError::NoStatic(name.to_string()))?;
-        if !args.is_empty() {
-            return Err(ApplyError::TakesNoArgs(name.to_string()));
+    let cannot_run = || ApplyError::CannotRun(id.to_string());
+    let parsed = ItemId::parse(id).ok_or_else(cannot_run)?;
+    let name = parsed.name;
+    match parsed.kind {
+        ItemKind::Command => Ok(HelixAction::Command { line: typable_line(name, args)? }),
+        ItemKind::Static => {
+            let waits = statics::offered(name).ok_or_else(|| ApplyError::NotOffered(name.to_string()))?;
+            let cmd =
+                crate::policy::helix::static_command(name).ok_or_else(|| ApplyError::NoStatic(name.to_string()))?;
+            if !args.is_empty() {
+                return Err(ApplyError::TakesNoArgs(name.to_string()));
+            }
+            let keys = env.keys.key_for(cmd)?;
+            Ok(HelixAction::Keys { name: name.to_string(), keys, waits: waits == Waits::Yes })
         }
-        let keys = env.keys.key_for(cmd)?;
-        return Ok(HelixAction::Keys { name: name.to_string(), keys, waits: waits == Waits::Yes });
-    }
-    if id == "term:run" {
-        return Ok(shell_line(&args.join(" "), env));
-    }
-    if id.starts_with("script:") {
-        let item = env.discovered.scripts.iter().find(|i| i.id == id).ok_or(ApplyError::ScriptGone)?;
-        let mut argv = item.cmd.clone().unwrap_or_default();
-        let extra = words(args);
-        if !extra.is_empty() && item.args == Args::None {
-            return Err(ApplyError::TakesNoArgs(id.to_string()));
+        ItemKind::Terminal if parsed == TERM_RUN => Ok(shell_line(&args.join(" "), env)),
+        ItemKind::Script => {
+            let item = env.discovered.scripts.iter().find(|i| i.id == id).ok_or(ApplyError::ScriptGone)?;
+            let mut argv = item.cmd.clone().unwrap_or_default();
+            let extra = words(args);
+            if !extra.is_empty() && item.args == Args::None {
+                return Err(ApplyError::TakesNoArgs(id.to_string()));
+            }
+            argv.extend(extra);
+            let cwd = item.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), PathBuf::from);
+            Ok(program(argv, cwd, Vec::new()))
         }
-        argv.extend(extra);
-        let cwd = item.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), PathBuf::from);
-        return Ok(program(argv, cwd, Vec::new()));
+        ItemKind::Entry => {
+            let u = env.config.entries.iter().find(|u| u.id == name).ok_or(ApplyError::EntryGone)?;
+            let mut argv = u.cmd.clone();
+            argv.extend(words(args));
+            let cwd = u.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), |c| env.cwd.join(c));
+            Ok(program(argv, cwd, Vec::new()))
+        }
+        ItemKind::Git => {
+            let file = current_file(env);
+            let start = file.as_deref().and_then(Path::parent).unwrap_or(env.cwd);
+            let root = git::root(start).ok_or(ApplyError::NotInGit)?;
+            let cx = git::StepContext { file: file.as_deref(), line: env.context.cursor_line, args };
+            let mut argv = git::argv(name, &root, &cx).map_err(ApplyError::Git)?;
+            argv = if git::is_read_only(name) { git::quiet(argv) } else { [vec!["git".to_string()], argv].concat() };
+            let env_vars = [("GIT_PAGER", "cat"), ("PAGER", "cat"), ("GIT_TERMINAL_PROMPT", "0")]
+                .map(|(k, v)| (k.into(), v.into()));
+            Ok(program(argv, root, env_vars.to_vec()))
+        }
+        ItemKind::File => file_action(parsed, args, env),
+        ItemKind::Terminal | ItemKind::User | ItemKind::Keymap | ItemKind::Lsp | ItemKind::Diagnostic => {
+            Err(cannot_run())
+        }
     }
-    if let Some(name) = id.strip_prefix("entry:") {
-        let u = env.config.entries.iter().find(|u| u.id == name).ok_or(ApplyError::EntryGone)?;
-        let mut argv = u.cmd.clone();
-        argv.extend(words(args));
-        let cwd = u.cwd.as_deref().map_or_else(|| env.cwd.to_path_buf(), |c| env.cwd.join(c));
-        return Ok(program(argv, cwd, Vec::new()));
-    }
-    if let Some(action) = id.strip_prefix("git:") {
-        let file = current_file(env);
-        let start = file.as_deref().and_then(Path::parent).unwrap_or(env.cwd);
-        let root = git::root(start).ok_or(ApplyError::NotInGit)?;
-        let cx = git::StepContext { file: file.as_deref(), line: env.context.cursor_line, args };
-        let mut argv = git::argv(action, &root, &cx).map_err(ApplyError::Git)?;
-        argv = if git::is_read_only(action) { git::quiet(argv) } else { [vec!["git".to_string()], argv].concat() };
-        let env_vars =
-            [("GIT_PAGER", "cat"), ("PAGER", "cat"), ("GIT_TERMINAL_PROMPT", "0")].map(|(k, v)| (k.into(), v.into()));
-        return Ok(program(argv, root, env_vars.to_vec()));
-    }
-    if let Some(action) = id.strip_prefix("file:") {
-        return file_action(action, args, env);
-    }
-    Err(ApplyError::CannotRun(id.to_string()))
 }
 
 /// The current file, absolute, when Helix said which it is.
@@ -349,14 +352,15 @@ fn current_file(env: &Env<'_>) -> Option<PathBuf> {
     env.context.file.as_deref().map(|f| crate::sources::absolute(env.cwd, f))
 }
 
-fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixAction, ApplyError> {
+/// A `file:` item's action.
+fn file_action(id: ItemId<'_>, args: &[String], env: &Env<'_>) -> Result<HelixAction, ApplyError> {
     let arg = || -> Result<&str, ApplyError> {
         match args {
             [a] => Ok(a.as_str()),
             _ => Err(ApplyError::OnePath),
         }
     };
-    match action {
+    match id.name {
         "new" => {
             let path = checked_path(arg()?, env.cwd, env.cwd)?;
             Ok(HelixAction::Command { line: typable_line("open", &[relative(&path, env.cwd)])? })
@@ -384,7 +388,7 @@ fn file_action(action: &str, args: &[String], env: &Env<'_>) -> Result<HelixActi
             let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
             Ok(HelixAction::Detached { argv: vec![opener.into(), dir] })
         }
-        other => Err(ApplyError::CannotRun(format!("file:{other}"))),
+        _ => Err(ApplyError::CannotRun(id.to_string())),
     }
 }
 

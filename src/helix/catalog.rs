@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::statics;
 use crate::catalog::{Args, Catalog, CatalogError, Entry, Item, ListKind, Setting, SettingScope, ValueType};
+use crate::item_id::{ItemId, TERM_RUN};
 use crate::policy::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use crate::program_config::ProgramConfig;
 use crate::reach::Reach;
@@ -118,7 +119,7 @@ pub fn build(
     entries.extend(shared.into_iter().map(sources::SourceItem::to_entry));
     if cfg.core.sources.terminal {
         entries.push(Entry::Item(Item {
-            id: "term:run".into(),
+            id: TERM_RUN.to_string(),
             kind: "terminal".into(),
             title: "run a shell command in the terminal".into(),
             aliases: vec!["shell command line".into(), "execute in shell".into()],
@@ -132,7 +133,7 @@ pub fn build(
     }
     for u in &cfg.entries {
         entries.push(Entry::Item(Item {
-            id: format!("entry:{}", u.id),
+            id: ItemId::entry(&u.id).to_string(),
             kind: "entry".into(),
             title: u.title.clone(),
             aliases: u.aliases.clone(),
@@ -164,7 +165,7 @@ fn command_entry(t: &Typable) -> Entry {
         _ => Args::None,
     };
     Entry::Item(Item {
-        id: format!("cmd:{}", t.name),
+        id: ItemId::command(&t.name).to_string(),
         kind: "command".into(),
         title: t.title.trim_end_matches('.').to_string(),
         aliases: t.aliases.clone(),
@@ -183,7 +184,7 @@ fn static_entry(s: &StaticCommand, waits: statics::Waits) -> Entry {
         statics::Waits::No => "",
     };
     Entry::Item(Item {
-        id: format!("static:{}", s.name),
+        id: ItemId::static_command(&s.name).to_string(),
         kind: "static command".into(),
         title: s.title.trim_end_matches('.').to_string(),
         aliases: vec![s.name.replace('_', " ")],

@@ -19,6 +19,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use crate::catalog::{Args, Catalog, Entry, ValueType};
+use crate::item_id::{ItemId, ItemKind};
 use crate::llm::config::Structured;
 use crate::llm::{Answer, Ask, Output, Usage};
 use crate::rank::{query_words, stem, Index, Ranked};
@@ -363,8 +364,10 @@ fn item_reply(item: &crate::catalog::Item, args: &str) -> String {
         title.replace_range(0..1, &upper);
     }
     let name = item.id.split_once(':').map_or(item.id.as_str(), |(_, n)| n);
-    let shown =
-        if item.id.starts_with("cmd:") || item.id.starts_with("user:") { format!(":{name}") } else { name.to_string() };
+    let shown = match ItemId::parse(&item.id) {
+        Some(ItemId { kind: ItemKind::Command | ItemKind::User, .. }) => format!(":{name}"),
+        _ => name.to_string(),
+    };
     if args.is_empty() {
         format!("{title} ({shown}).")
     } else {

@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::catalog::{Item, Setting, SettingValue};
+use crate::item_id::{ItemId, ItemKind};
 use crate::policy::editor::EditorRules;
 use crate::reach::Reach;
 pub use crate::refusal::SHELL_TAIL_PERCENT;
@@ -341,7 +342,7 @@ pub struct Rules;
 
 impl EditorRules for Rules {
     fn withheld(&self, id: &str) -> Option<&'static str> {
-        id.strip_prefix("cmd:").and_then(withheld)
+        ItemKind::Command.name_in(id).and_then(withheld)
     }
 
     fn resolves_aliases(&self) -> bool {
@@ -349,13 +350,11 @@ impl EditorRules for Rules {
     }
 
     fn item_reach(&self, item: &Item, args: &[String], reach: Reach) -> Result<Reach, Refusal> {
-        if let Some(name) = item.id.strip_prefix("cmd:") {
-            return Ok(reach.max(command_reach(name, args)?));
+        match ItemId::parse(&item.id) {
+            Some(ItemId { kind: ItemKind::Command, name }) => Ok(reach.max(command_reach(name, args)?)),
+            Some(ItemId { kind: ItemKind::Static, name }) => Ok(reach.max(static_reach(name).unwrap_or(Reach::Shell))),
+            _ => Ok(reach),
         }
-        if let Some(name) = item.id.strip_prefix("static:") {
-            return Ok(reach.max(static_reach(name).unwrap_or(Reach::Shell)));
-        }
-        Ok(reach)
     }
 
     fn setting_reach(&self, setting: &Setting, value: &SettingValue, reach: Reach) -> Result<Reach, Refusal> {

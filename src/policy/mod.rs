@@ -18,6 +18,7 @@ pub mod values;
 
 use crate::catalog::{Catalog, Item, Setting, SettingValue};
 use crate::code_dirs;
+use crate::item_id::TERM_RUN;
 use crate::name_handlers::NameHandler;
 use crate::reach::Reach;
 use crate::refusal::{Hazard, Refusal};
@@ -136,7 +137,7 @@ impl Policy {
         }
         check_args_text(args)?;
         // Only term:run's argument is a command line; whatever was declared, it is a shell.
-        let declared = if item.id == "term:run" { Reach::Shell } else { item.reach };
+        let declared = if item.id == TERM_RUN { Reach::Shell } else { item.reach };
         let reach = self.raised(&item.id, self.rules().item_reach(item, args, declared)?);
         self.rules().check_item_args(item, args, reach)?;
         Ok(reach)

@@ -11,6 +11,7 @@
 
 use super::{Editor, SourceItem};
 use crate::catalog::Args;
+use crate::item_id::ItemId;
 use crate::reach::Reach;
 
 struct Action {
@@ -81,7 +82,7 @@ pub fn entries(editor: Editor) -> Vec<SourceItem> {
                 Editor::Helix => a.helix,
             }?;
             Some(SourceItem {
-                id: format!("file:{}", a.name),
+                id: ItemId::file(a.name).to_string(),
                 kind: "file",
                 title: a.title.to_string(),
                 aliases: a.aliases.iter().map(|s| s.to_string()).collect(),

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::SourceItem;
 use crate::catalog::Args;
+use crate::item_id::ItemId;
 use crate::reach::Reach;
 
 /// The work tree root for a folder: the nearest one at or above it holding `.git`.
@@ -137,7 +138,7 @@ pub fn entries() -> Vec<SourceItem> {
     ACTIONS
         .iter()
         .map(|a| SourceItem {
-            id: format!("git:{}", a.name),
+            id: ItemId::git(a.name).to_string(),
             kind: "git",
             title: a.title.to_string(),
             aliases: a.aliases.iter().map(|s| s.to_string()).collect(),

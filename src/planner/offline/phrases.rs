@@ -11,18 +11,19 @@ use serde_json::{json, Map, Value};
 
 use super::{forms, item_reply, truth_word, FILLER};
 use crate::catalog::{Catalog, Entry, ValueType};
+use crate::item_id::ItemId;
 use crate::rank::query_words;
 
 /// What a phrase runs.
 enum Target {
-    /// An item without arguments.
-    Item(&'static str),
+    /// A builtin command without arguments, by name (`write` for `cmd:write`).
+    Command(&'static str),
     /// A setting: a boolean takes the on/off word (on by default); a text setting takes
     /// `on` or `off`.
     Setting { key: &'static str, on: &'static str, off: &'static str },
 }
 
-use Target::{Item, Setting};
+use Target::{Command, Setting};
 
 struct Phrase {
     /// Each group needs one of its words in the request.
@@ -43,12 +44,12 @@ const PHRASES: &[Phrase] = &[
     Phrase {
         groups: &[&["split"], &["vertical", "vertically", "side"]],
         allowed: &["window", "pane", "screen", "by"],
-        targets: &[Item("cmd:vsplit")],
+        targets: &[Command("vsplit")],
     },
     Phrase {
         groups: &[&["split"], &["horizontal", "horizontally", "below", "under"]],
         allowed: &["window", "pane", "screen"],
-        targets: &[Item("cmd:split"), Item("cmd:hsplit")],
+        targets: &[Command("split"), Command("hsplit")],
     },
     Phrase {
         groups: &[&["invisible", "whitespace", "hidden", "tabs"]],
@@ -64,28 +65,28 @@ const PHRASES: &[Phrase] = &[
     Phrase {
         groups: &[&["next"], &["buffer", "file"]],
         allowed: MOVE,
-        targets: &[Item("cmd:bnext"), Item("cmd:buffer-next")],
+        targets: &[Command("bnext"), Command("buffer-next")],
     },
     Phrase {
         groups: &[&["previous", "prev", "back"], &["buffer", "file"]],
         allowed: MOVE,
-        targets: &[Item("cmd:bprevious"), Item("cmd:buffer-previous")],
+        targets: &[Command("bprevious"), Command("buffer-previous")],
     },
-    Phrase { groups: &[&["next"], &["tab", "tabpage"]], allowed: MOVE, targets: &[Item("cmd:tabnext")] },
+    Phrase { groups: &[&["next"], &["tab", "tabpage"]], allowed: MOVE, targets: &[Command("tabnext")] },
     Phrase {
         groups: &[&["previous", "prev", "back"], &["tab", "tabpage"]],
         allowed: MOVE,
-        targets: &[Item("cmd:tabprevious")],
+        targets: &[Command("tabprevious")],
     },
     Phrase {
         groups: &[&["sort"]],
         allowed: &["line", "lines", "selected", "selection", "alphabetically"],
-        targets: &[Item("cmd:sort")],
+        targets: &[Command("sort")],
     },
     Phrase {
         groups: &[&["save"]],
         allowed: &["file", "buffer", "changes", "current", "work"],
-        targets: &[Item("cmd:write")],
+        targets: &[Command("write")],
     },
     Phrase {
         groups: &[&["spell", "spelling", "spellcheck"]],
@@ -126,8 +127,9 @@ fn matches(phrase: &Phrase, content: &[String]) -> bool {
 
 fn step(target: &Target, truth: Option<bool>, catalog: &Catalog) -> Option<Map<String, Value>> {
     let (step, reply) = match *target {
-        Item(id) => {
-            let item = catalog.item(id)?;
+        Command(name) => {
+            let id = ItemId::command(name).to_string();
+            let item = catalog.item(&id)?;
             if truth.is_some() || item.args == crate::catalog::Args::Required {
                 return None;
             }

@@ -5,6 +5,7 @@
 use super::{check_command_args, check_item_args, check_option_value, command_reach, option_reach, withheld};
 use crate::catalog::{Item, Setting, SettingValue};
 use crate::code_dirs::CodeDirs;
+use crate::item_id::{ItemId, ItemKind, CMD_SLEEP};
 use crate::name_handlers::NameHandler;
 use crate::policy::editor::EditorRules;
 use crate::policy::{budget, foreign_code, neovim_values, value_reach, CodeWrite};
@@ -16,11 +17,11 @@ pub struct Rules;
 
 impl EditorRules for Rules {
     fn withheld(&self, id: &str) -> Option<&'static str> {
-        id.strip_prefix("cmd:").and_then(withheld)
+        ItemKind::Command.name_in(id).and_then(withheld)
     }
 
     fn item_reach(&self, item: &Item, args: &[String], reach: Reach) -> Result<Reach, Refusal> {
-        let Some(name) = item.id.strip_prefix("cmd:") else { return Ok(reach) };
+        let Some(name) = ItemKind::Command.name_in(&item.id) else { return Ok(reach) };
         // A builtin the tables do not know could be anything.
         let reach = reach.max(command_reach(name).unwrap_or(Reach::Shell));
         check_command_args(name, reach, args)?;
@@ -28,7 +29,7 @@ impl EditorRules for Rules {
     }
 
     fn check_item_args(&self, item: &Item, args: &[String], reach: Reach) -> Result<(), Refusal> {
-        if item.id.starts_with("user:") || item.id.starts_with("entry:") {
+        if let Some(ItemId { kind: ItemKind::User | ItemKind::Entry, .. }) = ItemId::parse(&item.id) {
             check_item_args(args, reach)?;
         }
         Ok(())
@@ -42,7 +43,7 @@ impl EditorRules for Rules {
     }
 
     fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
-        let name = item.id.strip_prefix("cmd:")?;
+        let name = ItemKind::Command.name_in(&item.id)?;
         let (word, handler) = super::claimed_name(name, args, handlers)?;
         let shown: String = word.chars().take(60).collect();
         Some((
@@ -79,7 +80,7 @@ impl EditorRules for Rules {
     }
 
     fn item_wait_ms(&self, id: &str, args: &[String]) -> u64 {
-        if id == "cmd:sleep" {
+        if id == CMD_SLEEP {
             super::sleep_millis(args)
         } else {
             0

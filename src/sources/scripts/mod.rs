@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use super::SourceItem;
 use crate::catalog::Args;
+use crate::item_id::{ItemId, ItemKind};
 use crate::reach::Reach;
 
 /// Files whose folder is a project root.
@@ -117,7 +118,7 @@ pub fn item(runner: &str, name: &str, argv: Vec<String>, cwd: &str, extra: Extra
         description.push_str(&meaning.join(", "));
     }
     SourceItem {
-        id: format!("script:{runner}:{}", id_part(name)),
+        id: ItemId::new(ItemKind::Script, &format!("{runner}:{}", id_part(name))).to_string(),
         kind: "script",
         title: argv.join(" "),
         aliases: meaning.iter().map(|s| s.to_string()).collect(),

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::apply::{HelixAction, HelixPlan, HelixStep};
 use super::dialog::{labelled, Question};
 use crate::catalog::SettingValue;
+use crate::item_id::TERM_RUN;
 use crate::present::{self, mark, shell_mark, value_text, visible, PlanView, Row, StepView, Style};
 use crate::reach::Reach;
 
@@ -66,7 +67,7 @@ fn step_view(s: &HelixStep, current: &HashMap<usize, (serde_json::Value, &'stati
         HelixAction::Program { shown, .. } => {
             view.mark = Some(view.mark.unwrap_or_else(shell_mark));
             let terminal = matches!(s.step.action, crate::validate::Action::Terminal { .. })
-                || matches!(&s.step.action, crate::validate::Action::Item { id, .. } if id == "term:run");
+                || matches!(&s.step.action, crate::validate::Action::Item { id, .. } if TERM_RUN == *id);
             let when = if s.after_helix { " after Helix's commands above" } else { "" };
             let head = if terminal {
                 format!("Run in a terminal{when}:")

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::{mark, range_text, rows, same_value, shell_mark, summary, value_text, visible, Counts, PlanView};
 use super::{Row, StepView, Style};
+use crate::item_id::{ItemKind, TERM_RUN};
 use crate::reach::Reach;
 
 /// What the editor knows about one step when the window opens, by the step's position.
@@ -163,7 +164,7 @@ fn step_view(
             _ => (shown, Style::Plain),
         };
         view.head = vec![plain(format!("Set {}{scope}: ", visible(text(step, "key")))), (change, style)];
-    } else if kind == "terminal" || (kind == "item" && id == "term:run") {
+    } else if kind == "terminal" || (kind == "item" && TERM_RUN == id) {
         // Only term:run's argument is a command line; term:below/term:tab open a shell.
         let command = if kind == "terminal" { text(step, "command").to_string() } else { args(step).join(" ") };
         view.head = vec![plain("Run in a terminal:".into())];
@@ -191,7 +192,7 @@ fn item_text(step: &Map<String, Value>) -> String {
     let tail = if args.is_empty() { String::new() } else { format!(" {}", args.join(" ")) };
     let range = range_text(range(step));
     let label = visible(text(step, "label"));
-    if let Some(cmd) = id.strip_prefix("cmd:") {
+    if let Some(cmd) = ItemKind::Command.name_in(id) {
         return format!("Run :{}{tail}{range}", visible(cmd));
     }
     if !label.is_empty() {
@@ -199,7 +200,7 @@ fn item_text(step: &Map<String, Value>) -> String {
         // it runs on, what it loads.
         return label;
     }
-    match id.strip_prefix("user:") {
+    match ItemKind::User.name_in(id) {
         Some(user) => format!("Run :{}{tail}{range}", visible(user)),
         None => format!("{}{tail}", visible(id)),
     }
@@ -208,7 +209,7 @@ fn item_text(step: &Map<String, Value>) -> String {
 /// Whether a step runs a shell (or opens one) whatever its reach says.
 fn is_terminal(step: &Map<String, Value>) -> bool {
     let kind = text(step, "type");
-    kind == "terminal" || (kind == "item" && text(step, "id").starts_with("term:"))
+    kind == "terminal" || (kind == "item" && ItemKind::Terminal.holds(text(step, "id")))
 }
 
 static NULL: Value = Value::Null;

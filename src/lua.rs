@@ -265,7 +265,7 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
             by_pos.push(Known {
                 now: k.get("now").cloned().unwrap_or_default(),
                 global: k.get("global").cloned().unwrap_or_default(),
-                file: k.get("file").and_then(Value::as_str).map(str::to_owned),
+                file: k.get("file").and_then(crate::present::text_of).map(str::to_owned),
             });
         }
     }
@@ -289,7 +289,8 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
 /// A Lua value as JSON, for code that reads it leniently: `nil` and `vim.NIL` are null,
 /// a table with a sequence part is an array, other tables are objects (string keys
 /// only), a whole number is an integer. A string that is not UTF-8 becomes
-/// `{"bytes": "<its visible form>"}`, which equals no value a plan sets; functions and
+/// `{"bytes": "<its visible form>"}` (see [`crate::present::text_of`]), which equals no
+/// value a plan sets, so no setting reads as already set by it; functions and
 /// userdata are null. Nesting deeper than 16 tables is cut off (a table may hold itself).
 fn json_of(v: &LuaValue, depth: usize) -> Value {
     match v {
@@ -300,8 +301,15 @@ fn json_of(v: &LuaValue, depth: usize) -> Value {
         LuaValue::String(s) => match s.to_str() {
             Ok(text) => Value::String(text.to_string()),
             Err(_) => {
-                let shown = visible_bytes(&s.as_bytes()).map(|b| String::from_utf8_lossy(&b).into_owned());
-                serde_json::json!({ "bytes": shown.unwrap_or_default() })
+                // Written as Neovim draws it: each byte that is not UTF-8 as `<ff>`.
+                let mut shown = String::new();
+                for chunk in s.as_bytes().utf8_chunks() {
+                    shown.push_str(&crate::text::visible(chunk.valid()));
+                    for b in chunk.invalid() {
+                        shown.push_str(&format!("<{b:02x}>"));
+                    }
+                }
+                serde_json::json!({ "bytes": shown })
             }
         },
         LuaValue::Table(t) if depth < 16 => {

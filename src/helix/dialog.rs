@@ -28,11 +28,12 @@ fn ansi(style: Style) -> &'static str {
 /// Text with every invisible character written out: the core's one definition.
 pub use crate::text::visible;
 
-/// Characters that draw as blank space but are not an ASCII space: Unicode spaces and
-/// the fillers some scripts have. Each is labelled, so none can pass for nothing.
+/// Characters that draw as blank space but are not an ASCII space: the core's invisible
+/// characters ([`crate::text::is_invisible`]: rows hold them written out already, text
+/// handed over raw may not) and the Braille blank, which Unicode counts as a visible
+/// symbol. Each is labelled, so none can pass for nothing.
 fn blank_other(c: char) -> bool {
-    (c.is_whitespace() && c != ' ')
-        || matches!(c as u32, 0x115f | 0x1160 | 0x17b4 | 0x17b5 | 0x180e | 0x2800 | 0x3164 | 0xffa0 | 0x034f)
+    c == '\u{2800}' || (c != ' ' && crate::text::is_invisible(c))
 }
 
 /// The shortest run of ASCII spaces that is labelled rather than drawn: two spaces can
@@ -609,9 +610,11 @@ mod screen_tests {
         assert!(text.contains("touch M;␠×4000cargo --version"), "{text}");
         assert!(text.contains("check␠×300the version"), "{text}");
         assert!(text.lines().all(|l| !l.trim_start().contains("   ")), "no run of three spaces is left: {text}");
-        let pieces = label_blanks("a\u{3000}\u{3000}b  c\u{a0}d");
+        let pieces = label_blanks("a\u{3000}\u{3000}b  c\u{a0}d\u{2800}e\u{3164}f");
         let shown: String = pieces.iter().map(|(t, _)| t.as_str()).collect();
-        assert_eq!(shown, "a<U+3000>×2b  c<U+00A0>d");
+        assert_eq!(shown, "a<U+3000>×2b  c<U+00A0>d<U+2800>e<U+3164>f");
+        // A Braille blank is no invisible character to the core, yet draws as nothing.
+        assert!(!crate::text::is_invisible('\u{2800}'));
     }
 
     #[test]

@@ -268,11 +268,18 @@ pub fn value_text(v: &Value) -> String {
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
             _ => n.to_string(),
         },
-        // A string that is not UTF-8, as the Lua side hands it over.
-        Value::Object(m) if m.len() == 1 && m.get("bytes").is_some_and(Value::is_string) => {
-            format!("\"{}\"", m.get("bytes").and_then(Value::as_str).unwrap_or_default())
-        }
+        Value::Object(_) if text_of(v).is_some() => format!("\"{}\"", text_of(v).unwrap_or_default()),
         other => visible(&other.to_string()),
+    }
+}
+
+/// The text of a string value, or of a string that is not UTF-8 as the Lua side hands
+/// it over (`{"bytes": "<its visible form>"}`: a file name, a folder in a note).
+pub fn text_of(v: &Value) -> Option<&str> {
+    match v {
+        Value::String(s) => Some(s),
+        Value::Object(m) if m.len() == 1 => m.get("bytes").and_then(Value::as_str),
+        _ => None,
     }
 }
 

@@ -43,7 +43,9 @@ pub struct Shown {
 /// The window's content for `plan` (a validated plan as a JSON-like value) and what is
 /// known of each step (by position; missing positions know nothing).
 pub fn present(plan: &Value, known: &[Known]) -> Shown {
-    let steps: Vec<&Map<String, Value>> = list(plan, "steps").iter().filter_map(Value::as_object).collect();
+    // A step that is not a table is still a step: shown (of unknown reach), never hidden.
+    let empty = Map::new();
+    let steps: Vec<&Map<String, Value>> = list(plan, "steps").iter().map(|s| s.as_object().unwrap_or(&empty)).collect();
     let before = before(&steps, known);
     let mut counts = Counts::default();
     let mut views = Vec::new();
@@ -218,13 +220,14 @@ fn field<'a>(step: &'a Map<String, Value>, key: &str) -> &'a Value {
     step.get(key).unwrap_or(&NULL)
 }
 
-/// A string field, `""` when missing or not a string.
+/// A string field (one that is not UTF-8 in its visible form), `""` when missing or
+/// not a string.
 fn text<'a>(step: &'a Map<String, Value>, key: &str) -> &'a str {
     text_of(step.get(key))
 }
 
 fn text_of(v: Option<&Value>) -> &str {
-    v.and_then(Value::as_str).unwrap_or_default()
+    v.and_then(super::text_of).unwrap_or_default()
 }
 
 /// A list field: Lua hands an empty table over as an empty object.
@@ -233,7 +236,7 @@ fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 }
 
 fn args(step: &Map<String, Value>) -> Vec<&str> {
-    step.get("args").and_then(Value::as_array).map_or(Vec::new(), |a| a.iter().filter_map(Value::as_str).collect())
+    step.get("args").and_then(Value::as_array).map_or(Vec::new(), |a| a.iter().filter_map(super::text_of).collect())
 }
 
 fn range(step: &Map<String, Value>) -> Option<(u64, u64)> {
@@ -363,7 +366,9 @@ mod tests {
     fn fields_of_the_wrong_type_count_as_missing() {
         let plan =
             json!({"reply": 3, "steps": [{"type": "item", "id": 7, "args": "x", "reach": "safe", "why": {}}, 5]});
-        assert_eq!(lines(&present(&plan, &[]))[2], "1. ");
+        let shown = lines(&present(&plan, &[]));
+        assert_eq!(shown[0], "2 steps: 1 has an unknown reach.");
+        assert_eq!(shown[2..], ["1. ", "2. [unknown reach] "]);
         assert_eq!(
             lines(&present(&json!("not a plan"), &[])),
             ["0 steps: no shell command, no code, no file writes.", "", "Nothing to run."]

@@ -307,6 +307,38 @@ describe('confirm.open()', function()
     end
   end)
 
+  it('shows bytes that are not UTF-8 in a file name or note as <ff>, and keeps the row', function()
+    local p = plan({
+      {
+        index = 0,
+        type = 'item',
+        id = 'file:delete',
+        args = {},
+        reach = 'write',
+        label = 'Delete the current file',
+        note = 'runs in /tmp/a\255b',
+        current_file = '/tmp/x\254y.txt',
+      },
+      { index = 1, type = 'setting', key = 'titlestring', value = 'a\u{FFFD}', reach = 'safe' },
+    })
+    local rows = require('leash.ui.confirm').render(p, { [1] = 'a\255' })
+    local lines = {}
+    for _, r in ipairs(rows) do
+      local line = {}
+      for _, c in ipairs(r) do
+        line[#line + 1] = c[1]
+      end
+      lines[#lines + 1] = table.concat(line)
+    end
+    local t = table.concat(lines, '\n')
+    ok(t:find('on /tmp/x<fe>y.txt, the current file', 1, true), t)
+    ok(t:find('runs in /tmp/a<ff>b', 1, true), t)
+    -- A current value that is not UTF-8 is no value a plan sets (not even the
+    -- replacement character it would read as): the step changes something.
+    ok(t:find('Set titlestring: "a<ff>" → "a\u{FFFD}"', 1, true), t)
+    ok(not t:find('already', 1, true), t)
+  end)
+
   it('marks write, code and shell steps with highlight groups', function()
     local p = plan({
       {

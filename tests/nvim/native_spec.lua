@@ -129,6 +129,28 @@ function H.checks.is_invisible(mod)
   eq(false, mod.is_invisible(0x110000), 'not a code point')
 end
 
+function H.checks.present_plan(mod)
+  local plan = {
+    reply = 'ok',
+    steps = {
+      { index = 0, type = 'setting', key = 'tabstop', value = 8, reach = 'safe', why = 'wider' },
+      { index = 2, type = 'terminal', command = 'make', reach = 'shell' },
+    },
+    dropped = { { index = 1, code = 'unknown_key', reason = 'no such option' } },
+  }
+  -- What the editor knows, by step position; LuaJIT hands 4 over as a float.
+  local shown = mod.present_plan(plan, { { now = 4, global = 4 }, {} })
+  eq('2 steps: 1 runs a shell command.', shown.summary)
+  eq({ { '1. ', 'plain' }, { 'Set tabstop: ', 'plain' }, { '4 → 8', 'plain' } }, shown.rows[5])
+  eq({ { '2. ', 'plain' }, { '[shell] ', 'shell' }, { 'Run in a terminal:', 'plain' } }, shown.rows[7])
+  eq({ { '- ', 'dropped' }, { 'no such option', 'dropped' } }, shown.rows[#shown.rows])
+  eq({}, shown.unchanged)
+  eq(nil, shown.nothing)
+  local same = mod.present_plan({ steps = { plan.steps[1] } }, { { now = 8, global = 8 } })
+  eq({ 0 }, same.unchanged)
+  eq('leash: nothing to change: tabstop is already 8', same.nothing)
+end
+
 function H.checks.check_config(mod)
   local cfg, errs = mod.check_config({ shortlist_limit = 20, keymap_modes = 'ignored here' }, { 'keymap_modes' })
   eq(nil, errs)

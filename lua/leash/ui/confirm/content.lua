@@ -127,9 +127,8 @@ function H.present(plan, current, globals)
         k.now, k.global = current[step.index], globals[step.index]
       end
       if type(step.current_file) == 'string' then
-        -- Made visible here: a file name need not be UTF-8, the core takes text.
-        local file = step.current_file ~= '' and vim.fn.fnamemodify(step.current_file, ':~:.') or ''
-        k.file = M.visible(file)
+        -- A name that is not UTF-8 is shown with its other bytes as `<ff>`.
+        k.file = step.current_file ~= '' and vim.fn.fnamemodify(step.current_file, ':~:.') or ''
       end
     end
     known[pos] = k

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
+use super::{endpoint, headers_with_key, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool's name.
@@ -43,14 +43,7 @@ impl WireFormat for Anthropic {
     }
 
     fn url(&self) -> Url {
-        let path = self.r.base.path().trim_end_matches('/');
-        if path.ends_with("/messages") {
-            self.r.base.clone()
-        } else if path.ends_with("/v1") {
-            join_url(&self.r.base, "messages")
-        } else {
-            join_url(&self.r.base, "v1/messages")
-        }
+        endpoint(&self.r.base, Some("v1"), "messages")
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {

@@ -252,6 +252,21 @@ pub async fn complete(
 }
 
 /// `base` + `/` + `suffix`, keeping the base's path and dropping its query.
+/// The URL of a provider's endpoint `path` under the configured `base`: `base` itself
+/// when it already ends with `path`, else `path` joined to it, after `prefix` unless the
+/// base ends with that (`http://host` and `http://host/v1` both give
+/// `http://host/v1/messages`).
+pub(crate) fn endpoint(base: &Url, prefix: Option<&str>, path: &str) -> Url {
+    let have = base.path().trim_end_matches('/');
+    if have.ends_with(&format!("/{path}")) {
+        return base.clone();
+    }
+    match prefix {
+        Some(p) if !have.ends_with(&format!("/{p}")) => join_url(base, &format!("{p}/{path}")),
+        _ => join_url(base, path),
+    }
+}
+
 pub(crate) fn join_url(base: &Url, suffix: &str) -> Url {
     let mut u = base.clone();
     let path = format!("{}/{}", base.path().trim_end_matches('/'), suffix);
@@ -549,6 +564,17 @@ pub(crate) fn headers_with_key(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_endpoint_is_found_under_any_base_a_user_writes() {
+        let at = |base: &str, prefix, path| endpoint(&Url::parse(base).unwrap(), prefix, path).to_string();
+        for base in ["http://h:1", "http://h:1/", "http://h:1/v1", "http://h:1/v1/", "http://h:1/v1/messages"] {
+            assert_eq!(at(base, Some("v1"), "messages"), "http://h:1/v1/messages", "{base}");
+        }
+        assert_eq!(at("http://h/proxy", Some("api"), "chat"), "http://h/proxy/api/chat");
+        assert_eq!(at("http://h/v1", None, "chat/completions"), "http://h/v1/chat/completions");
+        assert_eq!(at("http://h/v1/chat/completions/", None, "chat/completions"), "http://h/v1/chat/completions/");
+    }
 
     #[test]
     fn a_looping_answer_is_recognised() {

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::config::{Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
+use super::{endpoint, headers_with_key, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 /// An Ollama server.
 #[derive(Debug, Clone)]
@@ -33,14 +33,7 @@ impl WireFormat for Ollama {
     }
 
     fn url(&self) -> Url {
-        let path = self.r.base.path().trim_end_matches('/');
-        if path.ends_with("/api/chat") {
-            self.r.base.clone()
-        } else if path.ends_with("/api") {
-            join_url(&self.r.base, "chat")
-        } else {
-            join_url(&self.r.base, "api/chat")
-        }
+        endpoint(&self.r.base, Some("api"), "chat")
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::config::{is_openai_cloud, Resolved, Structured};
 use super::error::LlmError;
 use super::http::KeyInUse;
-use super::{headers_with_key, join_url, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
+use super::{endpoint, headers_with_key, rejection_naming, Ask, Ladder, ModelRequest, Output, Read, Usage, WireFormat};
 
 /// An OpenAI-compatible endpoint.
 #[derive(Debug, Clone)]
@@ -39,11 +39,7 @@ impl WireFormat for OpenAi {
     }
 
     fn url(&self) -> Url {
-        if self.r.base.path().trim_end_matches('/').ends_with("/chat/completions") {
-            self.r.base.clone()
-        } else {
-            join_url(&self.r.base, "chat/completions")
-        }
+        endpoint(&self.r.base, None, "chat/completions")
     }
 
     fn headers(&self, key: Option<&KeyInUse>) -> Result<HeaderMap, LlmError> {

@@ -12,6 +12,16 @@ function M.index(entries)
   return by
 end
 
+--- Record every |vim.notify()| message until the returned function restores it.
+---@return { msg: string, level?: integer }[] seen
+---@return fun() restore
+function M.capture_notify()
+  local seen = {}
+  local orig = vim.notify
+  vim.notify = function(msg, level) seen[#seen + 1] = { msg = msg, level = level } end
+  return seen, function() vim.notify = orig end
+end
+
 --- Write `lines` to `path`, making its folder first.
 ---@param path string
 ---@param lines string[]

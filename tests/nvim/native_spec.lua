@@ -336,12 +336,7 @@ function H.checks.git_check(mod)
   matches('control character', mod.git_check('message', 'x\27[2J'))
 end
 
-local function capture_notify()
-  local seen = {}
-  local orig = vim.notify
-  vim.notify = function(msg, level) seen[#seen + 1] = { msg = msg, level = level } end
-  return seen, function() vim.notify = orig end
-end
+local capture_notify = dofile(root .. '/tests/nvim/helpers.lua').capture_notify
 
 describe('native.load()', function()
   before_each(function()

@@ -1,11 +1,6 @@
 -- plugin/leash.lua, :Leash subcommands and :Do before the planner lands.
 
-local function capture_notify()
-  local seen = {}
-  local orig = vim.notify
-  vim.notify = function(msg, level) seen[#seen + 1] = { msg = msg, level = level } end
-  return seen, function() vim.notify = orig end
-end
+local capture_notify = dofile(root .. '/tests/nvim/helpers.lua').capture_notify
 
 describe('plugin/leash.lua', function()
   before_each(function()

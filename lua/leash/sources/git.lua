@@ -74,7 +74,7 @@ function M.show(argv, root, show, on_done)
   local function finish(text, err)
     vim.schedule(function()
       if err then
-        vim.notify(err, vim.log.levels.ERROR, { title = 'leash' })
+        require('leash.ui.notify').notify(err, vim.log.levels.ERROR)
         if on_done then on_done(nil, err) end
         return
       end

@@ -33,7 +33,7 @@ function M.arrive(open, what)
   end
   H.held = open
   local msg = ('leash: the plan is ready (%s); it waits because %s. :Leash show opens it'):format(what, why)
-  vim.notify(msg, vim.log.levels.WARN, { title = 'leash' })
+  require('leash.ui.notify').notify(msg, vim.log.levels.WARN)
   -- In Insert mode the mode message soon covers an echoed notice: say it again once the
   -- user is back in Normal mode.
   vim.api.nvim_create_autocmd('ModeChanged', {
@@ -44,10 +44,9 @@ function M.arrive(open, what)
       if H.held == open then
         vim.schedule(
           function()
-            vim.notify(
+            require('leash.ui.notify').notify(
               ('leash: a plan is waiting (%s): :Leash show opens it'):format(what),
-              vim.log.levels.WARN,
-              { title = 'leash' }
+              vim.log.levels.WARN
             )
           end
         )
@@ -75,7 +74,7 @@ function M.show()
   local open = H.held
   H.held = nil
   if not open then
-    vim.notify('leash: no plan is waiting', vim.log.levels.INFO, { title = 'leash' })
+    require('leash.ui.notify').notify('leash: no plan is waiting', vim.log.levels.INFO)
     return false
   end
   open()

@@ -65,7 +65,7 @@ function M.finish(text, status)
     return H.note(s, 'leash: ' .. text, true)
   end
   -- A progress message ends quietly; a cancellation is said where it stays readable.
-  if status == 'cancelled' then vim.notify('leash: ' .. text, vim.log.levels.INFO, { title = 'leash' }) end
+  if status == 'cancelled' then require('leash.ui.notify').notify('leash: ' .. text, vim.log.levels.INFO) end
 end
 
 --- Stop updating (the timer); what is shown stays until replaced.

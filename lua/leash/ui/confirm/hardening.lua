@@ -66,12 +66,11 @@ function M.armed(state) return state.armed_at ~= nil and vim.uv.hrtime() - state
 
 --- Tell the user that nothing runs from this window: the terminal may hide part of it.
 function M.warn_untrusted()
-  vim.notify(
+  require('leash.ui.notify').notify(
     "leash: 'isprint' let control characters be drawn raw, so the terminal may hide part of the plan window and "
       .. 'this Neovim cannot reset it (no nvim_ui_send()). Nothing runs from this window; '
       .. "leash set 'isprint' to its default while it is open. Restart Neovim (or reset the terminal) and ask again.",
-    vim.log.levels.WARN,
-    { title = 'leash' }
+    vim.log.levels.WARN
   )
 end
 

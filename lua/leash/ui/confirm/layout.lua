@@ -62,7 +62,7 @@ function M.show(win, buf, state)
   decision.set_footer(win, state)
   if layout.too_small and not state.told_small then
     state.told_small = true
-    vim.notify(layout.message, vim.log.levels.WARN, { title = 'leash' })
+    require('leash.ui.notify').notify(layout.message, vim.log.levels.WARN)
   end
 end
 

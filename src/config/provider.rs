@@ -5,7 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::field_names;
-use super::issue::{at, int_in, number_in, one_of, string, string_map, strings, Checker};
+use super::issue::{at, Checker};
+use super::value::{int_in, number_in, one_of, string, string_map, strings};
 use crate::llm::ProviderConfig;
 
 /// The built-in kinds: `provider` may name one without a `providers` entry.
@@ -32,14 +33,14 @@ pub fn fields() -> Vec<&'static str> {
 /// Checks `providers` (a table of named tables).
 pub(crate) fn check_all(c: &mut Checker, v: &Value) {
     let Value::Object(all) = v else {
-        c.bad("providers", super::issue::want("a table of named provider tables", v));
+        c.bad("providers", super::value::want("a table of named provider tables", v));
         return;
     };
     let known = fields();
     for (name, p) in all {
         let path = at("providers", name);
         let Value::Object(p) = p else {
-            c.bad(&path, super::issue::want("a table", p));
+            c.bad(&path, super::value::want("a table", p));
             continue;
         };
         check_one(c, &path, p, &known);

@@ -2,6 +2,8 @@
 //! (`llm.timeout_ms`, `providers.groq.kind`, `raise[2]`), with what was expected and what
 //! was given. What one value must be is checked in `super::value`.
 
+use super::value::ValueError;
+
 /// One thing wrong with one key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
@@ -33,9 +35,9 @@ impl Checker {
     }
 
     /// Records `result`'s message under `path` when it is an error.
-    pub fn check(&mut self, path: &str, result: Result<(), String>) {
-        if let Err(message) = result {
-            self.bad(path, message);
+    pub fn check(&mut self, path: &str, result: Result<(), ValueError>) {
+        if let Err(e) = result {
+            self.bad(path, e.to_string());
         }
     }
 

@@ -29,7 +29,7 @@ pub use raise::{parse as parse_raise_rules, RULE_REACHES};
 use crate::llm::ProviderConfig;
 use crate::policy::RaiseRule;
 use issue::{at, Checker};
-use value::{boolean, int_in, string};
+use value::{boolean, int_in, string, ValueError};
 
 /// The part of the configuration the core reads, every default filled in.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -147,7 +147,7 @@ pub fn keys() -> Vec<String> {
 pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Issues> {
     let mut c = Checker::default();
     let Value::Object(top) = value else {
-        return Err(Issues(vec![Issue { path: "config".into(), message: value::want("a table", value) }]));
+        return Err(Issues(vec![Issue { path: "config".into(), message: value::want("a table", value).to_string() }]));
     };
     let mut known: Vec<&str> = field_names::<Config>().to_vec();
     known.extend(elsewhere);
@@ -177,7 +177,7 @@ pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Is
                 entry::check(&mut c, v, runs);
                 Ok(())
             }
-            "api_key" => Err(provider::api_key_hint(false)),
+            "api_key" => Err(ValueError::InlineKey { in_provider: false }),
             _ => {
                 c.unknown("", key, &known);
                 continue;
@@ -193,7 +193,7 @@ pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Is
 }
 
 fn check_sources(c: &mut Checker, v: &Value) {
-    let Value::Object(m) = v else { return c.bad("sources", value::want("a table", v)) };
+    let Value::Object(m) = v else { return c.bad("sources", value::want("a table", v).to_string()) };
     let known = field_names::<Sources>();
     for (k, on) in m {
         if known.contains(&k.as_str()) {

@@ -172,8 +172,13 @@ mod tests {
     use super::*;
     use crate::reach::Reach;
 
-    fn parse(text: &str) -> Result<ProgramConfig, String> {
-        ProgramConfig::parse(text, Path::new("/cfg/leash/config.toml")).map_err(|e| e.to_string())
+    fn parse(text: &str) -> Result<ProgramConfig, ConfigError> {
+        ProgramConfig::parse(text, Path::new("/cfg/leash/config.toml"))
+    }
+
+    /// The message a user sees for `text`, which must not parse.
+    fn error(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
     }
 
     #[test]
@@ -216,33 +221,33 @@ cmd = ["make", "deploy"]
 
     #[test]
     fn errors_name_the_key() {
-        let e = parse("provders = 1\n").unwrap_err();
+        let e = error("provders = 1\n");
         assert_eq!(e, "/cfg/leash/config.toml: provders: unknown option (did you mean 'providers'?)");
-        let e = parse("[providers.groq]\nkind = \"openai\"\napi_key = \"x\"\n").unwrap_err();
+        let e = error("[providers.groq]\nkind = \"openai\"\napi_key = \"x\"\n");
         assert!(e.contains("providers.groq.api_key: a key does not belong in the config"), "{e}");
-        let e = parse("[providers.groq]\nkind = \"gpt\"\n").unwrap_err();
+        let e = error("[providers.groq]\nkind = \"gpt\"\n");
         assert!(e.contains("providers.groq.kind: should be one of 'anthropic', 'openai'"), "{e}");
-        let e = parse("shortlist_limit = 0\n").unwrap_err();
+        let e = error("shortlist_limit = 0\n");
         assert!(e.contains("shortlist_limit: should be an integer from 1 to 500, not 0"), "{e}");
-        let e = parse("provider = \"claude\"\n").unwrap_err();
+        let e = error("provider = \"claude\"\n");
         assert!(e.contains("provider: 'claude' is neither a built-in kind"), "{e}");
-        let e = parse("[sources]\ngti = false\n").unwrap_err();
+        let e = error("[sources]\ngti = false\n");
         assert!(e.contains("sources.gti: unknown option (did you mean 'sources.git'?)"), "{e}");
-        let e = parse("[sources]\ngit = \"no\"\n").unwrap_err();
+        let e = error("[sources]\ngit = \"no\"\n");
         assert!(e.contains("sources.git: should be a boolean, not string"), "{e}");
-        let e = parse("[[entries]]\nid = \"a\"\ntitle = \"a\"\n").unwrap_err();
+        let e = error("[[entries]]\nid = \"a\"\ntitle = \"a\"\n");
         assert!(e.contains("entries[1]: cmd should be a non-empty list"), "{e}");
-        let e = parse("raise = [{ pattern = \"x\", reach = \"harmless\" }]\n").unwrap_err();
+        let e = error("raise = [{ pattern = \"x\", reach = \"harmless\" }]\n");
         assert!(e.contains("raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'"), "{e}");
         // Every wrong key at once, in the order of their paths.
-        let e = parse("timeout_ms = 5\nlog = 1\nkeymap_modes = 2\n").unwrap_err();
+        let e = error("timeout_ms = 5\nlog = 1\nkeymap_modes = 2\n");
         assert_eq!(
             e,
             "/cfg/leash/config.toml: keymap_modes: should be a list of strings, not a number; \
              log: should be a boolean, not number; timeout_ms: should be an integer from 1000 to 600000, not 5"
         );
-        let e = parse("provider = \n").unwrap_err();
-        assert!(e.contains("is not valid TOML"), "{e}");
+        assert!(matches!(parse("provider = \n"), Err(ConfigError::Syntax { .. })));
+        assert!(error("provider = \n").contains("is not valid TOML"));
     }
 
     #[test]

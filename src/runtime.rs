@@ -15,13 +15,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::watch;
 
-/// Why the runtime cannot run a job.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the runtime cannot run a job. A failure to start is kept for the life of the
+/// process and handed to every caller, so the system's error is shared, not copied.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RuntimeError {
     #[error("the background runtime could not start: {0}")]
-    Start(String),
+    Start(Arc<std::io::Error>),
     #[error("the completion pipe could not be created: {0}")]
-    Pipe(String),
+    Pipe(Arc<std::io::Error>),
     #[error("block_on was called from inside the runtime")]
     Nested,
     #[error("the completion pipe is not available on this platform")]
@@ -29,7 +30,7 @@ pub enum RuntimeError {
 }
 
 fn runtime() -> Result<&'static Runtime, RuntimeError> {
-    static RUNTIME: OnceLock<Result<Runtime, String>> = OnceLock::new();
+    static RUNTIME: OnceLock<Result<Runtime, RuntimeError>> = OnceLock::new();
     RUNTIME
         .get_or_init(|| {
             tokio::runtime::Builder::new_multi_thread()
@@ -38,10 +39,10 @@ fn runtime() -> Result<&'static Runtime, RuntimeError> {
                 .thread_name("leash-runtime")
                 .enable_all()
                 .build()
-                .map_err(|e| e.to_string())
+                .map_err(|e| RuntimeError::Start(Arc::new(e)))
         })
         .as_ref()
-        .map_err(|e| RuntimeError::Start(e.clone()))
+        .map_err(RuntimeError::clone)
 }
 
 /// The runtime's handle, starting the runtime on first use.
@@ -238,16 +239,17 @@ struct Notifier {
     read_fd: i32,
 }
 
-static NOTIFIER: OnceLock<Result<Notifier, String>> = OnceLock::new();
+static NOTIFIER: OnceLock<Result<Notifier, RuntimeError>> = OnceLock::new();
 
 #[cfg(unix)]
-fn notifier() -> &'static Result<Notifier, String> {
+fn notifier() -> &'static Result<Notifier, RuntimeError> {
     NOTIFIER.get_or_init(|| {
         use std::os::fd::IntoRawFd;
+        let failed = |e| RuntimeError::Pipe(Arc::new(e));
         // A socket pair rather than a pipe: the write end can be made non-blocking, so a
         // reader that stops reading can never stall the runtime.
-        let (reader, writer) = std::os::unix::net::UnixStream::pair().map_err(|e| e.to_string())?;
-        writer.set_nonblocking(true).map_err(|e| e.to_string())?;
+        let (reader, writer) = std::os::unix::net::UnixStream::pair().map_err(failed)?;
+        writer.set_nonblocking(true).map_err(failed)?;
         let _ = writer.shutdown(std::net::Shutdown::Read);
         let _ = reader.shutdown(std::net::Shutdown::Write);
         // The editor's event loop owns the read end from now on.
@@ -256,8 +258,8 @@ fn notifier() -> &'static Result<Notifier, String> {
 }
 
 #[cfg(not(unix))]
-fn notifier() -> &'static Result<Notifier, String> {
-    NOTIFIER.get_or_init(|| Err("not available on this platform".into()))
+fn notifier() -> &'static Result<Notifier, RuntimeError> {
+    NOTIFIER.get_or_init(|| Err(RuntimeError::Unsupported))
 }
 
 /// Writes one byte to the completion pipe without a job finishing: a job has news (its
@@ -282,10 +284,7 @@ fn signal() {
 /// return the same number.
 #[cfg(unix)]
 pub fn notify_fd() -> Result<i32, RuntimeError> {
-    match notifier() {
-        Ok(n) => Ok(n.read_fd),
-        Err(e) => Err(RuntimeError::Pipe(e.clone())),
-    }
+    notifier().as_ref().map(|n| n.read_fd).map_err(RuntimeError::clone)
 }
 
 /// The completion pipe is Unix-only; elsewhere, poll [`JobHandle::is_finished`].

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::field_names;
-use super::issue::{list, Checker};
+use super::issue::Checker;
 use super::raise::RULE_REACHES;
+use super::value::list;
 use crate::catalog::Args;
 use crate::item_id::ItemKind;
 use crate::reach::Reach;
@@ -45,7 +46,7 @@ pub enum Runs {
 /// first problem.
 pub(crate) fn check(c: &mut Checker, v: &Value, runs: Runs) {
     let Some(items) = list(v) else {
-        return c.bad("entries", format!("should be a list of entries, not {}", super::issue::type_name(v)));
+        return c.bad("entries", format!("should be a list of entries, not {}", super::value::type_name(v)));
     };
     let mut seen: Vec<String> = Vec::new();
     for (i, e) in items.iter().enumerate() {

@@ -12,6 +12,7 @@ mod entry;
 mod issue;
 mod provider;
 mod raise;
+mod value;
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -27,7 +28,8 @@ pub use raise::{parse as parse_raise_rules, RULE_REACHES};
 
 use crate::llm::ProviderConfig;
 use crate::policy::RaiseRule;
-use issue::{at, boolean, int_in, string, Checker};
+use issue::{at, Checker};
+use value::{boolean, int_in, string, ValueError};
 
 /// The part of the configuration the core reads, every default filled in.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -145,7 +147,7 @@ pub fn keys() -> Vec<String> {
 pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Issues> {
     let mut c = Checker::default();
     let Value::Object(top) = value else {
-        return Err(Issues(vec![Issue { path: "config".into(), message: issue::want("a table", value) }]));
+        return Err(Issues(vec![Issue { path: "config".into(), message: value::want("a table", value).to_string() }]));
     };
     let mut known: Vec<&str> = field_names::<Config>().to_vec();
     known.extend(elsewhere);
@@ -175,7 +177,7 @@ pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Is
                 entry::check(&mut c, v, runs);
                 Ok(())
             }
-            "api_key" => Err(provider::api_key_hint(false)),
+            "api_key" => Err(ValueError::InlineKey { in_provider: false }),
             _ => {
                 c.unknown("", key, &known);
                 continue;
@@ -191,7 +193,7 @@ pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Is
 }
 
 fn check_sources(c: &mut Checker, v: &Value) {
-    let Value::Object(m) = v else { return c.bad("sources", issue::want("a table", v)) };
+    let Value::Object(m) = v else { return c.bad("sources", value::want("a table", v).to_string()) };
     let known = field_names::<Sources>();
     for (k, on) in m {
         if known.contains(&k.as_str()) {
@@ -212,7 +214,7 @@ fn normalized(v: Value, key: Option<&str>) -> Value {
         Value::Object(m) if m.is_empty() && key.is_some_and(|k| LISTS.contains(&k)) => Value::Array(Vec::new()),
         Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k.clone(), normalized(v, Some(&k)))).collect()),
         Value::Array(a) => Value::Array(a.into_iter().map(|v| normalized(v, None)).collect()),
-        Value::Number(ref n) if n.is_f64() => match issue::whole(&v) {
+        Value::Number(ref n) if n.is_f64() => match value::whole(&v) {
             Some(i) => Value::from(i),
             None => v,
         },

@@ -5,7 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::field_names;
-use super::issue::{at, int_in, number_in, one_of, string, string_map, strings, Checker};
+use super::issue::{at, Checker};
+use super::value::{int_in, number_in, one_of, string, string_map, strings, ValueError};
 use crate::llm::ProviderConfig;
 
 /// The built-in kinds: `provider` may name one without a `providers` entry.
@@ -13,16 +14,6 @@ pub const KINDS: [&str; 4] = ["anthropic", "openai", "ollama", "offline"];
 
 /// Fields of [`ProviderConfig`] a frontend sets, never the user.
 const INTERNAL: [&str; 1] = ["timeout_setting"];
-
-/// Said for `api_key = '…'`: a key written in the config ends up in dotfile repositories.
-const KEY_WAYS: &str = "api_key_env = 'NAME' (an environment variable), api_key_file = 'path' (a file holding it) \
-     or api_key_cmd = { 'pass', 'show', 'llm' } (a command printing it)";
-
-/// The message for an inline `api_key` in a provider's table (`in_provider`) or at the top.
-pub(crate) fn api_key_hint(in_provider: bool) -> String {
-    let place = if in_provider { "" } else { ", in a provider (providers.NAME)" };
-    format!("a key does not belong in the config, only where it comes from{place}: {KEY_WAYS}")
-}
 
 /// The keys a user may write in a provider's table.
 pub fn fields() -> Vec<&'static str> {
@@ -32,14 +23,14 @@ pub fn fields() -> Vec<&'static str> {
 /// Checks `providers` (a table of named tables).
 pub(crate) fn check_all(c: &mut Checker, v: &Value) {
     let Value::Object(all) = v else {
-        c.bad("providers", super::issue::want("a table of named provider tables", v));
+        c.bad("providers", super::value::want("a table of named provider tables", v).to_string());
         return;
     };
     let known = fields();
     for (name, p) in all {
         let path = at("providers", name);
         let Value::Object(p) = p else {
-            c.bad(&path, super::issue::want("a table", p));
+            c.bad(&path, super::value::want("a table", p).to_string());
             continue;
         };
         check_one(c, &path, p, &known);
@@ -53,7 +44,7 @@ fn check_one(c: &mut Checker, path: &str, p: &Map<String, Value>, known: &[&str]
     for (key, v) in p {
         let here = at(path, key);
         let result = match key.as_str() {
-            "api_key" => Err(api_key_hint(true)),
+            "api_key" => Err(ValueError::InlineKey { in_provider: true }),
             "kind" => one_of(v, &KINDS),
             "structured" => one_of(v, &["json_schema", "json_object", "tool", "none"]),
             "timeout_ms" | "connect_timeout_ms" => int_in(v, 1, 600_000),

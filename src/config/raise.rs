@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use super::issue::{list, type_name, Checker, Issues};
+use super::issue::{Checker, Issues};
+use super::value::{list, type_name};
 use crate::policy::RaiseRule;
 use crate::reach::Reach;
 

@@ -219,6 +219,30 @@ fn each_subcommand_refuses_the_flags_and_words_it_does_not_take() {
 }
 
 #[test]
+fn plan_checks_its_config_as_the_config_file_checks_a_provider() {
+    let cat = catalog_file();
+    let cat = cat.to_str().unwrap();
+    let o = leash(
+        &[
+            "plan",
+            "--catalog",
+            cat,
+            "--provider",
+            "openai",
+            "--config",
+            r#"{"max_tokens": "x", "temprature": 1}"#,
+            "wrap",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("--config: max_tokens: "), "{err}");
+    assert!(err.contains("temprature: unknown option (did you mean 'temperature'?)"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
 fn flags_take_their_value_after_an_equals_sign_too() {
     let cat = catalog_file();
     let flag = format!("--catalog={}", cat.to_str().unwrap());

@@ -418,7 +418,7 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
                     m.insert("name".into(), Value::String(name.clone()));
                 }
             }
-            ProviderConfig::from_json(&v)?
+            leash::config::check_provider(&v).map_err(|e| usage(f.command, format!("--config: {e}")))?
         }
         (None, Some(name)) if name != "offline" => ProviderConfig::named(name),
         (None, _) => ProviderConfig::default(),

@@ -5,7 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::field_names;
-use super::issue::{at, Checker};
+use serde::Deserialize;
+
+use super::issue::{at, Checker, Issue, Issues};
 use super::value::{int_in, number_in, one_of, string, string_map, strings, ValueError};
 use crate::llm::ProviderConfig;
 
@@ -61,6 +63,23 @@ fn check_one(c: &mut Checker, path: &str, p: &Map<String, Value>, known: &[&str]
         };
         c.check(&here, result);
     }
+}
+
+/// Checks one provider's table given on its own (`leash plan --config JSON`) key by key,
+/// as an entry of `providers` is checked (issues name the keys as written there), and
+/// gives its typed form.
+pub fn check_table(v: &Value) -> Result<ProviderConfig, Issues> {
+    let Value::Object(p) = v else {
+        return Err(Issues(vec![Issue {
+            path: "config".into(),
+            message: super::value::want("a table", v).to_string(),
+        }]));
+    };
+    let mut c = Checker::default();
+    check_one(&mut c, "", p, &fields());
+    c.finish()?;
+    ProviderConfig::deserialize(super::normalized(v.clone(), None))
+        .map_err(|e| Issues(vec![Issue { path: "config".into(), message: e.to_string() }]))
 }
 
 /// `provider` names a built-in kind or an entry of `providers`.

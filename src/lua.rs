@@ -257,11 +257,11 @@ fn visible_bytes(bytes: &[u8]) -> mlua::Result<mlua::BString> {
 /// step (by position: `{ now?, global?, file? }`).
 fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result<Table> {
     use crate::present::neovim::{present, Known};
-    let plan = json_of(&plan, 0);
+    let plan = json_of(&plan);
     let mut by_pos = Vec::new();
     if let Some(known) = known {
         for k in known.sequence_values::<LuaValue>() {
-            let k = json_of(&k?, 0);
+            let k = json_of(&k?);
             by_pos.push(Known {
                 now: k.get("now").cloned().unwrap_or_default(),
                 global: k.get("global").cloned().unwrap_or_default(),
@@ -287,52 +287,76 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
 }
 
 /// A Lua value as JSON, for code that reads it leniently: `nil` and `vim.NIL` are null,
-/// a table with a sequence part is an array, other tables are objects (string keys
-/// only), a whole number is an integer. A string that is not UTF-8 becomes
-/// `{"bytes": "<its visible form>"}` (see [`crate::present::text_of`]), which equals no
-/// value a plan sets, so no setting reads as already set by it; functions and
-/// userdata are null. Nesting deeper than 16 tables is cut off (a table may hold itself).
-fn json_of(v: &LuaValue, depth: usize) -> Value {
-    match v {
-        LuaValue::Boolean(b) => Value::Bool(*b),
-        LuaValue::Integer(i) => Value::from(*i),
-        LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Value::from(*n as i64),
-        LuaValue::Number(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
-        LuaValue::String(s) => match s.to_str() {
-            Ok(text) => Value::String(text.to_string()),
-            Err(_) => {
-                // Written as Neovim draws it: each byte that is not UTF-8 as `<ff>`.
-                let mut shown = String::new();
-                for chunk in s.as_bytes().utf8_chunks() {
-                    shown.push_str(&crate::text::visible(chunk.valid()));
-                    for b in chunk.invalid() {
-                        shown.push_str(&format!("<{b:02x}>"));
-                    }
-                }
-                serde_json::json!({ "bytes": shown })
-            }
-        },
-        LuaValue::Table(t) if depth < 16 => {
-            if t.raw_len() > 0 {
-                Value::Array(
-                    t.clone()
-                        .sequence_values::<LuaValue>()
-                        .map(|v| v.map_or(Value::Null, |v| json_of(&v, depth + 1)))
-                        .collect(),
-                )
-            } else {
-                let mut map = serde_json::Map::new();
-                for (k, v) in t.clone().pairs::<LuaValue, LuaValue>().flatten() {
-                    if let LuaValue::String(k) = k {
-                        if let Ok(k) = k.to_str() {
-                            map.insert(k.to_string(), json_of(&v, depth + 1));
+/// a table with a sequence part is an array (its other keys are dropped), other tables
+/// are objects (keys that are UTF-8 strings only), a whole number is an integer. A
+/// string that is not UTF-8 becomes `{"bytes": "<its visible form>"}` (see
+/// [`crate::present::text_of`]), which equals no value a plan sets, so no setting reads
+/// as already set by it; functions and userdata are null. A table inside itself is null
+/// there, and past [`JsonWalk::MAX_NODES`] values everything is null: no Lua value makes
+/// this slow.
+fn json_of(v: &LuaValue) -> Value {
+    JsonWalk::default().value(v)
+}
+
+/// The state of one [`json_of`] walk.
+#[derive(Default)]
+struct JsonWalk {
+    /// The tables being converted, outermost first.
+    path: Vec<*const std::ffi::c_void>,
+    nodes: usize,
+}
+
+impl JsonWalk {
+    /// More values than any plan or step holds.
+    const MAX_NODES: usize = 100_000;
+
+    fn value(&mut self, v: &LuaValue) -> Value {
+        self.nodes += 1;
+        if self.nodes > Self::MAX_NODES {
+            return Value::Null;
+        }
+        match v {
+            LuaValue::Boolean(b) => Value::Bool(*b),
+            LuaValue::Integer(i) => Value::from(*i),
+            LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Value::from(*n as i64),
+            LuaValue::Number(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+            LuaValue::String(s) => match s.to_str() {
+                Ok(text) => Value::String(text.to_string()),
+                Err(_) => {
+                    // Written as Neovim draws it: each byte that is not UTF-8 as `<ff>`.
+                    let mut shown = String::new();
+                    for chunk in s.as_bytes().utf8_chunks() {
+                        shown.push_str(&crate::text::visible(chunk.valid()));
+                        for b in chunk.invalid() {
+                            shown.push_str(&format!("<{b:02x}>"));
                         }
                     }
+                    serde_json::json!({ "bytes": shown })
                 }
-                Value::Object(map)
+            },
+            LuaValue::Table(t) if !self.path.contains(&t.to_pointer()) => {
+                self.path.push(t.to_pointer());
+                let out = if t.raw_len() > 0 {
+                    let items: Vec<LuaValue> =
+                        t.clone().sequence_values::<LuaValue>().map(|v| v.unwrap_or(LuaValue::Nil)).collect();
+                    Value::Array(items.iter().map(|v| self.value(v)).collect())
+                } else {
+                    let mut map = serde_json::Map::new();
+                    for (k, v) in t.clone().pairs::<LuaValue, LuaValue>().flatten() {
+                        if let LuaValue::String(k) = k {
+                            if let Ok(k) = k.to_str() {
+                                let v = self.value(&v);
+                                map.insert(k.to_string(), v);
+                            }
+                        }
+                    }
+                    Value::Object(map)
+                };
+                self.path.pop();
+                out
             }
+            _ => Value::Null,
         }
-        _ => Value::Null,
     }
 }
 

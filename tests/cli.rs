@@ -240,6 +240,12 @@ fn plan_checks_its_config_as_the_config_file_checks_a_provider() {
     assert!(err.contains("--config: max_tokens: "), "{err}");
     assert!(err.contains("temprature: unknown option (did you mean 'temperature'?)"), "{err}");
     assert!(o.stdout.is_empty());
+    let o = leash(&["plan", "--catalog", cat, "--config", "[1]", "wrap"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--config takes a JSON object"), "{}", stderr(&o));
+    // A null leaves the key unset: the offline planner needs no model.
+    let o = leash(&["plan", "--catalog", cat, "--config", r#"{"model": null}"#, "wrap"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]

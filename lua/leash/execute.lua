@@ -103,7 +103,12 @@ M.undo_depth = 20
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
+  -- Each plan has one outcome, reported once (a window that failed part way may have
+  -- been cancelled first).
+  local reported = false
   local function done(ran, err, status, steps)
+    if reported then return end
+    reported = true
     pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
   end
@@ -113,7 +118,13 @@ function M.confirm_and_run(plan, opts)
   end
   local entries = opts.entries or require('leash.catalog').entries()
   local function go()
-    local _, same = confirm.unchanged(plan)
+    -- `failure` is the unchanged steps when the count worked, else why it did not.
+    local counted, failure, same = pcall(confirm.unchanged, plan)
+    if not counted then
+      -- The presenter showed this plan a moment ago; if it cannot count it now, nothing runs.
+      H.notify(failure, vim.log.levels.ERROR)
+      return done(false, failure)
+    end
     local ok, err, count = M.run(plan, { entries = entries, range = opts.range })
     if ok then
       local n = #plan.steps

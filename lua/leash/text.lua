@@ -2,8 +2,8 @@
 --- runs: control characters, invisible characters (the native core's one definition)
 --- and length.
 ---
---- Used by the executor before a step runs and by the plan window to draw it; neither
---- needs the other for it.
+--- Used by the executor before a step runs and by every message that quotes a plan;
+--- the plan window's rows are written by the core's presenter with the same definition.
 local M = {}
 local H = {}
 

@@ -412,6 +412,9 @@ fn cmd_plan(f: Flags) -> Result<(), CliError> {
         (Some(text), name) => {
             let mut v: Value =
                 serde_json::from_str(text).map_err(|e| usage(f.command, format!("--config is not JSON: {e}")))?;
+            if !v.is_object() {
+                return Err(usage(f.command, "--config takes a JSON object of provider settings"));
+            }
             // --provider names what --config does not.
             if let (Some(name), Value::Object(m)) = (name, &mut v) {
                 if !m.contains_key("name") && !m.contains_key("kind") && name != "offline" {

@@ -67,7 +67,7 @@ fn check_one(c: &mut Checker, path: &str, p: &Map<String, Value>, known: &[&str]
 
 /// Checks one provider's table given on its own (`leash plan --config JSON`) key by key,
 /// as an entry of `providers` is checked (issues name the keys as written there), and
-/// gives its typed form.
+/// gives its typed form. A key set to `null` is left unset, as JSON writers mean it.
 pub fn check_table(v: &Value) -> Result<ProviderConfig, Issues> {
     let Value::Object(p) = v else {
         return Err(Issues(vec![Issue {
@@ -75,10 +75,11 @@ pub fn check_table(v: &Value) -> Result<ProviderConfig, Issues> {
             message: super::value::want("a table", v).to_string(),
         }]));
     };
+    let p: Map<String, Value> = p.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect();
     let mut c = Checker::default();
-    check_one(&mut c, "", p, &fields());
+    check_one(&mut c, "", &p, &fields());
     c.finish()?;
-    ProviderConfig::deserialize(super::normalized(v.clone(), None))
+    ProviderConfig::deserialize(super::normalized(Value::Object(p), None))
         .map_err(|e| Issues(vec![Issue { path: "config".into(), message: e.to_string() }]))
 }
 

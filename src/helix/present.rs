@@ -104,7 +104,7 @@ fn command_note(line: &str) -> Option<&'static str> {
 
 /// Whether a step carries a mark (`[write]`, `[code]`, `[shell]`): its reach needs the
 /// user's answer, or leash runs it outside Helix.
-pub fn is_marked(s: &super::apply::HelixStep) -> bool {
+fn is_marked(s: &super::apply::HelixStep) -> bool {
     s.step.reach.needs_confirmation()
         || matches!(s.action, HelixAction::Program { .. } | HelixAction::Delete { .. } | HelixAction::Detached { .. })
 }

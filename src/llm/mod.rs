@@ -251,7 +251,6 @@ pub async fn complete(
     }
 }
 
-/// `base` + `/` + `suffix`, keeping the base's path and dropping its query.
 /// The URL of a provider's endpoint `path` under the configured `base`: `base` itself
 /// when it already ends with `path`, else `path` joined to it, after `prefix` unless the
 /// base ends with that (`http://host` and `http://host/v1` both give
@@ -267,6 +266,7 @@ pub(crate) fn endpoint(base: &Url, prefix: Option<&str>, path: &str) -> Url {
     }
 }
 
+/// `base` + `/` + `suffix`, keeping the base's path and dropping its query.
 pub(crate) fn join_url(base: &Url, suffix: &str) -> Url {
     let mut u = base.clone();
     let path = format!("{}/{}", base.path().trim_end_matches('/'), suffix);

@@ -259,7 +259,7 @@ pub fn summary(n: &Counts) -> String {
 }
 
 /// A value as shown: a string quoted, none as `(none)`, a whole number without a
-/// fraction (Lua hands every number over as a float), all made visible.
+/// fraction (`4.0` as `4`, as Lua writes it), all made visible.
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => format!("\"{}\"", visible(s)),
@@ -268,7 +268,7 @@ pub fn value_text(v: &Value) -> String {
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
             _ => n.to_string(),
         },
-        Value::Object(_) if text_of(v).is_some() => format!("\"{}\"", text_of(v).unwrap_or_default()),
+        Value::Object(_) if text_of(v).is_some() => format!("\"{}\"", visible(text_of(v).unwrap_or_default())),
         other => visible(&other.to_string()),
     }
 }

@@ -59,7 +59,8 @@ pub fn present(plan: &Value, known: &[Known]) -> Shown {
         summary: Some(summary.clone()),
         reply: text_of(plan.get("reply")).to_string(),
         steps: views,
-        refused: list(plan, "dropped").iter().filter_map(Value::as_object).map(|d| text(d, "reason").into()).collect(),
+        // A refusal of an unknown shape is still listed.
+        refused: list(plan, "dropped").iter().map(|d| text_of(d.get("reason")).to_string()).collect(),
     };
     let unchanged: Vec<u64> = steps
         .iter()
@@ -298,6 +299,21 @@ mod tests {
         assert_eq!(shown.unchanged, [1], "the second wrap is already set by the first; list may not be");
         assert_eq!(lines(&shown)[4], "3. Run :vsplit");
         assert_eq!(lines(&shown)[5], "4. Set list: true");
+    }
+
+    #[test]
+    fn a_setlocal_keeps_the_global_value_for_a_later_set() {
+        // The window wraps, the global value does not: `:setlocal wrap` changes nothing,
+        // the `:set wrap` after it still turns the global value on.
+        let plan = json!({"steps": [
+            {"index": 0, "type": "setting", "key": "wrap", "value": true, "scope": "local", "reach": "safe"},
+            {"index": 1, "type": "setting", "key": "wrap", "value": true, "reach": "safe"},
+        ]});
+        let k = known(json!(true), json!(false));
+        let shown = present(&plan, &[k.clone(), k]);
+        assert_eq!(shown.unchanged, [0]);
+        assert_eq!(shown.nothing, None, "the plan changes the global value");
+        assert_eq!(lines(&shown)[3], "2. Set wrap: true → true here, global value false → true");
     }
 
     #[test]

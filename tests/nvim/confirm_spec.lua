@@ -339,6 +339,20 @@ describe('confirm.open()', function()
     ok(not t:find('already', 1, true), t)
   end)
 
+  it('a window that fails part way is taken down whole and raises', function()
+    local decision = require('leash.ui.confirm.decision')
+    local set_keys = decision.set_keys
+    decision.set_keys = function() error('spec: the keys could not be set', 0) end
+    local before = vim.api.nvim_get_current_win()
+    local ok_, err = pcall(require('leash.ui.confirm').open, plan({ wrap_step }), { arm_ms = 0 })
+    decision.set_keys = set_keys
+    eq(false, ok_)
+    eq('spec: the keys could not be set', err)
+    eq(0, #floats())
+    eq(before, vim.api.nvim_get_current_win())
+    eq(nil, require('leash.ui.confirm.state').current)
+  end)
+
   it('marks write, code and shell steps with highlight groups', function()
     local p = plan({
       {
@@ -1111,6 +1125,10 @@ describe('steps that change nothing', function()
     eq({}, (c.unchanged(plan({ setting(0, 'wrap', true) }))))
     -- :setlocal writes only the local value
     eq({ [0] = true }, (c.unchanged(plan({ setting(0, 'wrap', true, { scope = 'local' }) }))))
+    -- ... and leaves the global value to a :set after it, which still changes it
+    local both = plan({ setting(0, 'wrap', true, { scope = 'local' }), setting(1, 'wrap', true) })
+    eq({ [0] = true }, (c.unchanged(both)))
+    eq(nil, c.nothing_to_change(both))
     -- after an item step nothing is known
     local item = { index = 0, type = 'item', id = 'cmd:vsplit', args = {}, reach = 'safe' }
     eq({}, (c.unchanged(plan({ item, setting(1, 'wrap', true, { scope = 'local' }) }))))

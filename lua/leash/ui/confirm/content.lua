@@ -15,8 +15,9 @@ local H = {}
 -- Module definition ==========================================================
 
 --- The window's rows before layout: each row a list of `{ text, hl_group? }` chunks.
---- The first row says how many steps there are and what they reach. Reads no editor
---- state beyond `current` and `globals`, so specs can read exactly what would be shown.
+--- The first row says how many steps there are and what they reach. Reads no option
+--- values beyond `current` and `globals` (a `file:` step's file is shown relative to
+--- the working folder), so specs can read exactly what would be shown.
 ---@param plan table validated plan
 ---@param current? table<integer, any> value per setting step `index` before the plan runs (in the step's scope)
 ---@param globals? table<integer, any> global value per setting step `index` (default: `current`)

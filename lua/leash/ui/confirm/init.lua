@@ -44,6 +44,7 @@
 --- * `highlights.lua`  the window's own colours, copied before a plan could change them
 --- * `state.lua`       the one copy of the state they share (current window, namespaces)
 local M = {}
+local H = {}
 local content = require('leash.ui.confirm.content')
 local decision = require('leash.ui.confirm.decision')
 local hardening = require('leash.ui.confirm.hardening')
@@ -84,7 +85,46 @@ M.marked = decision.marked
 ---@param opts? leash.ConfirmOpts
 ---@return leash.ConfirmHandle
 function M.open(plan, opts)
-  opts = opts or {}
+  -- A window that failed part way is taken down whole: no empty float, no stray
+  -- autocommands, the terminal and the previous window as they were.
+  local made = {}
+  local ok, handle = pcall(H.open, plan, opts or {}, made)
+  if ok then return handle end
+  if made.group then pcall(vim.api.nvim_del_augroup_by_id, made.group) end
+  if made.win then
+    shared.watched[made.win] = nil
+    if shared.current and shared.current.win == made.win then shared.current = nil end
+    if vim.api.nvim_win_is_valid(made.win) then pcall(vim.api.nvim_win_close, made.win, true) end
+  end
+  if made.buf and vim.api.nvim_buf_is_valid(made.buf) then
+    pcall(vim.api.nvim_buf_delete, made.buf, { force = true })
+  end
+  if made.prev_win and vim.api.nvim_win_is_valid(made.prev_win) then
+    pcall(vim.api.nvim_set_current_win, made.prev_win)
+  end
+  if made.restore_terminal then pcall(made.restore_terminal) end
+  error(handle, 0)
+end
+
+--- The window's rows before layout (|leash.ui.confirm.content|).
+M.render = content.render
+
+--- The first line of the window: how many steps, and what they reach.
+M.summary = content.summary
+
+--- The setting steps of a plan that change nothing (|leash.confirm.unchanged()|).
+M.unchanged = content.unchanged
+
+--- What to tell the user when every step of a plan changes nothing.
+M.nothing_to_change = content.nothing_to_change
+
+--- Text with every control and invisible formatting character made visible (|leash.text|).
+M.visible = content.visible
+
+-- Helper functionality =======================================================
+
+--- |M.open()|, noting in `made` what it created, for the cleanup when it fails.
+function H.open(plan, opts, made)
   -- One plan window at a time: a new plan cancels the one still waiting.
   if shared.current then shared.current.cancel() end
   highlights.create_defaults()
@@ -96,11 +136,14 @@ function M.open(plan, opts)
   local border = layout.border()
   local marked = decision.marked(plan)
   local restore_terminal, trusted = require('leash.ui.terminal').prepare()
+  made.restore_terminal = restore_terminal
 
   local buf = vim.api.nvim_create_buf(false, true)
+  made.buf = buf
   hardening.set_buffer_options(buf)
 
   local prev_win = vim.api.nvim_get_current_win()
+  made.prev_win = prev_win
   local config =
     { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = hardening.zindex }
   if border.border then config.border = border.border end
@@ -109,6 +152,7 @@ function M.open(plan, opts)
     config.title_pos = 'center'
   end
   local win = vim.api.nvim_open_win(buf, true, config)
+  made.win = win
   -- The run keys are Normal-mode mappings; a plan that arrives while typing must not
   -- leave the window in Insert mode.
   if vim.fn.mode():find('^[iR]') then vim.cmd('stopinsert') end
@@ -128,6 +172,7 @@ function M.open(plan, opts)
     arm_ns = (opts.arm_ms or 150) * 1e6,
   }
   local group = vim.api.nvim_create_augroup('LeashConfirm' .. win, { clear = true })
+  made.group = group
 
   local function finish(run)
     if state.done then return end
@@ -213,21 +258,6 @@ function M.open(plan, opts)
   decision.set_footer(win, state)
   return handle
 end
-
---- The window's rows before layout (|leash.ui.confirm.content|).
-M.render = content.render
-
---- The first line of the window: how many steps, and what they reach.
-M.summary = content.summary
-
---- The setting steps of a plan that change nothing (|leash.confirm.unchanged()|).
-M.unchanged = content.unchanged
-
---- What to tell the user when every step of a plan changes nothing.
-M.nothing_to_change = content.nothing_to_change
-
---- Text with every control and invisible formatting character made visible (|leash.text|).
-M.visible = content.visible
 
 -- Once per Neovim process the colours; the provider that records what was drawn.
 highlights.setup()

@@ -16,6 +16,38 @@ local H = {}
 --- equal it.
 M.version = '0.1.0'
 
+--- Every function the library exports, which this side may call: a library that lacks
+--- one is older than this side (it may still say the same version) and is not loaded.
+--- native_spec keeps the list equal to what the library exports.
+M.exports = {
+  'catalog_new',
+  'check_command_args',
+  'check_config',
+  'check_file_name',
+  'check_item_args',
+  'config_keys',
+  'git_argv',
+  'git_check',
+  'git_quiet',
+  'git_root',
+  'is_invisible',
+  'name_handler',
+  'notify_fd',
+  'plan_start',
+  'policy_lists',
+  'present_plan',
+  'prompt',
+  'provider_config',
+  'rank',
+  'script_files',
+  'sources',
+  'sources_reset',
+  'validate',
+  'version',
+  'visible',
+  'write_landing',
+}
+
 --- The oldest Neovim leash runs on (the oldest the test suite runs on).
 M.min_nvim = '0.11'
 
@@ -227,6 +259,20 @@ function H.load()
         path,
         got,
         M.version,
+        M.build_hint()
+      ),
+    }
+  end
+  local missing = vim.tbl_filter(function(name) return type(mod[name]) ~= 'function' end, M.exports)
+  if #missing > 0 then
+    return {
+      path = path,
+      how = how,
+      version = version,
+      candidates = candidates,
+      error = ('leash: native library %s is older than the Lua side (it has no %s); %s'):format(
+        path,
+        table.concat(missing, ', '),
         M.build_hint()
       ),
     }

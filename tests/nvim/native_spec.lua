@@ -414,6 +414,25 @@ describe('native.load()', function()
     matches('restart Neovim to use it %(this session keeps the library it loaded from .*, version 0%.1%.0%)', msg)
   end)
 
+  it('lists every function the library exports, and refuses a library without one', function()
+    local native = require('leash.native')
+    local functions = {}
+    for name, v in pairs(native.get()) do
+      if type(v) == 'function' then functions[#functions + 1] = name end
+    end
+    table.sort(functions)
+    eq(functions, native.exports)
+    -- A library older than this side, though it says the same version.
+    local exports = native.exports
+    native.exports = vim.list_extend({ 'leash_spec_newer' }, exports)
+    native.reset()
+    local mod, err = native.load()
+    native.exports = exports
+    eq(nil, mod)
+    matches('is older than the Lua side %(it has no leash_spec_newer%)', err)
+    matches(':Leash build', err)
+  end)
+
   it('reports a version mismatch with what to run', function()
     local native = require('leash.native')
     native.version = '9.9.9'

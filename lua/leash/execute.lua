@@ -154,7 +154,7 @@ function M.confirm_and_run(plan, opts)
     local n = #plan.steps
     require('leash.ui.arrival').arrive(function()
       H.at_window(plan)
-      -- A window that failed to open runs nothing, whatever of it is left on screen.
+      -- A window that failed to open runs nothing.
       local failed = false
       local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
@@ -176,9 +176,8 @@ function M.confirm_and_run(plan, opts)
         end,
       })
       if not opened then
+        -- confirm.open took down what it made; a cancel it had scheduled says nothing.
         failed = true
-        local window = require('leash.ui.confirm.state').current
-        if window then window.cancel() end
         H.notify(err, vim.log.levels.ERROR)
         done(false, err)
       end

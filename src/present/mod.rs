@@ -50,7 +50,7 @@ pub enum Style {
 }
 
 impl Style {
-    /// Every style, for the editors' tests that each one is drawn.
+    /// Every style (a test holds each to a name of its own).
     pub const ALL: [Style; 14] = [
         Style::Plain,
         Style::Heading,

@@ -20,13 +20,7 @@ local function project(files)
   return dir
 end
 
-local function read(path)
-  local f = io.open(path, 'r')
-  if not f then return nil end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
+local read = require('leash.file').read
 
 local function git(dir, ...)
   local res = vim.system({ 'git', ... }, { cwd = dir, text = true }):wait()

@@ -90,19 +90,7 @@ function M.open(plan, opts)
   local made = {}
   local ok, handle = pcall(H.open, plan, opts or {}, made)
   if ok then return handle end
-  if made.group then pcall(vim.api.nvim_del_augroup_by_id, made.group) end
-  if made.win then
-    shared.watched[made.win] = nil
-    if shared.current and shared.current.win == made.win then shared.current = nil end
-    if vim.api.nvim_win_is_valid(made.win) then pcall(vim.api.nvim_win_close, made.win, true) end
-  end
-  if made.buf and vim.api.nvim_buf_is_valid(made.buf) then
-    pcall(vim.api.nvim_buf_delete, made.buf, { force = true })
-  end
-  if made.prev_win and vim.api.nvim_win_is_valid(made.prev_win) then
-    pcall(vim.api.nvim_set_current_win, made.prev_win)
-  end
-  if made.restore_terminal then pcall(made.restore_terminal) end
+  H.take_down(made)
   error(handle, 0)
 end
 
@@ -135,15 +123,14 @@ function H.open(plan, opts, made)
   local rows = M.render(plan, now, globals)
   local border = layout.border()
   local marked = decision.marked(plan)
-  local restore_terminal, trusted = require('leash.ui.terminal').prepare()
-  made.restore_terminal = restore_terminal
+  local trusted
+  made.restore_terminal, trusted = require('leash.ui.terminal').prepare()
 
   local buf = vim.api.nvim_create_buf(false, true)
   made.buf = buf
   hardening.set_buffer_options(buf)
 
-  local prev_win = vim.api.nvim_get_current_win()
-  made.prev_win = prev_win
+  made.prev_win = vim.api.nvim_get_current_win()
   local config =
     { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = hardening.zindex }
   if border.border then config.border = border.border end
@@ -177,12 +164,7 @@ function H.open(plan, opts, made)
   local function finish(run)
     if state.done then return end
     state.done = true
-    shared.watched[win] = nil
-    if shared.current and shared.current.win == win then shared.current = nil end
-    pcall(vim.api.nvim_del_augroup_by_id, group)
-    if vim.api.nvim_win_is_valid(win) then pcall(vim.api.nvim_win_close, win, true) end
-    if vim.api.nvim_win_is_valid(prev_win) then pcall(vim.api.nvim_set_current_win, prev_win) end
-    pcall(restore_terminal)
+    H.take_down(made)
     local cb = (run == 'refine' and opts.on_refine) or (run == true and opts.on_run) or opts.on_cancel
     if cb then cb() end
   end
@@ -257,6 +239,26 @@ function H.open(plan, opts, made)
   hardening.arm(state)
   decision.set_footer(win, state)
   return handle
+end
+
+--- Take down what |M.open()| made, as far as it got: the window's state, autocommands,
+--- window and buffer; then the previous window and the terminal as they were.
+---@param made { win?: integer, buf?: integer, group?: integer, prev_win?: integer, restore_terminal?: fun() }
+function H.take_down(made)
+  if made.win then
+    shared.watched[made.win] = nil
+    if shared.current and shared.current.win == made.win then shared.current = nil end
+  end
+  if made.group then pcall(vim.api.nvim_del_augroup_by_id, made.group) end
+  if made.win and vim.api.nvim_win_is_valid(made.win) then pcall(vim.api.nvim_win_close, made.win, true) end
+  -- Closing the window wipes the buffer ('bufhidden'); one never shown is deleted here.
+  if made.buf and vim.api.nvim_buf_is_valid(made.buf) then
+    pcall(vim.api.nvim_buf_delete, made.buf, { force = true })
+  end
+  if made.prev_win and vim.api.nvim_win_is_valid(made.prev_win) then
+    pcall(vim.api.nvim_set_current_win, made.prev_win)
+  end
+  if made.restore_terminal then pcall(made.restore_terminal) end
 end
 
 -- Once per Neovim process the colours; the provider that records what was drawn.

@@ -84,7 +84,7 @@ impl ItemKind {
     /// The name in `id` when `id` is of this kind: `vsplit` for `cmd:vsplit` and
     /// [`ItemKind::Command`], `None` for `user:Format`.
     pub fn name_in(self, id: &str) -> Option<&str> {
-        ItemId::parse(id).filter(|i| i.kind == self).map(|i| i.name)
+        id.strip_prefix(self.prefix())?.strip_prefix(':')
     }
 
     /// Whether `id` is of this kind.

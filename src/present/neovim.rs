@@ -49,9 +49,14 @@ pub fn present(plan: &Value, known: &[Known]) -> Shown {
     let before = before(&steps, known);
     let mut counts = Counts::default();
     let mut views = Vec::new();
+    let mut unchanged: Vec<u64> = Vec::new();
     for (pos, step) in steps.iter().enumerate() {
         let reach = Reach::parse(text(step, "reach"));
-        counts.add(reach, is_terminal(step), before[pos].as_ref().is_some_and(|b| b.same));
+        let same = before[pos].as_ref().is_some_and(|b| b.same);
+        counts.add(reach, is_terminal(step), same);
+        if same {
+            unchanged.push(step.get("index").and_then(Value::as_f64).map_or(pos as u64, |i| i as u64));
+        }
         views.push(step_view(step, reach, before[pos].as_ref(), known.get(pos)));
     }
     let summary = summary(&counts);
@@ -62,12 +67,6 @@ pub fn present(plan: &Value, known: &[Known]) -> Shown {
         // A refusal of an unknown shape is still listed.
         refused: list(plan, "dropped").iter().map(|d| text_of(d.get("reason")).to_string()).collect(),
     };
-    let unchanged: Vec<u64> = steps
-        .iter()
-        .enumerate()
-        .filter(|(pos, _)| before[*pos].as_ref().is_some_and(|b| b.same))
-        .map(|(pos, s)| s.get("index").and_then(Value::as_f64).map_or(pos as u64, |i| i as u64))
-        .collect();
     let nothing = (!steps.is_empty() && unchanged.len() == steps.len()).then(|| {
         let parts: Vec<String> = steps
             .iter()

@@ -24,7 +24,7 @@ local H = {}
 ---@return { [1]: string, [2]: string? }[][]
 function M.render(plan, current, globals)
   local rows = {}
-  for _, row in ipairs(H.present(plan, current or {}, globals).rows) do
+  for _, row in ipairs(H.present(plan, current, globals).rows) do
     local chunks = {}
     for _, chunk in ipairs(row) do
       chunks[#chunks + 1] = { chunk[1], H.groups[chunk[2]] }
@@ -41,7 +41,7 @@ end
 ---@param current? table<integer, any> as for |M.render()|
 ---@param globals? table<integer, any> as for |M.render()|
 ---@return string
-function M.summary(plan, current, globals) return H.present(plan, current or {}, globals).summary end
+function M.summary(plan, current, globals) return H.present(plan, current, globals).summary end
 
 --- The setting steps of `plan` that change nothing: the option already has the value the
 --- step sets, in every scope the step writes, once the plan's earlier settings are

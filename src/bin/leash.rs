@@ -100,7 +100,8 @@ const SUBCOMMANDS: &[Subcommand] = &[
       ollama or offline (the default: no network, direct requests only); --config takes
       the provider table as JSON ({\"kind\": \"openai\", \"url\": ..., \"model\": ...,
       \"api_key_env\": ..., \"timeout_ms\": ..., \"max_tokens\": ..., \"structured\": ...}),
-      on top of NAME when both are given. Keys come from ANTHROPIC_API_KEY,
+      on top of NAME when both are given, checked key by key as a provider table of the
+      config file is (a null leaves a key unset). Keys come from ANTHROPIC_API_KEY,
       OPENAI_API_KEY… or the config's api_key_file / api_key_cmd. When the model asks
       to look entries up, they are searched in the whole catalog and it is asked once
       more. --raw prints the whole record instead of the plan: every exchange with the

@@ -16,7 +16,7 @@ local iterations = tonumber(_G.arg and _G.arg[1]) or 2000
 
 -- The freshly built library first (target/release), else whatever leash.native finds.
 local native
-for _, name in ipairs({ 'libleash.so', 'libleash.dylib', 'leash.dll' }) do
+for _, name in ipairs({ 'libleash_nvim.so', 'libleash_nvim.dylib', 'leash_nvim.dll' }) do
   local path = root .. '/target/release/' .. name
   if vim.uv.fs_stat(path) then
     local open = package.loadlib(path, 'luaopen_leash_native')

@@ -252,7 +252,8 @@ function H.cargo(ctx)
   if vim.fn.executable('cargo') ~= 1 then
     return fail('leash: cargo is not on PATH; install Rust from https://rustup.rs, then run :Leash build')
   end
-  local cmd = { 'cargo', 'build', '--release', '--color', 'never' }
+  -- Only the library Neovim loads (crates/leash-nvim), not the `leash` program.
+  local cmd = { 'cargo', 'build', '--release', '--package', 'leash-nvim', '--color', 'never' }
   ctx.log.write(('command: %s\n\n'):format(table.concat(cmd, ' ')))
   ctx.progress(
     ('building from source with cargo build --release: %s'):format(progress.expected(ctx.last_duration)),

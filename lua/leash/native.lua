@@ -4,7 +4,7 @@
 --- Order: `require('leash_native')` through 'runtimepath' (the library installed as
 --- `lua/leash_native.so` by `:Leash build` or `build.lua`), then that file in the plugin
 --- root directly (a build under lazy.nvim runs before the plugin is on 'runtimepath'),
---- then the developer fallback `target/release/libleash.so`. Nothing falls back to Lua:
+--- then the developer fallback `target/release/libleash_nvim.so`. Nothing falls back to Lua:
 --- without the library nothing a model proposes can be validated, so nothing runs
 --- (fail closed).
 local M = {}
@@ -149,7 +149,7 @@ function M.installed_name() return jit.os == 'Windows' and 'leash_native.dll' or
 function M.artifact(root)
   local dir = vim.env.CARGO_TARGET_DIR
   if not dir or dir == '' then dir = (root or M.root()) .. '/target' end
-  local file = ({ Windows = 'leash.dll', OSX = 'libleash.dylib' })[jit.os] or 'libleash.so'
+  local file = ({ Windows = 'leash_nvim.dll', OSX = 'libleash_nvim.dylib' })[jit.os] or 'libleash_nvim.so'
   return dir .. '/release/' .. file
 end
 

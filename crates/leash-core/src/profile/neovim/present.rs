@@ -1,0 +1,394 @@
+//! Neovim's plan window in words: each step of a validated plan as Neovim runs it.
+//!
+//! A setting says its value before and after (`4 → 8`, `already true`, the global value
+//! when the step writes both); a command reads `Run :cmd args on lines 2–4`; a terminal
+//! step shows its whole command line; `file:delete`/`file:rename` name the file they act
+//! on. The input is the plan as the Lua side holds it (the core's validated plan plus
+//! what only the editor knows when the window opens: current values, the current file,
+//! a raised reach), read leniently: a field of the wrong type counts as missing, a reach
+//! this side does not know is shown as `[unknown reach]` and counted apart.
+
+use serde_json::{Map, Value};
+
+use crate::item_id::{ItemKind, TERM_RUN};
+use crate::present::{mark, range_text, rows, same_value, shell_mark, summary, value_text, visible, Counts, PlanView};
+use crate::present::{Row, StepView, Style};
+use crate::reach::Reach;
+
+/// What the editor knows about one step when the window opens, by the step's position.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Known {
+    /// The option's value where the step writes it (`Null`: not known).
+    pub now: Value,
+    /// The option's global value (`Null`: not known, so it does not keep the step from
+    /// changing nothing).
+    pub global: Value,
+    /// The file a `file:` step acts on, as shown (relative to the working folder).
+    pub file: Option<String>,
+}
+
+/// The plan window's content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    pub rows: Vec<Row>,
+    /// The first row's text.
+    pub summary: String,
+    /// The `index` of every setting step that changes nothing.
+    pub unchanged: Vec<u64>,
+    /// When every step of a non-empty plan changes nothing: what to tell the user
+    /// (`leash: nothing to change: wrap is already true`).
+    pub nothing: Option<String>,
+}
+
+/// The window's content for `plan` (a validated plan as a JSON-like value) and what is
+/// known of each step (by position; missing positions know nothing).
+pub fn present(plan: &Value, known: &[Known]) -> Shown {
+    // A step that is not a table is still a step: shown (of unknown reach), never hidden.
+    let empty = Map::new();
+    let steps: Vec<&Map<String, Value>> = list(plan, "steps").iter().map(|s| s.as_object().unwrap_or(&empty)).collect();
+    let before = before(&steps, known);
+    let mut counts = Counts::default();
+    let mut views = Vec::new();
+    let mut unchanged: Vec<u64> = Vec::new();
+    for (pos, step) in steps.iter().enumerate() {
+        let reach = Reach::parse(text(step, "reach"));
+        let same = before[pos].as_ref().is_some_and(|b| b.same);
+        counts.add(reach, is_terminal(step), same);
+        if same {
+            unchanged.push(step.get("index").and_then(Value::as_f64).map_or(pos as u64, |i| i as u64));
+        }
+        views.push(step_view(step, reach, before[pos].as_ref(), known.get(pos)));
+    }
+    let summary = summary(&counts);
+    let view = PlanView {
+        summary: Some(summary.clone()),
+        reply: text_of(plan.get("reply")).to_string(),
+        steps: views,
+        // A refusal of an unknown shape is still listed.
+        refused: list(plan, "dropped").iter().map(|d| text_of(d.get("reason")).to_string()).collect(),
+    };
+    let nothing = (!steps.is_empty() && unchanged.len() == steps.len()).then(|| {
+        let parts: Vec<String> = steps
+            .iter()
+            .map(|s| format!("{} is already {}", visible(text(s, "key")), value_text(field(s, "value"))))
+            .collect();
+        format!("leash: nothing to change: {}", parts.join(", "))
+    });
+    Shown { rows: rows(&view), summary, unchanged, nothing }
+}
+
+/// A setting step's option just before it runs.
+#[derive(Debug, Clone)]
+struct Before {
+    now: Value,
+    global: Value,
+    /// It already has the value, in every scope the step writes.
+    same: bool,
+    /// Its local value has it, its global value does not (the step writes both).
+    here: bool,
+}
+
+/// For each setting step (by position): its option's value just before it runs,
+/// counting the plan's earlier settings of the same option. A step without `:setlocal`
+/// writes the global value too, so it changes nothing only when both already match.
+/// Once an item or terminal step came first nothing is known: it may switch buffer or
+/// window, or change options itself.
+fn before(steps: &[&Map<String, Value>], known: &[Known]) -> Vec<Option<Before>> {
+    let mut set: Map<String, Value> = Map::new();
+    let mut set_global: Map<String, Value> = Map::new();
+    let mut blind = false;
+    let mut out = Vec::new();
+    for (pos, step) in steps.iter().enumerate() {
+        if text(step, "type") != "setting" {
+            blind = true;
+            out.push(None);
+            continue;
+        }
+        let key = step.get("key").and_then(Value::as_str);
+        let value = field(step, "value");
+        let local = text(step, "scope") == "local";
+        let k = known.get(pos).cloned().unwrap_or_default();
+        let earlier = |m: &Map<String, Value>| key.and_then(|k| m.get(k)).cloned();
+        let now = earlier(&set).unwrap_or(k.now.clone());
+        let global = earlier(&set_global).unwrap_or(k.global.clone());
+        out.push((!now.is_null()).then(|| {
+            let matches = !blind && same_value(&now, value);
+            let global_matches = local || global.is_null() || same_value(&global, value);
+            Before {
+                now: now.clone(),
+                global: global.clone(),
+                same: matches && global_matches,
+                here: matches && !global_matches,
+            }
+        }));
+        if let Some(key) = key {
+            set.insert(key.into(), value.clone());
+            set_global.insert(key.into(), if local { global } else { value.clone() });
+        }
+    }
+    out
+}
+
+/// One step in Neovim's words.
+fn step_view(
+    step: &Map<String, Value>,
+    reach: Option<Reach>,
+    before: Option<&Before>,
+    known: Option<&Known>,
+) -> StepView {
+    // A terminal step runs a shell whatever its reach says, and is marked so.
+    let mark = match reach {
+        _ if is_terminal(step) => Some(shell_mark()),
+        None => Some(("[unknown reach] ".to_string(), Style::Shell)),
+        Some(r) => mark(r),
+    };
+    let plain = |s: String| (s, Style::Plain);
+    let mut view = StepView {
+        head: Vec::new(),
+        body: Vec::new(),
+        note: Some(text(step, "note").to_string()),
+        why: text(step, "why").to_string(),
+        mark,
+    };
+    let kind = text(step, "type");
+    let id = text(step, "id");
+    if kind == "setting" {
+        let scope = if text(step, "scope") == "local" { " (this window/buffer only)" } else { "" };
+        let value = field(step, "value");
+        let shown = value_text(value);
+        let (change, style) = match before {
+            Some(b) if b.same => (format!("already {shown}"), Style::Unchanged),
+            Some(b) if b.here => (
+                format!("{} → {shown} here, global value {} → {shown}", value_text(&b.now), value_text(&b.global)),
+                Style::Plain,
+            ),
+            Some(b) if !same_value(&b.now, value) => (format!("{} → {shown}", value_text(&b.now)), Style::Plain),
+            _ => (shown, Style::Plain),
+        };
+        view.head = vec![plain(format!("Set {}{scope}: ", visible(text(step, "key")))), (change, style)];
+    } else if kind == "terminal" || (kind == "item" && TERM_RUN == id) {
+        // Only term:run's argument is a command line; term:below/term:tab open a shell.
+        let command = if kind == "terminal" { text(step, "command").to_string() } else { args(step).join(" ") };
+        view.head = vec![plain("Run in a terminal:".into())];
+        view.body = vec![vec![(visible(&command), Style::Command)]];
+    } else {
+        view.head = vec![plain(item_text(step))];
+        // The file `file:delete`/`file:rename` act on, as the executor will check it.
+        if let Some(file) = known.and_then(|k| k.file.as_deref()) {
+            let file = if file.is_empty() { "(no file)" } else { file };
+            let tail = if step.get("current_file_may_change").and_then(Value::as_bool) == Some(true) {
+                "; if an earlier step makes another file current, it does not run"
+            } else {
+                ""
+            };
+            view.body = vec![vec![(format!("on {}, the current file{tail}", visible(file)), Style::Command)]];
+        }
+    }
+    view
+}
+
+/// An item step in words: `Run :cmd args` for a command, else the core's label.
+fn item_text(step: &Map<String, Value>) -> String {
+    let id = text(step, "id");
+    let args: Vec<String> = args(step).iter().map(|a| visible(a)).collect();
+    let tail = if args.is_empty() { String::new() } else { format!(" {}", args.join(" ")) };
+    let range = range_text(range(step));
+    let label = visible(text(step, "label"));
+    if let Some(cmd) = ItemKind::Command.name_in(id) {
+        return format!("Run :{}{tail}{range}", visible(cmd));
+    }
+    if !label.is_empty() {
+        // A user command's label is the core's: its plugin, `Run :Name args`, the lines
+        // it runs on, what it loads.
+        return label;
+    }
+    match ItemKind::User.name_in(id) {
+        Some(user) => format!("Run :{}{tail}{range}", visible(user)),
+        None => format!("{}{tail}", visible(id)),
+    }
+}
+
+/// Whether a step runs a shell (or opens one) whatever its reach says.
+fn is_terminal(step: &Map<String, Value>) -> bool {
+    let kind = text(step, "type");
+    kind == "terminal" || (kind == "item" && ItemKind::Terminal.holds(text(step, "id")))
+}
+
+static NULL: Value = Value::Null;
+
+fn field<'a>(step: &'a Map<String, Value>, key: &str) -> &'a Value {
+    step.get(key).unwrap_or(&NULL)
+}
+
+/// A string field (one that is not UTF-8 in its visible form), `""` when missing or
+/// not a string.
+fn text<'a>(step: &'a Map<String, Value>, key: &str) -> &'a str {
+    text_of(step.get(key))
+}
+
+fn text_of(v: Option<&Value>) -> &str {
+    v.and_then(crate::present::text_of).unwrap_or_default()
+}
+
+/// A list field: Lua hands an empty table over as an empty object.
+fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+fn args(step: &Map<String, Value>) -> Vec<&str> {
+    step.get("args")
+        .and_then(Value::as_array)
+        .map_or(Vec::new(), |a| a.iter().filter_map(crate::present::text_of).collect())
+}
+
+fn range(step: &Map<String, Value>) -> Option<(u64, u64)> {
+    let r = step.get("range")?.as_array()?;
+    let n = |i: usize| r.get(i).and_then(Value::as_f64).map(|f| f as u64);
+    Some((n(0)?, n(1)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(shown: &Shown) -> Vec<String> {
+        shown.rows.iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect()
+    }
+
+    fn known(now: Value, global: Value) -> Known {
+        Known { now, global, file: None }
+    }
+
+    #[test]
+    fn a_setting_says_its_value_before_and_after() {
+        let plan = json!({"reply": "", "steps": [
+            {"index": 0, "type": "setting", "key": "tabstop", "value": 8, "reach": "safe", "why": "wider"},
+            {"index": 1, "type": "setting", "key": "wrap", "value": true, "reach": "safe"},
+            {"index": 2, "type": "setting", "key": "list", "value": true, "reach": "safe"},
+        ], "dropped": {}});
+        let shown = present(
+            &plan,
+            &[known(json!(4.0), json!(4.0)), known(json!(true), json!(false)), known(json!(true), json!(true))],
+        );
+        assert_eq!(
+            lines(&shown),
+            [
+                "3 steps: no shell command, no code, no file writes; 1 changes nothing.",
+                "",
+                "1. Set tabstop: 4 → 8",
+                "   (wider)",
+                "2. Set wrap: true → true here, global value false → true",
+                "3. Set list: already true",
+            ]
+        );
+        assert_eq!(shown.unchanged, [2]);
+        assert_eq!(shown.nothing, None);
+        assert_eq!(shown.rows[5][2].1, Style::Unchanged);
+    }
+
+    #[test]
+    fn an_earlier_setting_counts_and_an_item_makes_it_unknown() {
+        let plan = json!({"steps": [
+            {"index": 0, "type": "setting", "key": "wrap", "value": true, "reach": "safe"},
+            {"index": 1, "type": "setting", "key": "wrap", "value": true, "reach": "safe"},
+            {"index": 2, "type": "item", "id": "cmd:vsplit", "args": {}, "reach": "safe"},
+            {"index": 3, "type": "setting", "key": "list", "value": true, "reach": "safe"},
+        ]});
+        let k = known(json!(false), json!(false));
+        let shown = present(&plan, &[k.clone(), k.clone(), Known::default(), known(json!(true), json!(true))]);
+        assert_eq!(shown.unchanged, [1], "the second wrap is already set by the first; list may not be");
+        assert_eq!(lines(&shown)[4], "3. Run :vsplit");
+        assert_eq!(lines(&shown)[5], "4. Set list: true");
+    }
+
+    #[test]
+    fn a_setlocal_keeps_the_global_value_for_a_later_set() {
+        // The window wraps, the global value does not: `:setlocal wrap` changes nothing,
+        // the `:set wrap` after it still turns the global value on.
+        let plan = json!({"steps": [
+            {"index": 0, "type": "setting", "key": "wrap", "value": true, "scope": "local", "reach": "safe"},
+            {"index": 1, "type": "setting", "key": "wrap", "value": true, "reach": "safe"},
+        ]});
+        let k = known(json!(true), json!(false));
+        let shown = present(&plan, &[k.clone(), k]);
+        assert_eq!(shown.unchanged, [0]);
+        assert_eq!(shown.nothing, None, "the plan changes the global value");
+        assert_eq!(lines(&shown)[3], "2. Set wrap: true → true here, global value false → true");
+    }
+
+    #[test]
+    fn nothing_to_change_names_every_setting() {
+        let plan = json!({"steps": [{"index": 0, "type": "setting", "key": "wrap", "value": true, "reach": "safe"}]});
+        let shown = present(&plan, &[known(json!(true), Value::Null)]);
+        assert_eq!(shown.nothing.as_deref(), Some("leash: nothing to change: wrap is already true"));
+        assert!(present(&json!({"steps": []}), &[]).nothing.is_none());
+    }
+
+    #[test]
+    fn terminals_show_their_whole_command_and_are_shell_whatever_their_reach() {
+        let plan = json!({"steps": [
+            {"index": 0, "type": "terminal", "command": "make\u{202e} test", "reach": "safe"},
+            {"index": 1, "type": "item", "id": "term:run", "args": ["npm", "ci"], "reach": "shell"},
+            {"index": 2, "type": "item", "id": "term:below", "args": {}, "reach": "safe", "label": "Open a terminal below"},
+        ]});
+        let shown = present(&plan, &[]);
+        assert_eq!(
+            lines(&shown),
+            [
+                "3 steps: 3 run shell commands.",
+                "",
+                "1. [shell] Run in a terminal:",
+                "   make<U+202E> test",
+                "2. [shell] Run in a terminal:",
+                "   npm ci",
+                "3. [shell] Open a terminal below",
+            ]
+        );
+        assert_eq!(shown.rows[3][1].1, Style::Command);
+    }
+
+    #[test]
+    fn items_read_as_commands_with_their_range_and_file() {
+        let plan = json!({"steps": [
+            {"index": 0, "type": "item", "id": "cmd:sort", "args": ["u"], "range": [2.0, 4.0], "reach": "edit"},
+            {"index": 1, "type": "item", "id": "user:Format", "args": {}, "label": "", "range": [3, 3], "reach": "plugin"},
+            {"index": 2, "type": "item", "id": "file:delete", "args": {}, "label": "Delete the current file",
+             "reach": "write", "current_file_may_change": true, "note": "it is in git"},
+            {"index": 3, "type": "item", "id": "lsp:rename", "args": ["x"], "reach": "odd"},
+        ], "dropped": [{"index": 4, "code": "unknown_id", "reason": "step 5: no such id"}]});
+        let known = [Known::default(), Known::default(), Known { file: Some("src/a.rs".into()), ..Default::default() }];
+        let shown = present(&plan, &known);
+        assert_eq!(
+            lines(&shown),
+            [
+                "4 steps: 1 runs plugin code, 1 writes files, 1 has an unknown reach.",
+                "",
+                "1. Run :sort u on lines 2–4",
+                "2. [plugin] Run :Format on line 3",
+                "3. [write] Delete the current file",
+                "   on src/a.rs, the current file; if an earlier step makes another file current, it does not run",
+                "   it is in git",
+                "4. [unknown reach] lsp:rename x",
+                "",
+                "Not run (refused by the checker):",
+                "- step 5: no such id",
+            ]
+        );
+        assert_eq!(shown.rows[6][1].1, Style::Write, "a note takes its mark's style");
+        assert_eq!(shown.rows[7][1].1, Style::Shell);
+    }
+
+    #[test]
+    fn fields_of_the_wrong_type_count_as_missing() {
+        let plan =
+            json!({"reply": 3, "steps": [{"type": "item", "id": 7, "args": "x", "reach": "safe", "why": {}}, 5]});
+        let shown = lines(&present(&plan, &[]));
+        assert_eq!(shown[0], "2 steps: 1 has an unknown reach.");
+        assert_eq!(shown[2..], ["1. ", "2. [unknown reach] "]);
+        assert_eq!(
+            lines(&present(&json!("not a plan"), &[])),
+            ["0 steps: no shell command, no code, no file writes.", "", "Nothing to run."]
+        );
+    }
+}

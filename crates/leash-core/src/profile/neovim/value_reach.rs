@@ -1,0 +1,113 @@
+//! Option values that decide whether Neovim starts a program: the option's row says what
+//! setting it can do in general, the value says what this setting does.
+//!
+//! `'diffopt'` without `internal` makes every diff run the external `diff` through
+//! `'shell'`; `'clipboard'` with `unnamed`/`unnamedplus` makes every yank and delete run
+//! the clipboard tool; `'suffixesadd'` with a suffix that a name handler claims (`.gz`)
+//! makes `gf` and `:find` open names that run one. The options that *name* a program or
+//! an expression (`'diffexpr'`, `'makeprg'`, `'shell'`…) are `code` in the tables already.
+//! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
+//! (see `isprint`).
+
+use crate::entry::SettingValue;
+use crate::profile::neovim::name_handlers::{handler_for, NameHandler};
+use crate::reach::Reach;
+
+/// The reach `value` gives option `key` beyond its row, with the reason shown beside the
+/// step; `None` when the value adds nothing.
+pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) -> Option<(Reach, String)> {
+    let SettingValue::String(value) = value else { return None };
+    let items = || value.split(',').map(str::trim).filter(|s| !s.is_empty());
+    match key {
+        "diffopt" if !items().any(|i| i == "internal") => Some((
+            Reach::Shell,
+            "without “internal” in 'diffopt', every diff runs the external diff program through 'shell'".into(),
+        )),
+        "clipboard" if items().any(|i| i == "unnamed" || i == "unnamedplus") => Some((
+            Reach::Shell,
+            "with this 'clipboard' every yank and delete runs the clipboard tool (xclip, wl-copy, pbcopy…)".into(),
+        )),
+        "suffixesadd" => items().find_map(|suffix| {
+            let handler = handler_for(handlers, &format!("name{suffix}"))?;
+            Some((
+                Reach::Shell,
+                format!(
+                    "with “{suffix}” in 'suffixesadd', gf and :find open names that {} reads: that can run a program",
+                    handler.describe()
+                ),
+            ))
+        }),
+        "isprint" => match super::isprint::printable_controls(value) {
+            Ok(None) => None,
+            Ok(Some((lo, hi))) => Some((
+                Reach::Code,
+                format!(
+                    "this 'isprint' makes control characters printable ({}): Neovim then sends a file's \
+                     control bytes to the terminal as they are, so the file can drive the terminal",
+                    if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") }
+                ),
+            )),
+            Err(()) => Some((
+                Reach::Code,
+                "leash cannot tell which characters this 'isprint' makes printable; control characters \
+                 would let a file's bytes drive the terminal"
+                    .into(),
+            )),
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> SettingValue {
+        SettingValue::String(s.into())
+    }
+
+    fn gzip() -> Vec<NameHandler> {
+        vec![NameHandler { pattern: "*.gz".into(), event: "BufReadPost".into(), group: "gzip".into() }]
+    }
+
+    #[test]
+    fn diffopt_without_internal_runs_diff() {
+        assert_eq!(value_reach("diffopt", &text("filler,closeoff"), &[]).map(|r| r.0), Some(Reach::Shell));
+        assert_eq!(value_reach("diffopt", &text(""), &[]).map(|r| r.0), Some(Reach::Shell));
+        assert_eq!(value_reach("diffopt", &text("internal,filler,closeoff"), &[]), None);
+        assert_eq!(value_reach("diffopt", &text("filler, internal"), &[]), None);
+    }
+
+    #[test]
+    fn clipboard_that_runs_the_tool() {
+        assert_eq!(value_reach("clipboard", &text("unnamedplus"), &[]).map(|r| r.0), Some(Reach::Shell));
+        assert_eq!(value_reach("clipboard", &text("unnamed"), &[]).map(|r| r.0), Some(Reach::Shell));
+        assert_eq!(value_reach("clipboard", &text(""), &[]), None);
+    }
+
+    #[test]
+    fn suffixes_that_a_handler_claims() {
+        let (reach, why) = value_reach("suffixesadd", &text(".md,.gz"), &gzip()).expect("raised");
+        assert_eq!(reach, Reach::Shell);
+        assert!(why.contains("“.gz”") && why.contains("gzip"), "{why}");
+        assert_eq!(value_reach("suffixesadd", &text(".md,.lua"), &gzip()), None);
+        assert_eq!(value_reach("suffixesadd", &text(".gz"), &[]), None);
+    }
+
+    #[test]
+    fn isprint_that_prints_control_bytes_is_code() {
+        let (reach, why) = value_reach("isprint", &text("1-255"), &[]).expect("raised");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("(1–159)") && why.contains("terminal"), "{why}");
+        assert!(value_reach("isprint", &text("@,27"), &[]).expect("raised").1.contains("(27)"));
+        assert_eq!(value_reach("isprint", &text("9999"), &[]).map(|r| r.0), Some(Reach::Code));
+        assert_eq!(value_reach("isprint", &text("@,161-255"), &[]), None);
+        assert_eq!(value_reach("isprint", &text("@,161-255,^200"), &[]), None);
+    }
+
+    #[test]
+    fn other_options_and_types_add_nothing() {
+        assert_eq!(value_reach("wrap", &SettingValue::Boolean(true), &gzip()), None);
+        assert_eq!(value_reach("statusline", &text("filler"), &gzip()), None);
+    }
+}

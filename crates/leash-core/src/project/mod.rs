@@ -1,0 +1,135 @@
+//! Editor-agnostic catalog sources: the project's scripts, Git and file actions.
+//!
+//! Neovim (through the Lua module) and Helix (through the `leash` program) get these
+//! items from here; each editor adds only its own sources. Discovery reads files and
+//! nothing else: it never starts a program (`cargo metadata`, `make -pn`, `just --list`,
+//! `git`…), because listing what a project can do must not run the project's code. Every
+//! file read is cached by path, modification time and size ([`cache`]), so discovering
+//! again costs one `stat` per candidate file.
+
+pub mod cache;
+pub mod files;
+pub mod git;
+pub mod scripts;
+pub mod stack;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::entry::{Args, Entry, Item};
+use crate::reach::Reach;
+
+/// The editor the items are for: a few file actions exist in one editor only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Editor {
+    Neovim,
+    Helix,
+}
+
+impl Editor {
+    pub fn parse(name: &str) -> Option<Editor> {
+        match name {
+            "neovim" | "nvim" => Some(Editor::Neovim),
+            "helix" | "hx" => Some(Editor::Helix),
+            _ => None,
+        }
+    }
+}
+
+/// One discovered item: a catalog item plus what running it needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceItem {
+    pub id: String,
+    pub kind: &'static str,
+    pub title: String,
+    pub aliases: Vec<String>,
+    pub args: Args,
+    pub reach: Reach,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The argv a script runs (scripts only); it comes from the project's files, never
+    /// from the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmd: Option<Vec<String>>,
+    /// The directory the argv runs in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// The project root the script was found in (scripts only): the folder whose
+    /// definition files ([`scripts::definition_files`]) the runner reads again when it starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+}
+
+impl SourceItem {
+    /// The catalog entry (what the core ranks and validates against).
+    pub fn to_entry(&self) -> Entry {
+        Entry::Item(Item {
+            id: self.id.clone(),
+            kind: self.kind.to_string(),
+            title: self.title.clone(),
+            aliases: self.aliases.clone(),
+            args: self.args,
+            reach: self.reach,
+            // Scripts, Git and file actions never run on the user's lines.
+            range: false,
+            description: self.description.clone(),
+            plugin: String::new(),
+            loads: false,
+        })
+    }
+}
+
+/// Where to look.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The working directory: scripts are found from here upward.
+    pub cwd: PathBuf,
+    /// The current file, when the editor has one: Git is found from its folder upward
+    /// (else from `cwd`).
+    pub file: Option<PathBuf>,
+    pub editor: Editor,
+}
+
+/// Every item of the three sources, by source.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Discovered {
+    pub scripts: Vec<SourceItem>,
+    pub git: Vec<SourceItem>,
+    pub files: Vec<SourceItem>,
+}
+
+impl Discovered {
+    /// All items, scripts first.
+    pub fn all(&self) -> impl Iterator<Item = &SourceItem> {
+        self.scripts.iter().chain(&self.git).chain(&self.files)
+    }
+}
+
+/// Discovers the scripts, Git and file items for `opts`.
+pub fn discover(opts: &Options) -> Discovered {
+    let git_start = opts
+        .file
+        .as_deref()
+        .and_then(|f| absolute(&opts.cwd, f).parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| opts.cwd.clone());
+    Discovered {
+        scripts: scripts::entries(&opts.cwd),
+        git: if git::root(&git_start).is_some() { git::entries() } else { Vec::new() },
+        files: files::entries(opts.editor),
+    }
+}
+
+/// `path` made absolute against `base`.
+pub fn absolute(base: &Path, path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        base.join(path)
+    }
+}
+
+/// The nearest directory at or above `dir` holding any of `markers` (a file or folder).
+pub(crate) fn root_with(dir: &Path, markers: &[&str]) -> Option<PathBuf> {
+    dir.ancestors().find(|d| markers.iter().any(|m| d.join(m).exists())).map(Path::to_path_buf)
+}

@@ -1,0 +1,1265 @@
+//! Shortlist ranking: which catalog entries a request is most likely about.
+//!
+//! A request is split into words (lower-cased, stopwords dropped, stemmed), and the
+//! concept vocabulary (`rank/concepts.txt`) adds the editor's words for the people's
+//! words it recognises, with a lower weight. Each request word forms a group with the
+//! editor words it brought in; per group an entry scores from:
+//!
+//! - an exact hit on its name or an alias (strongest: exact names come first),
+//! - BM25F over three fields: the name and the words it is made of ("splitbelow" is
+//!   "split" + "below"), the title, and the documentation (weighted lowest, with
+//!   length normalisation so long help texts do not drown short titles),
+//! - the titles of the options and commands its documentation refers to
+//!   (`'visualbell'` lends "beeping" to `belloff`), weighted lowest of all and only
+//!   for words the entry's own name and title lack,
+//! - words the request word begins ("indent" → "indentexpr"), at a lower weight,
+//! - nucleo's fuzzy match on the name and aliases ("vsp" → `vsplit`).
+//!
+//! Two adjacent words also count as the name they make together, in a request ("status
+//! line" → `statusline`) and in a title or help text (`laststatus` says "status line",
+//! so "hide the statusline" finds it). A boolean setting answers to its `:set` names
+//! ("nowrap", "invlist"). A word the catalog does not know reads as the known words it
+//! is made of ("softwrap"), or else looks up the known stems one typo away
+//! ("regsiters").
+//!
+//! A mapping or a user command is known by its description, not by its name (keys
+//! such as `<leader>sf`, or a plugin's word): when every word of the request meets a
+//! word of its description, and the request says most of what the description says
+//! ("find files" and "[S]earch [F]iles", with "find" meaning "search"), it earns the
+//! bonus of an exact name, scaled by how much of the description the request covers.
+//!
+//! An entry's score is the sum over groups of its best term in each group. A command
+//! named by a request word that the rest of a longer request hardly points at keeps
+//! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
+//! Ties are broken by name, so a ranking is deterministic.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{mpsc, Arc, OnceLock, Weak};
+
+use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+use nucleo::{Matcher, Utf32Str, Utf32String};
+
+use crate::catalog::Catalog;
+use crate::entry::{Entry, ValueType};
+use crate::item_id::ItemKind;
+
+mod concepts;
+mod languages;
+mod text;
+
+pub use text::{query_words, stem};
+use text::{split_words, strip_emphasis};
+
+/// Whether every request word must match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// A word may match on its own; scores add up across matching words.
+    #[default]
+    Any,
+    /// Every word must match somewhere.
+    All,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "any" => Some(Mode::Any),
+            "all" => Some(Mode::All),
+            _ => None,
+        }
+    }
+}
+
+/// One ranked entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Ranked<'a> {
+    pub entry: &'a Entry,
+    pub score: u32,
+}
+
+/// An exact hit of a request word on a name or alias. A word that is also common in
+/// the catalog's text ("window", "list", "no") is as likely part of the sentence as a
+/// name: its bonus shrinks with its document frequency, for aliases ("no" is
+/// `:noremap`) sooner than for full names.
+const EXACT_NAME: f32 = 20.0;
+const EXACT_COMMON: f32 = 0.35;
+const NAME_DF: (f32, f32) = (0.05, 0.25);
+const ALIAS_DF: (f32, f32) = (0.01, 0.05);
+/// A few command names that are, in a request, nearly always just part of the
+/// sentence ("make the font bigger", "put a > in front").
+const EXACT_WEAK: f32 = 4.0;
+const WEAK_NAMES: &[&str] = &["make", "put", "open", "change", "print"];
+/// Fuzzy name match (scaled by match quality; counts from `FUZZY_MIN` quality on).
+const FUZZY_NAME: f32 = 4.0;
+const FUZZY_MIN: f32 = 0.6;
+/// BM25F field weights and length normalisation, and the saturation constant.
+const W_NAME: f32 = 4.0;
+const W_TITLE: f32 = 3.0;
+const W_DOC: f32 = 0.6;
+const W_REL: f32 = 0.3;
+const B_TITLE: f32 = 0.5;
+const B_DOC: f32 = 0.5;
+const B_REL: f32 = 0.75;
+/// At most this many entries an entry's documentation refers to lend it their titles.
+const MAX_REFS: usize = 8;
+const K1: f32 = 1.2;
+/// A vocabulary word that the request word only begins counts this much.
+const PREFIX: f32 = 0.5;
+/// Editor words brought in by a concept count this much of the request's own words,
+/// and their exact name hits count `CONCEPT_NAME` of that again: the request's own
+/// exact names stay ahead.
+const CONCEPT: f32 = 0.6;
+/// A word the catalog does not know, of at least `TYPO_MIN` letters, also looks up the
+/// known stems one edit away (a letter missing, extra, wrong or two swapped), at this
+/// weight.
+const TYPO: f32 = 0.8;
+const TYPO_MIN: usize = 5;
+const CONCEPT_NAME: f32 = 0.5;
+/// A description (of a mapping or user command) of at most `DESCRIBED_MAX` words that
+/// the request covers: the exact-name bonus, scaled by the covered share, counted from
+/// `DESCRIBED_MIN` of it on.
+const DESCRIBED_MAX: usize = 8;
+const DESCRIBED_MIN: f32 = 0.5;
+/// The share of an item's exact name bonus it loses when the other words of a request
+/// of two words or more give it less than `LONE_SUPPORT` (a title hit gives more).
+const LONE_NAME: f32 = 0.5;
+const LONE_SUPPORT: f32 = 3.0;
+
+/// What the ranker precomputes for a catalog.
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Lower-cased name (without its source prefix) or alias → (entry, is an alias).
+    exact: HashMap<String, Vec<(u32, bool)>>,
+    /// Number of entries.
+    len: usize,
+    /// Names and aliases for fuzzy matching, with the set of letters each contains.
+    fuzzy: Vec<(Utf32String, u64, u32)>,
+    /// Stem → (entry, BM25F weight including rarity), by entry.
+    terms: HashMap<String, Vec<(u32, f32)>>,
+    /// Stems, sorted, for prefix look-ups.
+    vocabulary: Vec<String>,
+    /// A stem (of 4 letters or more) with one letter deleted → the stems (indexes
+    /// into `vocabulary`) it comes from, for typo look-ups.
+    deletions: HashMap<String, Vec<u32>>,
+    /// Whole words of titles and documentation (3 letters or more), for splitting
+    /// compound names and compound request words.
+    words: HashSet<String>,
+    /// Entry → the stems of its description, for the mappings and user commands whose
+    /// description is what people call them (see [`described`]).
+    described: HashMap<u32, Vec<String>>,
+}
+
+/// `word` without its `i`-th byte (ASCII words only).
+fn delete_at(word: &str, i: usize) -> String {
+    let mut s = String::with_capacity(word.len());
+    s.push_str(&word[..i]);
+    s.push_str(&word[i + 1..]);
+    s
+}
+
+impl Index {
+    /// Known stems one edit from `stem` (which is not itself known): those equal to it
+    /// with one letter deleted, those that equal it with one letter deleted, and those
+    /// that share a one-letter deletion with it (a substitution or a swap).
+    fn near<'a>(&'a self, stem: &str) -> Vec<&'a str> {
+        let mut out: Vec<&'a str> = Vec::new();
+        let mut push = |v: &'a str| {
+            if v != stem && !out.contains(&v) {
+                out.push(v);
+            }
+        };
+        // Deletions of a vocabulary stem that equal the stem: one letter too few typed.
+        if let Some(list) = self.deletions.get(stem) {
+            list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
+        }
+        for i in 0..stem.len() {
+            let d = delete_at(stem, i);
+            // One letter too many typed.
+            if let Ok(at) = self.vocabulary.binary_search(&d) {
+                if d.len() >= 4 {
+                    push(&self.vocabulary[at]);
+                }
+            }
+            // One letter wrong or two swapped.
+            if let Some(list) = self.deletions.get(&d) {
+                list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
+            }
+        }
+        // Keep the list short: a long word seldom has more than one neighbour.
+        out.truncate(4);
+        out
+    }
+}
+
+/// Letters (a–z, 0–9, `_`) present in a word, one bit each.
+fn letters(s: &str) -> u64 {
+    s.bytes().fold(0u64, |m, b| {
+        m | match b {
+            b'a'..=b'z' => 1 << (b - b'a'),
+            b'A'..=b'Z' => 1 << (b - b'A'),
+            b'0'..=b'9' => 1 << (26 + b - b'0'),
+            _ => 1 << 36,
+        }
+    })
+}
+
+/// The words a compound name is made of ("splitbelow" → "split", "below"), from the
+/// catalog's own vocabulary: most letters covered, then fewest pieces.
+fn name_parts(name: &str, words: &HashSet<String>) -> Vec<String> {
+    let b = name.as_bytes();
+    let n = b.len();
+    if n < 5 || !name.is_ascii() || words.contains(name) {
+        return Vec::new();
+    }
+    // best[i] = (letters covered, -pieces, previous cut, piece started here?)
+    let mut best: Vec<(usize, i32, usize, bool)> = vec![(0, 0, 0, false); n + 1];
+    for i in 1..=n {
+        best[i] = (best[i - 1].0, best[i - 1].1, i - 1, false);
+        for j in 0..i.saturating_sub(2) {
+            if words.contains(&name[j..i]) {
+                let cand = (best[j].0 + (i - j), best[j].1 - 1, j, true);
+                if (cand.0, cand.1) > (best[i].0, best[i].1) {
+                    best[i] = cand;
+                }
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    let mut i = n;
+    while i > 0 {
+        let (_, _, j, piece) = best[i];
+        if piece {
+            parts.push(name[j..i].to_string());
+        }
+        i = j;
+    }
+    parts.reverse();
+    if parts.len() < 2 {
+        Vec::new()
+    } else {
+        parts
+    }
+}
+
+/// The entries a documentation text refers to by name: `'option'` and `:command`
+/// (names and abbreviations known to the catalog), in order, without repeats or `me`.
+fn references(doc: &str, exact: &HashMap<String, Vec<(u32, bool)>>, entries: &[Entry], me: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let b = doc.as_bytes();
+    let mut i = 0;
+    while i < b.len() && out.len() < MAX_REFS {
+        let c = b[i];
+        i += 1;
+        if c != b'\'' && c != b':' {
+            continue;
+        }
+        // An opening quote or colon does not follow a letter ("don't", "e.g.:").
+        if i >= 2 && b[i - 2].is_ascii_alphanumeric() {
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let option = c == b'\'';
+        if i - start < 2 || (option && b.get(i) != Some(&b'\'')) {
+            continue;
+        }
+        let Some(list) = exact.get(&doc[start..i]) else { continue };
+        for &(d, _) in list {
+            let e = &entries[d as usize];
+            let wanted = if option { e.kind() == "setting" } else { ItemKind::Command.holds(e.name()) };
+            if wanted && d != me && !out.contains(&d) && out.len() < MAX_REFS {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+impl Index {
+    /// Builds the index of a catalog.
+    pub fn new(catalog: &Catalog) -> Index {
+        let entries = catalog.entries();
+        let n = entries.len();
+        let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::new();
+        let mut fuzzy = Vec::new();
+        // Whole words of titles and documentation, for splitting names.
+        let mut words: HashSet<String> = HashSet::new();
+        for e in entries {
+            for w in split_words(&strip_emphasis(e.title())).chain(split_words(&strip_emphasis(e.description()))) {
+                if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) {
+                    words.insert(w);
+                }
+            }
+        }
+        // Word → stem, so each distinct word is stemmed once.
+        let mut stems: HashMap<String, String> = HashMap::new();
+        // Per entry and field: stem → count; and field lengths.
+        let mut fields: Vec<[HashMap<String, u32>; 4]> = Vec::with_capacity(n);
+        let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
+        for (i, entry) in entries.iter().enumerate() {
+            let name = entry.name();
+            let bare = name.split_once(':').map_or(name, |(_, rest)| rest).to_lowercase();
+            let mut names = vec![bare];
+            names.extend(entry.aliases().iter().map(|a| a.to_lowercase()));
+            names.dedup();
+            for (k, nm) in names.iter().enumerate() {
+                let list = exact.entry(nm.clone()).or_default();
+                if list.last().map(|l| l.0) != Some(i as u32) {
+                    list.push((i as u32, k > 0));
+                }
+                fuzzy.push((Utf32String::from(nm.as_str()), letters(nm), i as u32));
+            }
+            // A boolean setting also answers to the names `:set` gives its two other
+            // states ("nowrap", "invlist"), as aliases.
+            if let Entry::Setting(s) = entry {
+                if s.value_type == ValueType::Boolean {
+                    for nm in &names {
+                        for prefix in ["no", "inv"] {
+                            let list = exact.entry(format!("{prefix}{nm}")).or_default();
+                            if list.last().map(|l| l.0) != Some(i as u32) {
+                                list.push((i as u32, true));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut joined = String::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let name = entry.name();
+            let mut f: [HashMap<String, u32>; 4] = Default::default();
+            let mut len = [0f32; 4];
+            let mut count = |field: usize, word: &str, f: &mut [HashMap<String, u32>; 4]| {
+                let s = match stems.get(word) {
+                    Some(s) => s,
+                    None => stems.entry(word.to_string()).or_insert_with(|| stem(word)),
+                };
+                match f[field].get_mut(s.as_str()) {
+                    Some(c) => *c += 1,
+                    None => {
+                        f[field].insert(s.clone(), 1);
+                    }
+                }
+                len[field] += 1.0;
+            };
+            // The name: its words ("script:cargo:test", "tab_new"), the parts it is
+            // made of ("splitbelow").
+            for w in split_words(&name.replace([':', '_'], " ")) {
+                count(0, &w, &mut f);
+                for part in name_parts(&w, &words) {
+                    count(0, &part, &mut f);
+                }
+            }
+            // Title, the aliases that are phrases ("who wrote this line": they say
+            // what the entry does, like its title) and documentation; two adjacent
+            // words that make a name count as that name too ("status line" in
+            // 'laststatus' is `statusline`).
+            let phrases = entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| (1, a.as_str()));
+            let (title, description) = (strip_emphasis(entry.title()), strip_emphasis(entry.description()));
+            for (field, text) in [(1, &*title), (2, &*description)].into_iter().chain(phrases) {
+                let mut prev = String::new();
+                for w in split_words(text) {
+                    count(field, &w, &mut f);
+                    if prev.len() >= 3 && w.len() >= 3 {
+                        joined.clear();
+                        joined.push_str(&prev);
+                        joined.push_str(&w);
+                        if exact.contains_key(joined.as_str()) {
+                            let j = joined.clone();
+                            count(field, &j, &mut f);
+                        }
+                    }
+                    prev = w;
+                }
+            }
+            // The titles of the options and commands its documentation refers to
+            // ('visualbell' lends "beeping" to 'belloff').
+            for r in references(entry.description(), &exact, entries, i as u32) {
+                for w in split_words(&strip_emphasis(entries[r as usize].title())) {
+                    // Only words it lacks: the field lends vocabulary, it does not
+                    // repeat the entry's own.
+                    let s = stem(&w);
+                    let known = f[0].contains_key(&s) || f[1].contains_key(&s);
+                    if !known {
+                        count(3, &w, &mut f);
+                    }
+                }
+            }
+            fields.push(f);
+            lengths.push(len);
+        }
+        let mut avg = [0f32; 4];
+        for l in &lengths {
+            for k in 0..4 {
+                avg[k] += l[k];
+            }
+        }
+        for a in &mut avg {
+            *a = (*a / n.max(1) as f32).max(1.0);
+        }
+        // Stem → (entry, weighted term frequency).
+        let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
+        for (i, f) in fields.iter().enumerate() {
+            let mut per: HashMap<&str, f32> = HashMap::new();
+            let norm = [
+                1.0,
+                1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1],
+                1.0 - B_DOC + B_DOC * lengths[i][2] / avg[2],
+                1.0 - B_REL + B_REL * lengths[i][3] / avg[3],
+            ];
+            for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
+                for (term, &c) in &f[k] {
+                    *per.entry(term.as_str()).or_insert(0.0) += w * c as f32 / norm[k];
+                }
+            }
+            for (term, v) in per {
+                tf.entry(term.to_string()).or_default().push((i as u32, v));
+            }
+        }
+        let nf = n as f32;
+        let mut terms = HashMap::with_capacity(tf.len());
+        for (term, list) in tf {
+            let df = list.len() as f32;
+            let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
+            let list: Vec<(u32, f32)> = list.into_iter().map(|(d, t)| (d, idf * t * (K1 + 1.0) / (t + K1))).collect();
+            terms.insert(term, list);
+        }
+        let mut vocabulary: Vec<String> = terms.keys().cloned().collect();
+        vocabulary.sort();
+        let mut deletions: HashMap<String, Vec<u32>> = HashMap::new();
+        for (v, word) in vocabulary.iter().enumerate() {
+            // Stems of two entries or more: a word used once is as likely a typo itself.
+            if word.len() >= 4 && word.bytes().all(|b| b.is_ascii_lowercase()) && terms[word].len() >= 2 {
+                for i in 0..word.len() {
+                    deletions.entry(delete_at(word, i)).or_default().push(v as u32);
+                }
+            }
+        }
+        let described = entries.iter().enumerate().filter_map(|(i, e)| Some((i as u32, described(e)?))).collect();
+        Index { exact, len: n, fuzzy, terms, vocabulary, deletions, words, described }
+    }
+}
+
+/// The stems of an entry's description when it is named by it: a mapping (whose name
+/// is keys) or a user command, described in a few words by whoever defined it; the
+/// words of the request as a request would say them (stopwords dropped, each once).
+fn described(entry: &Entry) -> Option<Vec<String>> {
+    if !matches!(entry.kind(), "keymap" | "user_command") {
+        return None;
+    }
+    let mut stems: Vec<String> = Vec::new();
+    for w in query_words(&strip_emphasis(entry.title())) {
+        let s = stem(&w);
+        if !stems.contains(&s) {
+            stems.push(s);
+        }
+    }
+    (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
+}
+
+/// The index of one catalog, built once: on first use, or ahead on the ranker's worker
+/// thread ([`prepare_in_background`]). Whoever ranks a catalog more than once keeps one
+/// next to it (the Lua module beside its catalog handle, a plan request beside its
+/// catalog); the catalog itself knows nothing of ranking.
+#[derive(Debug, Default)]
+pub struct IndexCell(OnceLock<Index>);
+
+impl IndexCell {
+    /// The index of `catalog`, the catalog this cell is kept with; built now if it is not
+    /// yet (or, while the worker builds it, once the worker is done).
+    pub fn get(&self, catalog: &Catalog) -> &Index {
+        self.0.get_or_init(|| Index::new(catalog))
+    }
+
+    /// Whether the index has been built.
+    pub fn is_built(&self) -> bool {
+        self.0.get().is_some()
+    }
+}
+
+thread_local! {
+    static MATCHER: std::cell::RefCell<Matcher> = std::cell::RefCell::new(Matcher::new(nucleo::Config::DEFAULT));
+}
+
+/// One word to look up: the request's own or one a concept brought in.
+struct Term {
+    word: String,
+    stem: String,
+    weight: f32,
+    /// The request's own word (names are fuzzy-matched only for these).
+    own: bool,
+}
+
+/// The request as groups of terms: each request word with the editor words that the
+/// concepts ending at it brought in, the compound it makes with the word before it
+/// ("status line" → `statusline`), and, for a word the catalog does not know, the
+/// known words one typo away ("regsiters" → "registers").
+fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Term>> {
+    let english = languages::to_english(request);
+    let request = english.as_deref().unwrap_or(request);
+    let words = split_compounds(idx, query_words(request));
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let mut out: Vec<Vec<Term>> = words
+        .iter()
+        .zip(&stems)
+        .map(|(w, s)| vec![Term { word: w.clone(), stem: s.clone(), weight: 1.0, own: true }])
+        .collect();
+    for i in 1..words.len() {
+        if words[i - 1].len() < 3 || words[i].len() < 3 {
+            continue;
+        }
+        let joined = format!("{}{}", words[i - 1], words[i]);
+        let s = stem(&joined);
+        if idx.exact.contains_key(&joined) || idx.exact.contains_key(singular(&joined)) {
+            out[i].push(Term { word: joined, stem: s, weight: 1.0, own: true });
+        }
+    }
+    for (i, (w, s)) in words.iter().zip(&stems).enumerate() {
+        if w.len() >= TYPO_MIN
+            && w.bytes().all(|b| b.is_ascii_lowercase())
+            && !idx.terms.contains_key(s)
+            && !idx.exact.contains_key(w)
+        {
+            for fix in idx.near(s) {
+                out[i].push(Term { word: fix.to_string(), stem: fix.to_string(), weight: TYPO, own: false });
+            }
+        }
+    }
+    for (c, end) in concepts::matches(&stems, skip_concept) {
+        for word in &concepts::all()[c].editor {
+            let group = &mut out[end];
+            if !group.iter().any(|t| t.word == *word) {
+                group.push(Term { word: word.clone(), stem: stem(word), weight: CONCEPT, own: false });
+            }
+        }
+    }
+    out
+}
+
+/// A request word the catalog does not know but that is made of words it does know,
+/// letter for letter, also reads as those words ("softwrap" → "soft", "wrap";
+/// "statusbar" → "status", "bar").
+fn split_compounds(idx: &Index, words: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        let unknown = w.len() >= 6 && !idx.terms.contains_key(&stem(&w)) && !idx.exact.contains_key(&w);
+        let parts = if unknown { name_parts(&w, &idx.words) } else { Vec::new() };
+        let whole = !parts.is_empty() && parts.iter().map(String::len).sum::<usize>() == w.len();
+        // The word itself stays: a concept may know it ("workspace").
+        if !out.contains(&w) {
+            out.push(w);
+        }
+        for p in parts.into_iter().filter(|_| whole) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Scratch space for one ranking: a score per entry and the entries touched.
+struct Scores {
+    value: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Scores {
+    fn new(n: usize) -> Scores {
+        Scores { value: vec![0.0; n], touched: Vec::new() }
+    }
+    fn max(&mut self, d: u32, v: f32) {
+        let slot = &mut self.value[d as usize];
+        if *slot == 0.0 {
+            self.touched.push(d);
+        }
+        if v > *slot {
+            *slot = v;
+        }
+    }
+    fn add(&mut self, d: u32, v: f32) {
+        let slot = &mut self.value[d as usize];
+        if *slot == 0.0 {
+            self.touched.push(d);
+        }
+        *slot += v;
+    }
+    fn clear(&mut self) {
+        for &d in &self.touched {
+            self.value[d as usize] = 0.0;
+        }
+        self.touched.clear();
+    }
+}
+
+/// How many entries a shortlist has when the caller does not say: the one place this
+/// number is written (the CLI, the Lua module and, through it, the Neovim config use it).
+pub const DEFAULT_SHORTLIST: usize = 60;
+
+/// Ranks the catalog against a request and returns at most `limit` entries, best first.
+/// `index` is the catalog's own ([`Index::new`] of this catalog).
+pub fn rank<'a>(index: &Index, catalog: &'a Catalog, request: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
+    rank_with(index, catalog, request, limit, mode, None)
+}
+
+fn rank_with<'a>(
+    idx: &Index,
+    catalog: &'a Catalog,
+    request: &str,
+    limit: usize,
+    mode: Mode,
+    skip_concept: Option<usize>,
+) -> Vec<Ranked<'a>> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    let groups = groups(idx, request, skip_concept);
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let n = catalog.len();
+    let mut total = Scores::new(n);
+    let mut matched = vec![0u16; n];
+    let mut group = Scores::new(n);
+    let mut term = Scores::new(n);
+    let mut bonus = Scores::new(n);
+    let mut group_bonus = Scores::new(n);
+    // Exact name hits: (entry, the bonus it got, its score from that word).
+    let mut named: Vec<(u32, f32, f32)> = Vec::new();
+    MATCHER.with(|m| {
+        let mut matcher = m.borrow_mut();
+        for g in &groups {
+            for t in g {
+                score_term(idx, t, &mut matcher, &mut term, &mut bonus);
+                for &d in &term.touched {
+                    group.max(d, t.weight * term.value[d as usize]);
+                }
+                if t.own {
+                    for &d in &bonus.touched {
+                        group_bonus.max(d, bonus.value[d as usize]);
+                    }
+                }
+                term.clear();
+                bonus.clear();
+            }
+            for &d in &group.touched {
+                total.add(d, group.value[d as usize]);
+                matched[d as usize] += 1;
+            }
+            for &d in &group_bonus.touched {
+                named.push((d, group_bonus.value[d as usize], group.value[d as usize]));
+            }
+            group.clear();
+            group_bonus.clear();
+        }
+    });
+    // A command named by a common word ("hide the status line", "stop the cursor
+    // blinking") is as likely the request's verb as its subject: when the rest of a
+    // longer request hardly points at it, its name counts for less.
+    if groups.len() >= 2 {
+        let entries = catalog.entries();
+        for &(d, b, own) in &named {
+            let rest = total.value[d as usize] - own;
+            if rest < LONE_SUPPORT && entries[d as usize].kind() != "setting" {
+                total.value[d as usize] -= LONE_NAME * b;
+            }
+        }
+    }
+    // A mapping or user command whose description the request says.
+    for &d in &total.touched {
+        if let Some(stems) = idx.described.get(&d) {
+            let covered = coverage(&groups, stems);
+            if covered >= DESCRIBED_MIN {
+                total.value[d as usize] += EXACT_NAME * covered;
+            }
+        }
+    }
+    let needed = match mode {
+        Mode::Any => 1,
+        Mode::All => groups.len() as u16,
+    };
+    let entries = catalog.entries();
+    let mut ranked: Vec<(u32, u32)> = total
+        .touched
+        .iter()
+        .filter(|&&d| matched[d as usize] >= needed)
+        .map(|&d| ((total.value[d as usize] * 100.0).round() as u32, d))
+        .filter(|&(s, _)| s > 0)
+        .collect();
+    let order = |a: &(u32, u32), b: &(u32, u32)| {
+        b.0.cmp(&a.0).then_with(|| entries[a.1 as usize].name().cmp(entries[b.1 as usize].name()))
+    };
+    if ranked.len() > limit {
+        ranked.select_nth_unstable_by(limit - 1, order);
+        ranked.truncate(limit);
+    }
+    ranked.sort_unstable_by(order);
+    ranked.into_iter().map(|(score, d)| Ranked { entry: &entries[d as usize], score }).collect()
+}
+
+/// How much of a description (its stems) a request says: 0 unless every group of the
+/// request meets one of its words; else the share of its words the request meets, each
+/// counted at the weight of the best term meeting it (a concept's word counts less than
+/// the request's own).
+fn coverage(groups: &[Vec<Term>], stems: &[String]) -> f32 {
+    if !groups.iter().all(|g| g.iter().any(|t| stems.contains(&t.stem))) {
+        return 0.0;
+    }
+    let said: f32 = stems
+        .iter()
+        .map(|s| groups.iter().flatten().filter(|t| t.stem == *s).map(|t| t.weight).fold(0.0, f32::max))
+        .sum();
+    said / stems.len() as f32
+}
+
+/// One term's score for every entry it reaches, into `out` (empty on entry).
+fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bonus: &mut Scores) {
+    // Title, name words and documentation: the stem, or (weaker) words it begins.
+    if let Some(list) = idx.terms.get(&t.stem) {
+        for &(d, w) in list {
+            out.max(d, w);
+        }
+    }
+    if t.stem.len() >= 3 {
+        let start = idx.vocabulary.partition_point(|v| v.as_str() < t.stem.as_str());
+        for v in
+            idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem)
+        {
+            for &(d, w) in &idx.terms[v] {
+                out.max(d, w * PREFIX);
+            }
+        }
+    }
+    // Names: a fuzzy match of the request's own words.
+    if t.own && t.word.len() >= 3 && t.word.is_ascii() {
+        let atom = Atom::new(&t.word, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
+        let perfect = atom.score(Utf32Str::Ascii(t.word.as_bytes()), matcher).unwrap_or(1).max(1) as f32;
+        let need = letters(&t.word);
+        for (name, have, d) in &idx.fuzzy {
+            if need & !have != 0 {
+                continue;
+            }
+            if let Some(s) = atom.score(name.slice(..), matcher) {
+                let q = (s as f32 / perfect).min(1.0);
+                if q >= FUZZY_MIN {
+                    out.max(*d, FUZZY_NAME * q);
+                }
+            }
+        }
+    }
+    // Exact names and aliases, added on top: the word as typed or in the singular.
+    let df = idx.terms.get(&t.stem).map_or(0, |l| l.len()) as f32 / idx.len.max(1) as f32;
+    let common = |(lo, hi): (f32, f32)| 1.0 - (1.0 - EXACT_COMMON) * ((df - lo) / (hi - lo)).clamp(0.0, 1.0);
+    let (name_bonus, alias_bonus) = if WEAK_NAMES.contains(&t.word.as_str()) {
+        (EXACT_WEAK, EXACT_WEAK)
+    } else {
+        (EXACT_NAME * common(NAME_DF), EXACT_NAME * common(ALIAS_DF))
+    };
+    let own = if t.own { 1.0 } else { CONCEPT_NAME };
+    let (name_bonus, alias_bonus) = (name_bonus * own, alias_bonus * own);
+    let mut hit = |key: &str| {
+        if let Some(list) = idx.exact.get(key) {
+            for &(d, alias) in list {
+                let b = if alias { alias_bonus } else { name_bonus };
+                out.add(d, b);
+                bonus.add(d, b);
+            }
+        }
+    };
+    hit(&t.word);
+    let one = singular(&t.word);
+    if one != t.word {
+        hit(one);
+    }
+}
+
+/// "numbers" → "number", "matches" → "match": the stemmer cuts deeper than names do.
+fn singular(word: &str) -> &str {
+    if let Some(s) = word.strip_suffix("es") {
+        if s.ends_with("ch") || s.ends_with("sh") || s.ends_with('x') || s.ends_with('s') || s.ends_with('z') {
+            return s;
+        }
+    }
+    match word.strip_suffix('s') {
+        Some(s) if s.len() >= 2 && !s.ends_with('s') && !s.ends_with('u') && !s.ends_with('i') => s,
+        _ => word,
+    }
+}
+
+/// A catalog and the cell its index goes into, as the worker holds them: never alive.
+type Queued = (Weak<Catalog>, Weak<IndexCell>);
+
+/// Builds the index of `catalog` into `index` (the cell kept with it) on a background
+/// thread, so building a catalog does not hold up the editor; a rank that comes first
+/// waits for it instead of building it twice.
+///
+/// One worker thread serves the whole process, however often catalogs are rebuilt: it
+/// indexes the newest catalog it was handed that is still alive; an older request still
+/// queued is skipped (that catalog builds its index on first use, if it is ever ranked),
+/// and a catalog is never kept alive for its index. Returns false if the worker is not
+/// running (the index is then built on first use).
+pub fn prepare_in_background(catalog: &Arc<Catalog>, index: &Arc<IndexCell>) -> bool {
+    static WORKER: OnceLock<Option<mpsc::Sender<Queued>>> = OnceLock::new();
+    let worker = WORKER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Queued>();
+        let spawned = std::thread::Builder::new().name("leash-rank-index".into()).spawn(move || {
+            while let Ok(mut next) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    next = newer;
+                }
+                if let (Some(catalog), Some(index)) = (next.0.upgrade(), next.1.upgrade()) {
+                    // A panic would end the worker (and every later index would be built on
+                    // first use); keep it for the next catalog instead.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.get(&catalog)));
+                }
+            }
+        });
+        spawned.ok().map(|_| tx)
+    });
+    worker.as_ref().is_some_and(|tx| tx.send((Arc::downgrade(catalog), Arc::downgrade(index))).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn catalog() -> Catalog {
+        crate::test_catalog::raw()
+    }
+
+    /// The Neovim fixture's index, built once.
+    fn neovim_index() -> &'static Index {
+        static INDEX: OnceLock<Index> = OnceLock::new();
+        INDEX.get_or_init(|| Index::new(neovim()))
+    }
+
+    /// Ranks with the catalog's index: the Neovim fixture's built once, any other's now.
+    fn rank_skipping<'a>(c: &'a Catalog, q: &str, limit: usize, mode: Mode, skip: Option<usize>) -> Vec<Ranked<'a>> {
+        let own;
+        let idx = if std::ptr::eq(c, neovim()) {
+            neovim_index()
+        } else {
+            own = Index::new(c);
+            &own
+        };
+        rank_with(idx, c, q, limit, mode, skip)
+    }
+
+    fn rank<'a>(c: &'a Catalog, q: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
+        rank_skipping(c, q, limit, mode, None)
+    }
+
+    fn ids(c: &Catalog, q: &str, mode: Mode) -> Vec<String> {
+        rank(c, q, 10, mode).iter().map(|r| r.entry.name().to_string()).collect()
+    }
+
+    #[test]
+    fn stopwords_are_dropped_and_words_kept_in_order() {
+        assert_eq!(
+            query_words("Please make the font bigger and turn on word wrap!"),
+            ["make", "font", "bigger", "turn", "on", "word", "wrap"]
+        );
+        assert!(query_words("the of a to").is_empty());
+        assert!(rank(&catalog(), "the of a to", 10, Mode::Any).is_empty());
+    }
+
+    #[test]
+    fn stems_meet() {
+        assert_eq!(stem("wrapping"), "wrap");
+        assert_eq!(stem("wraps"), "wrap");
+        assert_eq!(stem("wrapped"), "wrap");
+        assert_eq!(stem("lines"), stem("line"));
+        assert_eq!(stem("closing"), stem("close"));
+        assert_eq!(stem("closed"), stem("closes"));
+        assert_eq!(stem("searches"), "search");
+        assert_eq!(stem("recovery"), "recovery");
+        assert_eq!(stem("class"), "class");
+    }
+
+    #[test]
+    fn an_exact_name_or_alias_hit_beats_a_fuzzy_title_hit() {
+        let c = catalog();
+        assert_eq!(ids(&c, "wrap", Mode::Any)[0], "wrap");
+        assert_eq!(ids(&c, "vs", Mode::Any)[0], "cmd:vsplit");
+        assert_eq!(ids(&c, "ts", Mode::Any)[0], "tabstop");
+    }
+
+    #[test]
+    fn any_mode_adds_up_across_words() {
+        let c = catalog();
+        let got = ids(&c, "make the font bigger and turn on word wrap", Mode::Any);
+        assert!(got.iter().take(4).any(|i| i == "guifont"), "{got:?}");
+        assert!(got.iter().take(4).any(|i| i == "wrap"), "{got:?}");
+        // The option `number` (an exact name for “numbers”) may come first, as it does in
+        // the whole Neovim catalog; both are at the top of the shortlist.
+        let rel = ids(&c, "relative line numbers", Mode::Any);
+        assert!(
+            rel[..2].contains(&"relativenumber".to_string()) && rel[..2].contains(&"number".to_string()),
+            "{rel:?}"
+        );
+    }
+
+    #[test]
+    fn all_mode_needs_every_word() {
+        let c = catalog();
+        let got = ids(&c, "split vertically", Mode::All);
+        assert_eq!(got, ["cmd:vsplit"]);
+        assert!(ids(&c, "split font", Mode::All).is_empty());
+        assert!(ids(&c, "split font", Mode::Any).len() >= 3);
+    }
+
+    #[test]
+    fn documentation_words_are_searchable_with_a_lower_weight() {
+        let c = catalog();
+        let got = rank(&c, "crash recovery", 10, Mode::Any);
+        assert_eq!(got[0].entry.name(), "swapfile");
+    }
+
+    #[test]
+    fn ties_are_ordered_by_name_and_ranking_is_deterministic() {
+        let c = catalog();
+        let a = rank(&c, "line", 20, Mode::Any);
+        let b = rank(&c, "line", 20, Mode::Any);
+        let pairs = |r: &[Ranked]| r.iter().map(|x| (x.entry.name().to_string(), x.score)).collect::<Vec<_>>();
+        assert_eq!(pairs(&a), pairs(&b));
+        for w in a.windows(2) {
+            assert!(w[0].score > w[1].score || (w[0].score == w[1].score && w[0].entry.name() < w[1].entry.name()));
+        }
+    }
+
+    #[test]
+    fn limit_is_respected() {
+        assert_eq!(rank(&catalog(), "line wrap split", 2, Mode::Any).len(), 2);
+        assert!(rank(&catalog(), "wrap", 0, Mode::Any).is_empty());
+    }
+
+    /// The catalog a clean Neovim exports (builtin commands and options with their
+    /// help text), kept as a fixture.
+    fn neovim() -> &'static Catalog {
+        static CAT: OnceLock<Catalog> = OnceLock::new();
+        CAT.get_or_init(|| Catalog::from_json(include_str!("../../../tests/data/neovim-catalog.json")).unwrap())
+    }
+
+    fn position(c: &Catalog, q: &str, name: &str, skip: Option<usize>) -> Option<usize> {
+        rank_skipping(c, q, 60, Mode::Any, skip).iter().position(|r| r.entry.name() == name)
+    }
+
+    /// Every line of the concept vocabulary: its example request (a sentence in no
+    /// benchmark set) brings its entry into the top 10, and ranks it higher than the
+    /// same vocabulary without that line does.
+    #[test]
+    fn each_concept_helps_its_example() {
+        let c = neovim();
+        let mut failures = Vec::new();
+        for (i, concept) in concepts::all().iter().enumerate() {
+            assert!(
+                c.get(&concept.expect).is_some(),
+                "line {}: {} is not in the catalog",
+                concept.line,
+                concept.expect
+            );
+            let with = position(c, &concept.example, &concept.expect, None);
+            let without = position(c, &concept.example, &concept.expect, Some(i));
+            let helps = match (with, without) {
+                (Some(w), Some(wo)) => w < 10 && w < wo,
+                (Some(w), None) => w < 10,
+                _ => false,
+            };
+            if !helps {
+                failures.push(format!(
+                    "line {}: {:?} => {}: at {:?} with the concept, {:?} without",
+                    concept.line, concept.example, concept.expect, with, without
+                ));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} concept(s) do not help their example:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+
+    #[test]
+    fn exact_names_come_first_on_the_neovim_catalog() {
+        let c = neovim();
+        for (q, want) in [
+            ("wrap", "wrap"),
+            ("vsplit", "cmd:vsplit"),
+            ("rnu", "relativenumber"),
+            ("set scrolloff to 5", "scrolloff"),
+            ("tabonly", "cmd:tabonly"),
+        ] {
+            let got = rank(c, q, 5, Mode::Any);
+            assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+        }
+        // A plural still counts as the name (here two entries are named "number"; the
+        // command, which nothing else in the request points at, counts for less).
+        let got: Vec<&str> = rank(c, "show line numbers", 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
+        assert_eq!(got[0], "number", "{got:?}");
+        assert!(got.contains(&"cmd:number"), "{got:?}");
+    }
+
+    /// The clean Neovim catalog plus the described mappings of a kickstart.nvim config,
+    /// whose descriptions bracket the letters of their keys.
+    fn kickstart() -> Catalog {
+        let mut v: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/data/neovim-catalog.json")).unwrap();
+        let entries = v["entries"].as_array_mut().unwrap();
+        for (lhs, desc) in [
+            ("gd", "[G]oto [D]efinition"),
+            ("gr", "[G]oto [R]eferences"),
+            ("gI", "[G]oto [I]mplementation"),
+            ("gD", "[G]oto [D]eclaration"),
+            ("<leader>D", "Type [D]efinition"),
+            ("<leader>ds", "[D]ocument [S]ymbols"),
+            ("<leader>ws", "[W]orkspace [S]ymbols"),
+            ("<leader>rn", "[R]e[n]ame"),
+            ("<leader>ca", "[C]ode [A]ction"),
+            ("<leader>th", "[T]oggle Inlay [H]ints"),
+            ("<leader>q", "Open diagnostic [Q]uickfix list"),
+            ("<leader>sh", "[S]earch [H]elp"),
+            ("<leader>sk", "[S]earch [K]eymaps"),
+            ("<leader>sf", "[S]earch [F]iles"),
+            ("<leader>ss", "[S]earch [S]elect Telescope"),
+            ("<leader>sw", "[S]earch current [W]ord"),
+            ("<leader>sg", "[S]earch by [G]rep"),
+            ("<leader>sd", "[S]earch [D]iagnostics"),
+            ("<leader>sr", "[S]earch [R]esume"),
+            ("<leader>s.", "[S]earch Recent Files (\".\" for repeat)"),
+            ("<leader><leader>", "[ ] Find existing buffers"),
+            ("<leader>/", "[/] Fuzzily search in current buffer"),
+            ("<leader>sn", "[S]earch [N]eovim files"),
+            ("<leader>f", "[F]ormat buffer"),
+        ] {
+            entries.push(json!({"id": format!("map:n:{lhs}"), "kind": "keymap", "title": desc, "args": "none", "reach": "shell"}));
+        }
+        Catalog::from_value(&v).unwrap()
+    }
+
+    #[test]
+    fn kickstart_descriptions_rank_without_their_brackets() {
+        let c = kickstart();
+        for (q, want) in [
+            ("go to definition", "map:n:gd"),
+            ("goto references", "map:n:gr"),
+            ("list the document symbols", "map:n:<leader>ds"),
+            ("search the keymaps", "map:n:<leader>sk"),
+            ("rename this variable", "map:n:<leader>rn"),
+            ("search the help", "map:n:<leader>sh"),
+            ("toggle inlay hints", "map:n:<leader>th"),
+            // "find" says "search", "files" the plural of the title's word: the whole
+            // description, above :find and the grep family that name one word each.
+            ("find files", "map:n:<leader>sf"),
+        ] {
+            let got: Vec<&str> = rank(&c, q, 5, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&want), "{q}: {want} not in the top 5: {got:?}");
+        }
+        // A description only part of which the request says earns no name bonus.
+        let idx = &Index::new(&c);
+        let at = |id: &str| c.entries().iter().position(|e| e.name() == id).unwrap() as u32;
+        let groups = groups(idx, "find files", None);
+        assert!(coverage(&groups, &idx.described[&at("map:n:<leader><leader>")]) == 0.0);
+        assert!(coverage(&groups, &idx.described[&at("map:n:<leader>sf")]) >= DESCRIBED_MIN);
+    }
+
+    #[test]
+    fn a_typo_finds_the_word_it_misspells() {
+        let c = neovim();
+        for (q, want) in [
+            ("show the regsiters", "cmd:registers"),
+            ("open the quickfx window", "cmd:copen"),
+            ("clear the jumplsit", "cmd:clearjumps"),
+        ] {
+            let got: Vec<&str> = rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&want), "{q}: {got:?}");
+        }
+        // Known words are left alone.
+        assert!(neovim_index().near("wrap").iter().all(|w| *w != "wrap"));
+    }
+
+    #[test]
+    fn two_words_that_make_a_name_count_as_that_name() {
+        let c = neovim();
+        let got = rank(c, "highlight the cursor line", 3, Mode::Any);
+        assert_eq!(got[0].entry.name(), "cursorline", "{:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn documentation_references_lend_their_titles() {
+        let c = neovim();
+        let idx = neovim_index();
+        let entries = c.entries();
+        let at = |name: &str| entries.iter().position(|e| e.name() == name).unwrap() as u32;
+        let refs = references(entries[at("belloff") as usize].description(), &idx.exact, entries, at("belloff"));
+        assert!(refs.contains(&at("visualbell")), "{refs:?}");
+        assert!(!refs.contains(&at("belloff")));
+        assert!(references("don't 'nosuchoption' e.g.: x", &idx.exact, entries, 0).is_empty());
+    }
+
+    #[test]
+    fn two_words_of_the_help_text_that_make_a_name_count_as_that_name() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"key": "statusline", "title": "custom format for the status line", "type": "string"},
+            {"key": "laststatus", "title": "tells when last window has status lines", "type": "number",
+             "description": "When the last window will have a status line: 0 never, 2 always."},
+            {"key": "ruler", "title": "show cursor line and column", "type": "boolean",
+             "description": "Show the line and column number of the cursor position."}
+        ]}))
+        .unwrap();
+        // "statusline" is a word of neither laststatus's title nor its help text.
+        let got = ids(&c, "never a statusline", Mode::Any);
+        assert_eq!(got[..2], ["statusline", "laststatus"], "{got:?}");
+        // Words that make no name stay apart ("line and" is no name).
+        assert!(!Index::new(&c).terms.contains_key("lineand"));
+        let c = neovim();
+        let idx = neovim_index();
+        let at = |name: &str| c.entries().iter().position(|e| e.name() == name).unwrap() as u32;
+        assert!(
+            idx.terms[&stem("swapfile")].iter().any(|&(d, _)| d == at("directory")),
+            "'directory' mentions the swap file"
+        );
+    }
+
+    #[test]
+    fn aliases_that_are_phrases_are_searched_like_titles() {
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"id": "git:blame_line", "kind": "git", "title": "git blame of the current line",
+             "aliases": ["who wrote this line", "last commit of this line"], "args": "none", "reach": "shell"},
+            {"id": "cmd:write", "kind": "command", "title": "write to a file", "aliases": ["w"], "args": "optional", "reach": "write"},
+            {"id": "cmd:commit", "kind": "command", "title": "commit something", "args": "none", "reach": "safe"}
+        ]}))
+        .unwrap();
+        let idx = &Index::new(&c);
+        assert!(idx.terms[&stem("wrote")].iter().any(|&(d, _)| d == 0));
+        assert_eq!(ids(&c, "who wrote this code", Mode::Any)[0], "git:blame_line");
+        // A one-word alias is a name, not a title word.
+        assert!(!idx.terms.contains_key("w"));
+    }
+
+    #[test]
+    fn an_unknown_word_made_of_known_words_reads_as_those_words() {
+        let c = neovim();
+        let idx = neovim_index();
+        let split = |w: &str| split_compounds(idx, vec![w.to_string()]);
+        assert_eq!(split("softwrap"), ["softwrap", "soft", "wrap"]);
+        assert_eq!(split("linenumbers"), ["linenumbers", "line", "numbers"]);
+        // Known words and names stay whole; so does a word that is not all known words.
+        assert_eq!(split("statusline"), ["statusline"]);
+        assert_eq!(split("numbers"), ["numbers"]);
+        assert_eq!(split("kubectl"), ["kubectl"]);
+        let got: Vec<&str> = rank(c, "turn off linenumbers", 3, Mode::Any).iter().map(|r| r.entry.name()).collect();
+        assert!(got.contains(&"number"), "{got:?}");
+    }
+
+    #[test]
+    fn a_boolean_setting_answers_to_its_no_and_inv_names() {
+        let c = neovim();
+        for (q, want) in
+            [("set nowrap", "wrap"), ("nonu please", "number"), ("invlist", "list"), ("noswapfile", "swapfile")]
+        {
+            let got = rank(c, q, 5, Mode::Any);
+            assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
+        }
+        // Only booleans: a number option has no "no" form.
+        assert!(!neovim_index().exact.contains_key("notabstop"));
+        assert!(neovim_index().exact.contains_key("nowrap"));
+    }
+
+    #[test]
+    fn a_command_named_by_a_common_word_yields_when_nothing_else_points_at_it() {
+        let c = neovim();
+        let top = |q: &str| rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name().to_string()).collect::<Vec<_>>();
+        // The verb names :hide and :stop, but the request is about something else.
+        let got = top("hide the statusline");
+        assert_eq!(got[0], "statusline", "{got:?}");
+        let got = top("stop the blinking of the cursor");
+        assert_ne!(got[0], "cmd:stop", "{got:?}");
+        assert!(got.contains(&"guicursor".to_string()), "{got:?}");
+        // Alone, or when the rest of the request points at it too, the name still wins.
+        assert_eq!(top("hide")[0], "cmd:hide");
+        assert_eq!(top("sort the lines")[0], "cmd:sort");
+    }
+
+    #[test]
+    fn wincmd_is_found_by_what_its_window_keys_do() {
+        let c = neovim();
+        for q in ["go to the bottom window", "go to the last accessed window"] {
+            let got: Vec<&str> = rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name()).collect();
+            assert!(got.contains(&"cmd:wincmd"), "{q}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn compound_names_are_split_into_words() {
+        let c = neovim();
+        let top = |q: &str| rank(c, q, 10, Mode::Any).iter().map(|r| r.entry.name().to_string()).collect::<Vec<_>>();
+        assert!(
+            top("horizontal splits go below").contains(&"splitbelow".to_string()),
+            "{:?}",
+            top("horizontal splits go below")
+        );
+        assert!(top("blend the popup menu").contains(&"pumblend".to_string()));
+    }
+
+    #[test]
+    fn ranking_the_neovim_catalog_is_deterministic() {
+        let c = neovim();
+        let q = "make the window wider and turn off line wrapping everywhere";
+        let a: Vec<(String, u32)> =
+            rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        for _ in 0..3 {
+            let b: Vec<(String, u32)> =
+                rank(c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+            assert_eq!(a, b);
+        }
+        let fresh = Catalog::from_json(include_str!("../../../tests/data/neovim-catalog.json")).unwrap();
+        let b: Vec<(String, u32)> =
+            rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
+        assert_eq!(a, b);
+    }
+
+    /// The threads of this process whose name starts with `prefix` (Linux: /proc).
+    #[cfg(target_os = "linux")]
+    fn threads_named(prefix: &str) -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|name| name.starts_with(prefix))
+            .count()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn one_worker_indexes_catalogs_however_often_they_are_rebuilt() {
+        use std::time::{Duration, Instant};
+        let mut catalogs = Vec::new();
+        for _ in 0..20 {
+            let c = Arc::new(Catalog::from_json(include_str!("../../../tests/data/neovim-catalog.json")).unwrap());
+            let index = Arc::new(IndexCell::default());
+            assert!(prepare_in_background(&c, &index));
+            catalogs.push((c, index));
+        }
+        // /proc shows at most 15 bytes of a thread's name.
+        assert_eq!(threads_named("leash-rank-inde"), 1, "one worker, not a thread per catalog");
+        let (_, newest) = catalogs.last().unwrap();
+        let t = Instant::now();
+        while !newest.is_built() {
+            assert!(t.elapsed() < Duration::from_secs(60), "the newest catalog was not indexed");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Once the newest is indexed the worker holds no catalog: dropping them frees them
+        // (the worker lets go of the newest just after storing its index, hence the wait).
+        let weak: Vec<_> = catalogs.iter().map(|(c, _)| Arc::downgrade(c)).collect();
+        catalogs.clear();
+        let t = Instant::now();
+        while weak.iter().any(|w| w.upgrade().is_some()) {
+            assert!(t.elapsed() < Duration::from_secs(5), "the worker kept a catalog alive");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(threads_named("leash-rank-inde"), 1);
+    }
+}

@@ -1,0 +1,24 @@
+//! Every integration test of the `leash` program in one binary: one link instead of one
+//! per file. `autotests = false` in Cargo.toml, so a new file in `tests/` runs only once
+//! it is listed here; `every_test_file_is_listed` below fails otherwise.
+
+// The local model server and helpers the core's integration tests use.
+#[path = "../../leash-core/tests/support/mod.rs"]
+mod support;
+
+mod cli;
+#[cfg(unix)]
+mod helix_cli;
+
+/// A file in `tests/` that is not a module here would never run (autotests are off).
+#[test]
+fn every_test_file_is_listed() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+    let this = include_str!("tests.rs");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "tests") {
+            assert!(this.contains(&format!("\nmod {module};")), "tests/{name} is not listed in tests/tests.rs");
+        }
+    }
+}

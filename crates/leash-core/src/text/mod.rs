@@ -82,7 +82,8 @@ mod tests {
             visible("\u{2764}\u{FE0F} \u{1F469}\u{200D}\u{1F4BB}"),
             "\u{2764}<U+FE0F> \u{1F469}<U+200D>\u{1F4BB}"
         );
-        // doc/leash.txt and README name this version: regenerating the table updates them.
+        // doc/leash.txt and doc/security.md name this version: regenerating the table
+        // updates them.
         assert_eq!(UNICODE_VERSION, "14.0.0");
         assert_eq!(visible("\u{1FAE8}"), "<U+1FAE8>", "U+1FAE8 is assigned in Unicode 15");
     }

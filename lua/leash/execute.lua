@@ -281,7 +281,8 @@ function H.run_step(step, entries, ctx)
     return nil, ('unknown step type %s'):format(vim.inspect(step.type))
   end
   local policy = require('leash.policy')
-  local may_run_code = (policy.rank[step.reach] or policy.rank.shell) >= policy.rank.code
+  local may_run_code, rerr = policy.at_least(step.reach, 'code')
+  if may_run_code == nil then return false, rerr end
   if not may_run_code then
     -- Checked now, not only when the plan was: an earlier step may have changed the
     -- current directory or file (|leash.code_dirs|).
@@ -382,7 +383,7 @@ function H.at_window(plan)
         step.current_file = vim.api.nvim_buf_get_name(0)
         step.current_file_may_change = earlier_item
       end
-      if (policy.rank[step.reach] or policy.rank.shell) < policy.rank.code then
+      if policy.at_least(step.reach, 'code') == false then
         -- A check that cannot run here fails again, for good, before the step runs.
         local why = code_dirs.check(step, settings)
         if why then
@@ -413,10 +414,10 @@ function H.run_item(step, entries, ctx)
   if type(args) == 'string' then args = { args } end
   if type(args) ~= 'table' or not vim.islist(args) then return false, 'the arguments are not a list' end
   for _, a in ipairs(args) do
-    if type(a) ~= 'string' or #a > 4096 then return false, 'an argument is not a string of at most 4096 bytes' end
+    if type(a) ~= 'string' then return false, 'an argument is not a string' end
   end
-  if entry.args == 'none' and #args > 0 then return false, 'this item takes no arguments' end
-  if entry.args == 'required' and #args == 0 then return false, 'this item needs an argument' end
+  local why = require('leash.policy').check_step_args(id, entry.args, args)
+  if why then return false, why end
   local prefix = id:match('^(%a+):')
   local handler = prefix and H.handler(prefix)
   if not handler then return false, ('no handler runs “%s:” items yet'):format(prefix or '?') end

@@ -89,38 +89,40 @@ function M.check()
       'no provider: :Do plans offline (direct requests such as "turn on word wrap"); see :help leash-providers'
     )
   else
-    local kind = p.kind or (H.default_key_env[p.name] ~= nil and p.name) or '?'
+    -- The dialect and the key by the core's rule, the one a request follows.
+    local kok, key = require('leash.native').call('provider_key', 'read the provider', {
+      provider = cfg.provider,
+      providers = cfg.providers,
+      timeout_ms = cfg.timeout_ms,
+    })
+    if not kok then return health.error(('provider %s: %s'):format(p.name, key)) end
     health.ok(
       ('provider %s (%s%s%s)'):format(
         p.name,
-        kind,
+        key.kind,
         p.model and (', ' .. p.model) or '',
         p.url and (', ' .. p.url) or ''
       )
     )
     -- Only whether a key is reachable; never its value.
-    if p.api_key_cmd then
-      health.ok('the key comes from a command, run when a request is made: ' .. p.api_key_cmd[1])
-    elseif p.api_key_file then
-      local readable = vim.fn.filereadable(vim.fn.expand(p.api_key_file)) == 1
-      local report = readable and health.ok or health.warn
-      report(('the key file %s %s'):format(p.api_key_file, readable and 'is readable' or 'cannot be read'))
+    local from = key.key
+    if not from then
+      health.ok('no key is sent to this server')
+    elseif from.from == 'command' then
+      health.ok('the key comes from a command, run when a request is made: ' .. from.program)
+    elseif from.from == 'file' then
+      local readable = vim.fn.filereadable(vim.fn.expand(from.path)) == 1
+      local report = (readable or not key.required) and health.ok or health.warn
+      report(('the key file %s %s'):format(from.path, readable and 'is readable' or 'cannot be read'))
+    elseif vim.env[from.name] and vim.env[from.name] ~= '' then
+      health.ok(('$%s is set'):format(from.name))
+    elseif key.required then
+      health.warn(('$%s is not set'):format(from.name), { 'export ' .. from.name .. '=… before starting Neovim' })
     else
-      local env = p.api_key_env or H.default_key_env[kind]
-      if env then -- ollama needs no key
-        if vim.env[env] and vim.env[env] ~= '' then
-          health.ok(('$%s is set'):format(env))
-        else
-          health.warn(('$%s is not set'):format(env), { 'export ' .. env .. '=… before starting Neovim' })
-        end
-      end
+      health.ok(('$%s is not set: this server is asked without a key'):format(from.name))
     end
   end
 end
-
--- Helper data ================================================================
-
-H.default_key_env = { anthropic = 'ANTHROPIC_API_KEY', openai = 'OPENAI_API_KEY', ollama = false }
 
 -- Helper functionality =======================================================
 

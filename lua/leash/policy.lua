@@ -9,9 +9,10 @@
 --- module (`policy_lists()`). Without the native module there are no lists and every
 --- check refuses (nothing a model proposed can run then anyway).
 ---
---- It is also the one Lua home of the reach rules: their order (`rank`), which reaches
---- the plan window marks (`marked`), which run without the process guard (`unguarded`),
---- and which steps always run a shell (`is_terminal`).
+--- It is also the one Lua home of the reach rules the executor needs: their order
+--- (|M.at_least()|, read from the core) and which reaches run without the process guard
+--- (|M.unguarded()|). Which steps are marked and whether a plan needs the window are the
+--- core's answers (|leash.ui.confirm.decision|).
 local M = {}
 local H = {}
 
@@ -24,6 +25,7 @@ local H = {}
 ---@field invisible integer[][] inclusive code point ranges of invisible formatting characters
 ---@field max_text_bytes integer longest argument, value or command accepted
 ---@field max_plan_sleep_ms integer longest a whole plan may sleep
+---@field reaches string[] every reach, weakest first
 ---@field commands table<string, { raw: string, reach: string, xfile?: true, cmdarg?: true, argopt?: true, backticks?: true, loads_files?: true, name_arg?: true }>
 
 --- The lists, read from the native module on first use.
@@ -37,11 +39,35 @@ function M.lists()
   return lists
 end
 
---- Every reach, weakest first, by its rank (the core's order: `src/reach.rs` `Reach`).
---- The one Lua place that knows the order; an unknown reach has no rank and counts as
---- `shell` wherever a rank is compared.
----@type table<string, integer>
-M.rank = { safe = 1, edit = 2, write = 3, code = 4, plugin = 5, shell = 6 }
+--- The rank of `reach` in the core's order, weakest 1 (`Reach` in the core's `reach.rs`,
+--- served with the lists), or nil for a reach the core does not know or when the lists
+--- are unavailable. Callers decide what an unknown reach means where they compare.
+---@param reach any
+---@return integer?
+function M.rank_of(reach)
+  local lists = M.lists()
+  if not lists then return nil end
+  if not H.ranks then
+    H.ranks = {}
+    for i, name in ipairs(lists.reaches) do
+      H.ranks[name] = i
+    end
+  end
+  return H.ranks[reach]
+end
+
+--- Whether `reach` is at least `floor` in the core's order: a reach the core does not
+--- know counts as `shell`, the strongest. Nil and why when the lists are unavailable
+--- (every check refuses then).
+---@param reach any
+---@param floor string a reach the core knows
+---@return boolean? at_least
+---@return string? err
+function M.at_least(reach, floor)
+  local lists, err = M.lists()
+  if not lists then return nil, err end
+  return (M.rank_of(reach) or #lists.reaches) >= assert(M.rank_of(floor), floor)
+end
 
 --- Whether a step of `reach` runs without the process guard: it was confirmed as running
 --- a program (`shell`) or code leash cannot see (`plugin`). A reach this side does not
@@ -49,24 +75,6 @@ M.rank = { safe = 1, edit = 2, write = 3, code = 4, plugin = 5, shell = 6 }
 ---@param reach any
 ---@return boolean
 function M.unguarded(reach) return reach == 'shell' or reach == 'plugin' end
-
---- Whether a step of `reach` is marked in the plan window and needs confirmation: all
---- but `safe` and `edit` (unknown reaches too).
----@param reach any
----@return boolean
-function M.marked(reach) return not M.rank[reach] or M.rank[reach] > M.rank.edit end
-
---- Whether `step` is a terminal step or a `term:` item: it runs a shell (or opens one)
---- whatever its `reach` says, so it is marked and confirmed like `shell`.
----@param step any a validated plan step
----@return boolean
-function M.is_terminal(step)
-  return type(step) == 'table'
-    and (
-      step.type == 'terminal'
-      or (step.type == 'item' and type(step.id) == 'string' and vim.startswith(step.id, 'term:'))
-    )
-end
 
 --- Why `:name` is never offered, or nil (nil too when the lists are unavailable).
 ---@param name string
@@ -99,6 +107,18 @@ end
 function M.check_item_args(args, reach)
   if type(reach) ~= 'string' then return H.no_reach end
   return H.native_check('check_item_args', args, reach)
+end
+
+--- Why the arguments of an item step must not run, or nil: as many as the entry takes
+--- (`takes`: its `args` field) and each within the core's text rule, as the validator
+--- checked them.
+---@param id string
+---@param takes any the entry's `args` ('none' | 'optional' | 'required')
+---@param args string[]
+---@return string? why
+function M.check_step_args(id, takes, args)
+  if type(takes) ~= 'string' then return ('“%s” says no argument kind'):format(id) end
+  return H.native_check('check_step_args', id, takes, args)
 end
 
 --- Why leash must not open the file `name` that came from elsewhere (a language server's

@@ -47,9 +47,9 @@ end
 ---@param s string
 ---@return string?
 function M.check(s)
-  local lists = require('leash.policy').lists()
-  local max = lists and lists.max_text_bytes or 4096
-  if #s > max then return (' is longer than %d bytes'):format(max) end
+  local lists, err = require('leash.policy').lists()
+  if not lists then return ' cannot be checked (' .. tostring(err) .. ')' end
+  if #s > lists.max_text_bytes then return (' is longer than %d bytes'):format(lists.max_text_bytes) end
   if s:find('[%z\1-\31\127]') or s:find('\194[\128-\159]') then return ' contains a control character' end
   if M.visible(s) ~= s then return ' contains an invisible character' end
 end

@@ -266,6 +266,51 @@ function H.checks.write_landing(mod)
   vim.fn.delete(dir, 'rf')
 end
 
+function H.checks.plan_needs_window(mod)
+  local step = { index = 0, type = 'setting', key = 'wrap', value = true, reach = 'safe' }
+  local plan = { reply = '', confirm = 'default', steps = { step }, dropped = {} }
+  eq(false, mod.plan_needs_window(plan, false))
+  eq(true, mod.plan_needs_window(plan, true), 'confirm_before_run on')
+  eq(true, mod.plan_needs_window(vim.tbl_extend('force', plan, { confirm = 'required' }), false))
+  eq(true, mod.plan_needs_window({ confirm = 'default', steps = { 'not a step' } }, false))
+  eq(false, mod.plan_needs_window({ confirm = 'default', steps = {} }, false), 'an empty plan')
+end
+
+function H.checks.plan_marked(mod)
+  local function plan(step) return { confirm = 'default', steps = { step } } end
+  eq(false, mod.plan_marked(plan({ type = 'setting', key = 'wrap', reach = 'edit' })))
+  eq(true, mod.plan_marked(plan({ type = 'setting', key = 'wrap', reach = 'write' })))
+  eq(true, mod.plan_marked(plan({ type = 'terminal', command = 'ls', reach = 'safe' })), 'a terminal step')
+  eq(true, mod.plan_marked(plan({ type = 'item', id = 'term:tab', reach = 'safe' })), 'a term: item')
+  eq(true, mod.plan_marked(plan({ type = 'setting', key = 'wrap', reach = 'sideways' })), 'unknown reach')
+end
+
+function H.checks.check_step_args(mod)
+  eq(nil, mod.check_step_args('cmd:edit', 'optional', {}))
+  matches('needs an argument', mod.check_step_args('cmd:edit', 'required', {}))
+  matches('takes no arguments', mod.check_step_args('cmd:only', 'none', { 'x' }))
+  matches('longer than 4096 bytes', mod.check_step_args('cmd:edit', 'optional', { ('x'):rep(4097) }))
+  matches('unknown argument kind', raises(mod.check_step_args, 'cmd:edit', 'many', {}))
+end
+
+function H.checks.terminal_entry(mod)
+  local e = mod.terminal_entry()
+  eq({ 'term:run', 'terminal', 'required', 'shell' }, { e.id, e.kind, e.args, e.reach })
+  matches('split below', e.description)
+end
+
+function H.checks.provider_key(mod)
+  eq(nil, mod.provider_key({}), 'offline: no provider')
+  local key = mod.provider_key({ provider = 'anthropic' })
+  eq({ 'anthropic', true, 'env', 'ANTHROPIC_API_KEY' }, { key.kind, key.required, key.key.from, key.key.name })
+  local here = mod.provider_key({
+    provider = 'here',
+    providers = { here = { kind = 'openai', url = 'http://127.0.0.1:9/v1', model = 'm' } },
+  })
+  eq({ 'openai', false, nil }, { here.kind, here.required, here.key })
+  matches('provider', raises(mod.provider_key, { provider = 'nowhere' }))
+end
+
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.
 local function project(git)
   local dir = vim.fn.tempname()

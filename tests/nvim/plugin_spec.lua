@@ -166,4 +166,25 @@ describe('plugin/leash.lua', function()
     matches('%$LEASH_HEALTH_KEY is not set', text)
     require('leash').setup({})
   end)
+
+  it(":checkhealth leash asks for a key only where a request sends one (the core's rule)", function()
+    vim.env.OPENAI_API_KEY = nil
+    -- A local server speaking OpenAI's dialect gets no default key: nothing to warn about.
+    require('leash').setup({
+      provider = 'local',
+      providers = { ['local'] = { kind = 'openai', url = 'http://127.0.0.1:18080/v1', model = 'm' } },
+    })
+    vim.cmd('silent checkhealth leash')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('provider local %(openai', text)
+    matches('no key is sent to this server', text)
+    ok(not text:find('OPENAI_API_KEY', 1, true), 'no default key asked of a local server:\n' .. text)
+    -- OpenAI's own service needs its key.
+    require('leash').setup({ provider = 'openai' })
+    vim.cmd('silent checkhealth leash')
+    text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    matches('provider openai %(openai', text)
+    matches('WARNING %$OPENAI_API_KEY is not set', text)
+    require('leash').setup({})
+  end)
 end)

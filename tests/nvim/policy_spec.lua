@@ -100,6 +100,7 @@ describe('policy lists', function()
     eq(10, lists.number_arg_caps.sleep)
     eq(4096, lists.max_text_bytes)
     eq(3000, lists.max_plan_sleep_ms)
+    eq({ 'safe', 'edit', 'write', 'code', 'plugin', 'shell' }, lists.reaches)
     eq(
       { raw = 'shell', reach = 'safe', xfile = true, cmdarg = true, argopt = true, loads_files = true },
       lists.commands.edit
@@ -113,7 +114,34 @@ describe('policy lists', function()
       ok(not text:find('0x202E', 1, true), file .. ' lists invisible characters')
       ok(not text:find("'%.lzma'"), file .. ' lists compressed suffixes')
       ok(not text:find("'keeppatterns'", 1, true), file .. ' lists withheld commands')
+      ok(not text:find('4096', 1, true), file .. ' writes the text limit')
+      ok(not text:find('edit = 2', 1, true), file .. ' lists the reach order')
+      ok(not text:find('OPENAI_API_KEY', 1, true), file .. ' names a default key')
     end
+  end)
+
+  it('order reaches as the core does: an unknown one counts as shell where it is compared', function()
+    eq(
+      { 1, 4, 6, nil },
+      { policy.rank_of('safe'), policy.rank_of('code'), policy.rank_of('shell'), policy.rank_of('x') }
+    )
+    eq({ false, true, true, true }, {
+      policy.at_least('write', 'code'),
+      policy.at_least('code', 'code'),
+      policy.at_least('plugin', 'code'),
+      policy.at_least('harmless', 'code'),
+    })
+  end)
+
+  it("hold an item step's arguments to the core's count and text rule before it runs", function()
+    eq(nil, policy.check_step_args('cmd:edit', 'required', { 'notes.md' }))
+    matches('needs an argument', policy.check_step_args('cmd:edit', 'required', {}))
+    matches('takes no arguments', policy.check_step_args('cmd:only', 'none', { 'x' }))
+    matches('longer than 4096', policy.check_step_args('cmd:edit', 'optional', { ('x'):rep(4097) }))
+    eq(nil, policy.check_step_args('cmd:edit', 'optional', { ('x'):rep(4096) }))
+    matches('control character', policy.check_step_args('cmd:edit', 'optional', { 'a\27b' }))
+    matches('no argument kind', policy.check_step_args('cmd:edit', nil, {}))
+    matches('unknown argument kind', policy.check_step_args('cmd:edit', 'some', {}))
   end)
 end)
 
@@ -246,11 +274,13 @@ describe("the executor's checks", function()
     local a = policy.check_command_args('edit', 'safe', { 'notes.md' })
     local b = policy.check_item_args({ 'notes.md' }, 'safe')
     local c = policy.check_file_name('/src/main.rs')
+    local d = policy.check_step_args('cmd:edit', 'required', { 'notes.md' })
     mod.load = load
     eq(
       { 'leash: no native module (spec)', 'leash: no native module (spec)', 'leash: no native module (spec)' },
       { a, b, c }
     )
+    eq('leash: no native module (spec)', d)
     matches('unknown reach', policy.check_command_args('edit', 'sideways', {}))
   end)
 end)

@@ -20,7 +20,7 @@ pub enum Args {
 }
 
 impl Args {
-    fn parse(s: &str) -> Option<Args> {
+    pub fn parse(s: &str) -> Option<Args> {
         match s {
             "none" => Some(Args::None),
             "optional" => Some(Args::Optional),

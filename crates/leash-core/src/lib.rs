@@ -17,6 +17,7 @@
 //! No Lua and no terminal here: Neovim loads the core through the `leash-nvim` library,
 //! Helix and the CLI through the `leash` program.
 pub mod catalog;
+pub mod confirm;
 pub mod entry;
 pub mod item_id;
 pub mod json_repair;

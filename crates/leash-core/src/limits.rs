@@ -5,6 +5,7 @@
 //! a step again before it runs asks these (Neovim through the native module), never a
 //! copy.
 
+use crate::entry::Args;
 use crate::refusal::{Hazard, Refusal};
 
 /// The longest argument, value or terminal command accepted, in bytes.
@@ -49,4 +50,52 @@ pub fn check_text(what: &str, s: &str) -> Result<(), Refusal> {
         return Err(Refusal::UnsafeValue { what: what.to_string(), hazard: Hazard::Backtick });
     }
     Ok(())
+}
+
+/// How many arguments an item takes: none for [`Args::None`], at least one for
+/// [`Args::Required`].
+pub fn check_arg_count(id: &str, takes: Args, args: &[String]) -> Result<(), Refusal> {
+    match (takes, args.is_empty()) {
+        (Args::None, false) => Err(Refusal::TakesNoArgs { id: id.to_string(), note: None }),
+        (Args::Required, true) => Err(Refusal::NeedsArgs { id: id.to_string() }),
+        _ => Ok(()),
+    }
+}
+
+/// The arguments of an item step just before it runs: as many as the item takes, each
+/// within the text rule ([`check_args_text`]), as the validator checked them.
+pub fn check_item_step_args(id: &str, takes: Args, args: &[String]) -> Result<(), Refusal> {
+    check_arg_count(id, takes, args)?;
+    check_args_text(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_item_gets_the_arguments_it_takes() {
+        assert_eq!(check_arg_count("cmd:only", Args::None, &args(&["x"])).unwrap_err().code(), "takes_no_args");
+        assert_eq!(check_arg_count("cmd:edit", Args::Required, &[]).unwrap_err().code(), "needs_args");
+        assert!(check_arg_count("cmd:only", Args::None, &[]).is_ok());
+        assert!(check_arg_count("cmd:tabnew", Args::Optional, &[]).is_ok());
+        assert!(check_arg_count("cmd:tabnew", Args::Optional, &args(&["a", "b"])).is_ok());
+    }
+
+    #[test]
+    fn a_step_about_to_run_is_held_to_the_text_rule() {
+        let long = "x".repeat(MAX_TEXT_BYTES + 1);
+        let at_cap = "x".repeat(MAX_TEXT_BYTES);
+        assert_eq!(check_item_step_args("cmd:edit", Args::Required, &[long]).unwrap_err().code(), "too_long");
+        assert!(check_item_step_args("cmd:edit", Args::Required, &[at_cap]).is_ok());
+        assert_eq!(
+            check_item_step_args("cmd:edit", Args::Required, &args(&["a\u{7}"])).unwrap_err().code(),
+            "control_character"
+        );
+        assert_eq!(check_item_step_args("cmd:only", Args::None, &args(&["x"])).unwrap_err().code(), "takes_no_args");
+    }
 }

@@ -11,7 +11,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::Catalog;
-use crate::entry::{Args, ListKind, Setting, SettingValue, ValueType};
+use crate::confirm::{self, Confirm};
+use crate::entry::{ListKind, Setting, SettingValue, ValueType};
 use crate::item_id::{ItemId, ItemKind, TERM_RUN};
 use crate::plan::{ParseError, Plan, ProposedStep, Scope};
 use crate::policy::budget::PlanBudget;
@@ -23,16 +24,6 @@ use crate::refusal::Refusal;
 
 /// The most steps a plan may have; later steps are dropped unread.
 pub const MAX_STEPS: usize = 10;
-
-/// Whether the plan window must be shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Confirm {
-    /// Some step writes files, runs code or runs a program: always shown.
-    Required,
-    /// Every step is safe or edit: the user's `confirm_before_run` decides.
-    Default,
-}
 
 /// What a validated step does.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -51,6 +42,18 @@ pub enum Action {
     Terminal {
         command: String,
     },
+}
+
+impl Action {
+    /// Whether the step runs a shell whatever its reach says: a terminal step, a `term:`
+    /// item.
+    pub fn runs_a_shell(&self) -> bool {
+        match self {
+            Action::Terminal { .. } => true,
+            Action::Item { id, .. } => ItemKind::Terminal.holds(id),
+            Action::Setting { .. } => false,
+        }
+    }
 }
 
 /// A step that passed validation.
@@ -158,7 +161,8 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<L
             Err(refusal) => dropped.push(Dropped { index, refusal }),
         }
     }
-    let confirm = if steps.iter().any(|s| s.reach.needs_confirmation()) { Confirm::Required } else { Confirm::Default };
+    let confirm =
+        confirm::plan_confirm(steps.iter().map(|s| confirm::step_is_marked(s.reach, s.action.runs_a_shell())));
     ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped }
 }
 
@@ -223,11 +227,7 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             // table of abbreviations says).
             let aliased = || policy.rules().resolves_aliases().then(|| catalog.command_by_alias(id)).flatten();
             let item = catalog.item(id).or_else(aliased).ok_or_else(|| Refusal::UnknownId(display_text(id)))?;
-            match (item.args, args.is_empty()) {
-                (Args::None, false) => return Err(Refusal::TakesNoArgs { id: item.id.clone(), note: None }),
-                (Args::Required, true) => return Err(Refusal::NeedsArgs { id: item.id.clone() }),
-                _ => {}
-            }
+            crate::limits::check_arg_count(&item.id, item.args, args)?;
             let reach = policy.item(item, args)?;
             let (reach, note) = with_note(reach, policy.claimed_name(item, args, catalog.name_handlers()));
             let (reach, foreign) = with_note(reach, policy.foreign_code(reach, args.iter().map(String::as_str)));

@@ -16,10 +16,11 @@
 //!   them). Here: nothing above `edit` may survive without `confirm = required`.
 
 use leash_core::catalog::Catalog;
+use leash_core::confirm::Confirm;
 use leash_core::policy::Policy;
 use leash_core::profile::Profile;
 use leash_core::reach::Reach;
-use leash_core::validate::{validate_text, Confirm};
+use leash_core::validate::validate_text;
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {

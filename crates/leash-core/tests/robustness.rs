@@ -3,11 +3,12 @@
 //! confirmation required whenever a step writes, runs code or runs a program.
 
 use leash_core::catalog::Catalog;
+use leash_core::confirm::Confirm;
 use leash_core::plan;
 use leash_core::policy::Policy;
 use leash_core::profile::Profile;
 use leash_core::reach::Reach;
-use leash_core::validate::{validate, Action, Confirm, MAX_STEPS};
+use leash_core::validate::{validate, Action, MAX_STEPS};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

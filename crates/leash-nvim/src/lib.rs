@@ -379,6 +379,7 @@ fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
     out.set("number_arg_caps", caps)?;
     out.set("max_text_bytes", MAX_TEXT_BYTES)?;
     out.set("max_plan_sleep_ms", MAX_PLAN_SLEEP_MS)?;
+    out.set("reaches", lua.create_sequence_from(Reach::ALL.iter().map(|r| r.as_str()))?)?;
     let commands = lua.create_table()?;
     for (name, facts) in
         neovim::command_facts().ok_or_else(|| err("leash: the Neovim profile tables failed to load"))?
@@ -535,6 +536,22 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
             })
         })?,
     )?;
+    // What :checkhealth says of the configured provider: its dialect, where its key comes
+    // from and whether a request needs one (leash_core::llm::KeyReport), or nil offline.
+    m.set(
+        "provider_key",
+        lua.create_function(|lua, cfg: LuaValue| {
+            guard(|| {
+                let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
+                let cfg =
+                    schema::check(&v, &[], schema::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))?;
+                match cfg.provider_config() {
+                    Some(p) => lua.to_value_with(&p.key_report().map_err(|e| err(e.to_string()))?, plain_tables()),
+                    None => Ok(LuaValue::Nil),
+                }
+            })
+        })?,
+    )?;
     // Every key of the core's schema as a dotted path (`providers.NAME.kind`).
     m.set("config_keys", lua.create_function(|_, ()| guard(|| Ok(schema::keys())))?)?;
 
@@ -543,6 +560,20 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     // are not UTF-8 are kept as they are (Neovim draws them as `<xx>`); only the valid
     // runs between them are rewritten.
     m.set("visible", lua.create_function(|_, s: mlua::String| guard(|| Ok(visible_bytes(&s.as_bytes()))))?)?;
+    // Whether the plan the Lua side holds must be shown before it runs, and whether it
+    // has a marked step: the core's rule (leash_core::confirm), read from its fields.
+    m.set(
+        "plan_needs_window",
+        lua.create_function(|_, (plan, confirm_before_run): (LuaValue, bool)| {
+            guard(|| Ok(leash_core::confirm::plan_needs_window(&json_of(&plan), confirm_before_run)))
+        })?,
+    )?;
+    m.set(
+        "plan_marked",
+        lua.create_function(|_, plan: LuaValue| {
+            guard(|| Ok(leash_core::confirm::plan_value_is_marked(&json_of(&plan))))
+        })?,
+    )?;
     // The plan window's content (`leash_core::profile::neovim::present`): rows of `{ text, style }`,
     // the summary, the unchanged settings' indexes and the nothing-to-change message.
     m.set(
@@ -620,6 +651,18 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
             guard(|| Ok(neovim::check_item_args(&args, parse_reach(&reach)?).err().map(|r| r.to_string())))
         })?,
     )?;
+    // The arguments of an item step just before it runs: as many as its entry takes
+    // ("none" | "optional" | "required"), each within the text rule.
+    m.set(
+        "check_step_args",
+        lua.create_function(|_, (id, takes, args): (String, String, Vec<String>)| {
+            guard(|| {
+                let takes = leash_core::entry::Args::parse(&takes)
+                    .ok_or_else(|| err(format!("leash: unknown argument kind “{takes}”")))?;
+                Ok(leash_core::limits::check_item_step_args(&id, takes, &args).err().map(|r| r.to_string()))
+            })
+        })?,
+    )?;
     // A file name leash opens that came from elsewhere (a language server's jump target).
     m.set(
         "check_file_name",
@@ -656,6 +699,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 // with mlua's array metatable does not survive.
                 let plain = mlua::SerializeOptions::new().set_array_metatable(false);
                 lua.to_value_with(&found, plain)
+            })
+        })?,
+    )?;
+
+    // The `term:run` item as Neovim runs it (the same item Helix offers).
+    m.set(
+        "terminal_entry",
+        lua.create_function(|lua, ()| {
+            guard(|| {
+                let plain = mlua::SerializeOptions::new().set_array_metatable(false);
+                lua.to_value_with(&project::terminal::run_item(project::Editor::Neovim), plain)
             })
         })?,
     )?;

@@ -253,7 +253,7 @@ end
 ---@param root string
 ---@return string?
 function H.lazy_hint(root)
-  local plugins = require('leash.sources.shared.origin').lazy_plugins()
+  local plugins = require('leash.lazy').plugins()
   local function real(path) return vim.uv.fs_realpath(path) or vim.fs.normalize(path) end
   local here = real(root)
   for _, p in pairs(plugins) do

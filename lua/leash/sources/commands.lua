@@ -111,7 +111,9 @@ function M.run(entry, step, ctx)
   if not lists then return nil, lerr end
   if lists.withheld[name] then return nil, ':' .. name .. ' is withheld from the catalog' end
   if vim.fn.exists(':' .. name) ~= 2 then return nil, ':' .. name .. ' does not exist' end
-  local below_shell = H.rank[step.reach] == nil or H.rank[step.reach] < H.rank.shell
+  -- A reach this side does not know is checked as the weakest here: the handlers apply.
+  local rank = policy.rank_of(step.reach)
+  local below_shell = rank == nil or rank < policy.rank_of('shell')
   local handlers = below_shell and require('leash.name_handlers').list() or nil
   local why = policy.check_command_args(name, step.reach, step.args, handlers)
   if why then return nil, why end
@@ -127,7 +129,7 @@ function M.run(entry, step, ctx)
       { output = false }
     )
   end
-  if below_shell and (H.rank[step.reach] or 0) <= H.rank.write then return H.without_read_handlers(run) end
+  if below_shell and (rank or 0) <= policy.rank_of('write') then return H.without_read_handlers(run) end
   run()
   return true
 end
@@ -231,8 +233,6 @@ function M.parse_help_texts(texts, names, index)
 end
 
 -- Helper data ================================================================
-
-H.rank = require('leash.policy').rank
 
 -- Autocommand events whose handlers replace reading a file (term://, netrw, zip, tar).
 H.read_handler_events = { 'BufReadCmd', 'FileReadCmd', 'SourceCmd' }

@@ -65,7 +65,9 @@ function M.check_path(p, base, root)
   if type(p) ~= 'string' or vim.trim(p) == '' then return nil, 'leash: a path is needed' end
   local shown = p:gsub('%c', '?')
   local function refuse(why) return nil, ('leash: refusing path “%s”: %s'):format(shown, why) end
-  if #p > 4096 then return refuse('too long') end
+  local lists, lerr = require('leash.policy').lists()
+  if not lists then return refuse(tostring(lerr)) end
+  if #p > lists.max_text_bytes then return refuse('too long') end
   if p:find('%c') then return refuse('it contains a control character') end
   if p ~= vim.trim(p) then return refuse('it starts or ends with white space') end
   if p:find('^[-+!]') then

@@ -126,7 +126,7 @@ function M.same(pinned, now)
   if not owner then return false end
   local now_owner, rest = now:match('^([^\31]+)\31(.*)$')
   if now_owner ~= owner or vim.startswith(rest, 'lazy:') then return false end
-  local specs = origin.lazy_plugins()
+  local specs = require('leash.lazy').plugins()
   for name in plugins:gmatch('[^,]+') do
     local p = specs[name]
     if not (p and p._ and p._.loaded) then return false end

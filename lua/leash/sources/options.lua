@@ -17,7 +17,9 @@
 --- Neovim alone checks when the step runs.
 ---
 --- No reach is declared: the core's Neovim profile knows which options name a program,
---- an expression or a file and raises them (doc/design.md, "The one rule", rule 3).
+--- an expression or a file and raises them (doc/design.md, "The one rule", rule 3). Every
+--- rule that sets or raises an option's reach is in crates/leash-core/src/profile/neovim/
+--- (its module doc lists them).
 ---
 --- Its steps are settings, not items (it has no id prefix): |M.set()| sets one
 --- (`nvim_set_option_value`, `:set` semantics or `:setlocal` when the step says local)

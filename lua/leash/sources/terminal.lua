@@ -12,19 +12,14 @@ local H = {}
 -- Its name and the id prefix of its items (|leash.Source|).
 M.name, M.prefix = 'terminal', 'term'
 
---- The terminal items (always offered).
+--- The terminal items (always offered). `term:run` is the core's item, the same one
+--- Helix offers; without the native library it is left out (no catalog is built then).
 ---@return table[]
 function M.entries()
-  return {
-    {
-      id = 'term:run',
-      kind = 'terminal',
-      title = 'run a shell command in a terminal',
-      aliases = { 'shell command line', 'execute in shell' },
-      args = 'required',
-      reach = 'shell',
-      description = 'Runs one shell command line in a terminal split below. Use a project script item instead when one fits.',
-    },
+  local entries = {}
+  local native = require('leash.native').load()
+  if native and native.terminal_entry then entries[1] = native.terminal_entry() end
+  vim.list_extend(entries, {
     {
       id = 'term:below',
       kind = 'terminal',
@@ -43,7 +38,8 @@ function M.entries()
       reach = 'shell',
       description = 'Opens an interactive shell in a new tab page.',
     },
-  }
+  })
+  return entries
 end
 
 --- Run a step of a `term:` item: `term:run` (the arguments are the command line) and

@@ -32,7 +32,7 @@ use crate::runtime::CancelToken;
 
 pub use error::LlmError;
 pub use keys::Secret;
-pub use provider_config::{ProviderConfig, ProviderKind, SettingsIn, Structured};
+pub use provider_config::{KeyFrom, KeyReport, ProviderConfig, ProviderKind, SettingsIn, Structured};
 
 use http::KeyInUse;
 use provider_config::{KeyPlan, Resolved};

@@ -29,6 +29,11 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
+    /// Every kind, in the order messages list them: the one list of the dialects (the
+    /// configuration schema and `:checkhealth` read it).
+    pub const ALL: [ProviderKind; 4] =
+        [ProviderKind::Anthropic, ProviderKind::Openai, ProviderKind::Ollama, ProviderKind::Offline];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::Anthropic => "anthropic",
@@ -39,13 +44,12 @@ impl ProviderKind {
     }
 
     pub fn parse(s: &str) -> Option<ProviderKind> {
-        match s {
-            "anthropic" => Some(ProviderKind::Anthropic),
-            "openai" => Some(ProviderKind::Openai),
-            "ollama" => Some(ProviderKind::Ollama),
-            "offline" => Some(ProviderKind::Offline),
-            _ => None,
-        }
+        ProviderKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The names of [`ProviderKind::ALL`].
+    pub fn names() -> [&'static str; 4] {
+        ProviderKind::ALL.map(ProviderKind::as_str)
     }
 }
 
@@ -238,6 +242,25 @@ pub(crate) enum KeyPlan {
     Optional(KeySource),
 }
 
+/// A provider's dialect and key, as [`ProviderConfig::key_report`] gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyReport {
+    pub kind: &'static str,
+    /// Where the key is read from; `None` when none is sent.
+    pub key: Option<KeyFrom>,
+    /// Whether a request fails without it (a local server's key is sent only when set).
+    pub required: bool,
+}
+
+/// Where a key is read from, named as the user wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "from", rename_all = "lowercase")]
+pub enum KeyFrom {
+    Env { name: String },
+    File { path: String },
+    Command { program: String },
+}
+
 /// A configuration with every default filled in.
 #[derive(Debug, Clone)]
 pub(crate) struct Resolved {
@@ -329,6 +352,24 @@ impl ProviderConfig {
                 ))
             }),
         }
+    }
+
+    /// What a frontend reports about this provider before any request (`:checkhealth`):
+    /// its dialect and where its key comes from, by the rule a request follows (a default
+    /// key goes only to its own service: a local server needs none). Never the key.
+    pub fn key_report(&self) -> Result<KeyReport, LlmError> {
+        let r = self.resolve()?;
+        let (source, required) = match r.key {
+            KeyPlan::None => (None, false),
+            KeyPlan::Required(s) => (Some(s), true),
+            KeyPlan::Optional(s) => (Some(s), false),
+        };
+        let key = source.map(|s| match s {
+            KeySource::Env(name) => KeyFrom::Env { name },
+            KeySource::File(path) => KeyFrom::File { path: path.display().to_string() },
+            KeySource::Command(argv) => KeyFrom::Command { program: argv.first().cloned().unwrap_or_default() },
+        });
+        Ok(KeyReport { kind: r.kind.as_str(), key, required })
     }
 
     pub(crate) fn resolve(&self) -> Result<Resolved, LlmError> {
@@ -528,6 +569,34 @@ pub(crate) fn anthropic_supports_json_outputs(model: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_key_report_follows_the_rule_a_request_follows() {
+        let p = |v: serde_json::Value| serde_json::from_value::<ProviderConfig>(v).unwrap().key_report().unwrap();
+        let env = |name: &str| Some(KeyFrom::Env { name: name.into() });
+        let r = p(serde_json::json!({"name": "anthropic"}));
+        assert_eq!((r.kind, r.key, r.required), ("anthropic", env("ANTHROPIC_API_KEY"), true));
+        let r = p(serde_json::json!({"name": "openai"}));
+        assert_eq!((r.kind, r.key, r.required), ("openai", env("OPENAI_API_KEY"), true));
+        // A default key goes only to its own service: a local server is asked without one.
+        let r =
+            p(serde_json::json!({"name": "local", "kind": "openai", "url": "http://127.0.0.1:8080/v1", "model": "m"}));
+        assert_eq!((r.kind, r.key, r.required), ("openai", None, false));
+        let r = p(serde_json::json!({"name": "ollama", "model": "m"}));
+        assert_eq!((r.kind, r.key, r.required), ("ollama", None, false));
+        let r = p(serde_json::json!({"name": "ollama", "model": "m", "api_key_env": "OLLAMA_KEY"}));
+        assert_eq!((r.key, r.required), (env("OLLAMA_KEY"), false));
+        let r = p(serde_json::json!({"name": "anthropic", "api_key_cmd": ["pass", "show", "x"]}));
+        assert_eq!((r.key, r.required), (Some(KeyFrom::Command { program: "pass".into() }), true));
+    }
+
+    #[test]
+    fn every_kind_reads_back_from_its_name() {
+        for kind in ProviderKind::ALL {
+            assert_eq!(ProviderKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ProviderKind::names(), ["anthropic", "openai", "ollama", "offline"]);
+    }
     use serde_json::json;
 
     #[test]

@@ -5,7 +5,8 @@
 //! reply, each step numbered 1…n as it runs with its mark (`[write]`, `[code]`,
 //! `[plugin]`, `[shell]`), the checker's note and the model's reason under it, and the
 //! steps the checker refused, with their reasons. An editor gives each step's own words
-//! (a [`StepView`]: [`neovim`] for Neovim, `helix::present` for Helix); the editors only
+//! (a [`StepView`]: [`crate::profile::neovim::present`] for Neovim, the `leash` program's
+//! `helix::present` for Helix); the editors only
 //! draw the rows, mapping each [`Style`] to a highlight group or a terminal colour.
 //!
 //! Everything the model wrote goes through [`visible`] before it reaches a row, and a

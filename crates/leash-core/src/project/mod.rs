@@ -12,6 +12,7 @@ pub mod files;
 pub mod git;
 pub mod scripts;
 pub mod stack;
+pub mod terminal;
 
 use std::path::{Path, PathBuf};
 

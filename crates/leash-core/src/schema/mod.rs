@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 pub use entry::{EntryConfig, Runs};
 pub use issue::{Issue, Issues};
-pub use provider::{check_table as check_provider, KINDS};
+pub use provider::check_table as check_provider;
 pub use raise::{parse as parse_raise_rules, RULE_REACHES};
 
 use crate::llm::ProviderConfig;

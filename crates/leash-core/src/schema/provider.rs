@@ -9,10 +9,13 @@ use serde::Deserialize;
 
 use super::issue::{at, Checker, Issue, Issues};
 use super::value::{int_in, number_in, one_of, string, string_map, strings, ValueError};
-use crate::llm::ProviderConfig;
+use crate::llm::{ProviderConfig, ProviderKind};
 
 /// The built-in kinds: `provider` may name one without a `providers` entry.
-pub const KINDS: [&str; 4] = ["anthropic", "openai", "ollama", "offline"];
+fn kinds() -> &'static [&'static str; 4] {
+    static KINDS: std::sync::OnceLock<[&str; 4]> = std::sync::OnceLock::new();
+    KINDS.get_or_init(ProviderKind::names)
+}
 
 /// Fields of [`ProviderConfig`] a frontend sets, never the user.
 const INTERNAL: [&str; 1] = ["timeout_setting"];
@@ -36,8 +39,11 @@ pub(crate) fn check_all(c: &mut Checker, v: &Value) {
             continue;
         };
         check_one(c, &path, p, &known);
-        if !p.contains_key("kind") && !KINDS.contains(&name.as_str()) {
-            c.bad(&at(&path, "kind"), format!("needed, since '{name}' is not a built-in kind ({})", KINDS.join(", ")));
+        if !p.contains_key("kind") && !kinds().contains(&name.as_str()) {
+            c.bad(
+                &at(&path, "kind"),
+                format!("needed, since '{name}' is not a built-in kind ({})", kinds().join(", ")),
+            );
         }
     }
 }
@@ -47,7 +53,7 @@ fn check_one(c: &mut Checker, path: &str, p: &Map<String, Value>, known: &[&str]
         let here = at(path, key);
         let result = match key.as_str() {
             "api_key" => Err(ValueError::InlineKey { in_provider: true }),
-            "kind" => one_of(v, &KINDS),
+            "kind" => one_of(v, kinds()),
             "structured" => one_of(v, &["json_schema", "json_object", "tool", "none"]),
             "timeout_ms" | "connect_timeout_ms" => int_in(v, 1, 600_000),
             "max_tokens" => int_in(v, 1, 1_000_000),
@@ -90,10 +96,10 @@ pub(crate) fn check_choice(c: &mut Checker, provider: Option<&Value>, providers:
         Some(Value::Object(m)) => m.keys().map(String::as_str).collect(),
         _ => Vec::new(),
     };
-    if KINDS.contains(&name.as_str()) || defined.contains(&name.as_str()) {
+    if kinds().contains(&name.as_str()) || defined.contains(&name.as_str()) {
         return;
     }
-    let mut candidates: Vec<&str> = KINDS.to_vec();
+    let mut candidates: Vec<&str> = kinds().to_vec();
     candidates.extend(&defined);
     let guess = super::issue::closest(name, &candidates).map(|g| format!(" (did you mean '{g}'?)")).unwrap_or_default();
     let mut sorted = defined.clone();
@@ -104,7 +110,7 @@ pub(crate) fn check_choice(c: &mut Checker, provider: Option<&Value>, providers:
         "provider",
         format!(
             "'{name}' is neither a built-in kind ({}) nor defined in providers ({defined}){guess}",
-            KINDS.join(", ")
+            kinds().join(", ")
         ),
     );
 }

@@ -25,6 +25,7 @@ use super::config_toml::Workspace;
 use super::context::HelixContext;
 use super::statics::{self, KeyError, UserKeys, Waits};
 use crate::config_file::ProgramConfig;
+use leash_core::confirm;
 use leash_core::entry::{Args, SettingValue};
 use leash_core::item_id::{ItemId, ItemKind, TERM_RUN};
 use leash_core::plan::Scope;
@@ -63,6 +64,18 @@ impl HelixStep {
     /// Whether Helix runs this step (after the dialog), rather than leash.
     pub fn in_helix(&self) -> bool {
         matches!(self.action, HelixAction::Command { .. } | HelixAction::Keys { .. })
+    }
+
+    /// Whether leash runs this step outside Helix: a program, a file delete, a program
+    /// in the background.
+    pub fn runs_outside(&self) -> bool {
+        matches!(self.action, HelixAction::Program { .. } | HelixAction::Delete { .. } | HelixAction::Detached { .. })
+    }
+
+    /// Whether the step carries a mark (`[write]`, `[code]`, `[shell]`) and so needs the
+    /// user's answer: the core's rule ([`confirm::step_is_marked`]).
+    pub fn is_marked(&self) -> bool {
+        confirm::step_is_marked(self.step.reach, self.runs_outside())
     }
 }
 
@@ -113,16 +126,15 @@ impl HelixPlan {
         }
         let steps = in_order(steps, &mut dropped);
         dropped.sort_by_key(|d| d.index);
-        // `confirm = default` and every step safe or edit, nothing run on the terminal:
-        // the only plans `confirm_before_run = false` may run without asking.
-        let may_skip = plan.confirm == leash_core::validate::Confirm::Default
-            && steps.iter().all(|s| !s.step.reach.needs_confirmation())
-            && steps.iter().all(|s| s.in_helix() || matches!(s.action, HelixAction::Setting { .. }));
         HelixPlan {
             reply: plan.reply.clone(),
+            may_skip_confirmation: confirm::may_run_unseen(
+                env.config.core.confirm_before_run,
+                plan.confirm,
+                steps.iter().map(HelixStep::is_marked),
+            ),
             steps,
             dropped,
-            may_skip_confirmation: may_skip && !env.config.core.confirm_before_run,
         }
     }
 

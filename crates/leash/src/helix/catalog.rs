@@ -17,7 +17,7 @@ use super::statics;
 use crate::config_file::ProgramConfig;
 use leash_core::catalog::{Catalog, CatalogError};
 use leash_core::entry::{Args, Entry, Item, ListKind, Setting, SettingScope, ValueType};
-use leash_core::item_id::{ItemId, TERM_RUN};
+use leash_core::item_id::ItemId;
 use leash_core::profile::helix::{data, withheld, HelixOption, StaticCommand, Typable, DATA_VERSION};
 use leash_core::project::{self, Discovered, Editor};
 use leash_core::reach::Reach;
@@ -119,18 +119,7 @@ pub fn build(
     }
     entries.extend(shared.into_iter().map(project::SourceItem::to_entry));
     if cfg.core.sources.terminal {
-        entries.push(Entry::Item(Item {
-            id: TERM_RUN.to_string(),
-            kind: "terminal".into(),
-            title: "run a shell command in the terminal".into(),
-            aliases: vec!["shell command line".into(), "execute in shell".into()],
-            args: Args::Required,
-            reach: Reach::Shell,
-            range: false,
-            description: "Runs one shell command line on the terminal, output shown until a key is pressed. Use a project script item instead when one fits.".into(),
-            plugin: String::new(),
-            loads: false,
-        }));
+        entries.push(project::terminal::run_item(Editor::Helix).to_entry());
     }
     for u in &cfg.entries {
         entries.push(Entry::Item(Item {

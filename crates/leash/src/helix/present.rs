@@ -102,13 +102,6 @@ fn command_note(line: &str) -> Option<&'static str> {
     )
 }
 
-/// Whether a step carries a mark (`[write]`, `[code]`, `[shell]`): its reach needs the
-/// user's answer, or leash runs it outside Helix.
-fn is_marked(s: &super::apply::HelixStep) -> bool {
-    s.step.reach.needs_confirmation()
-        || matches!(s.action, HelixAction::Program { .. } | HelixAction::Delete { .. } | HelixAction::Detached { .. })
-}
-
 /// The mark a step is shown with (the same as its row's).
 fn mark_name(s: &super::apply::HelixStep) -> &'static str {
     match (s.step.reach, &s.action) {
@@ -125,7 +118,7 @@ pub fn question(plan: &HelixPlan) -> Question {
         .steps
         .iter()
         .enumerate()
-        .filter(|(_, s)| is_marked(s))
+        .filter(|(_, s)| s.is_marked())
         .map(|(pos, s)| format!("{} [{}]", pos + 1, mark_name(s)))
         .collect();
     let steps = plan.steps.len();
@@ -136,7 +129,7 @@ pub fn question(plan: &HelixPlan) -> Question {
             (format!("{steps} step(s); marked: "), Style::Heading),
             (
                 marked.join(", "),
-                if plan.steps.iter().any(|s| mark_name(s) == "shell" && is_marked(s)) {
+                if plan.steps.iter().any(|s| mark_name(s) == "shell" && s.is_marked()) {
                     Style::Shell
                 } else {
                     Style::Write

@@ -57,7 +57,7 @@ end
 ---@return string[]? plugins
 function M.lazy_keys(map, mode)
   if not (map.callback and H.defined_in(map.callback, H.lazy_keys_file)) then return nil end
-  local handler = H.lazy_handler('keys')
+  local handler = require('leash.lazy').handler('keys')
   if not handler then return nil end
   -- lazy.nvim's id for a key spec: the keys as typed, and the mode unless it is Normal
   -- (lazy/core/handler/keys.lua, M.parse).
@@ -70,18 +70,10 @@ end
 ---@param name string
 ---@return string[]? plugins
 function M.lazy_command(name)
-  local handler = H.lazy_handler('cmd')
+  local handler = require('leash.lazy').handler('cmd')
   local active = handler and handler.active and handler.active[name]
   if not active then return nil end
   return H.names(active)
-end
-
---- lazy.nvim's plugin records by name (`dir`, `_.loaded`…) when lazy.nvim is in use,
---- else an empty table. Read, never required: leash does not load lazy.nvim.
----@return table<string, table>
-function M.lazy_plugins()
-  local config = package.loaded['lazy.core.config']
-  return type(config) == 'table' and type(config.plugins) == 'table' and config.plugins or {}
 end
 
 --- Whether a mapping is one of which-key's triggers (left out of the catalog).
@@ -113,11 +105,6 @@ end
 function H.defined_in(fn, tail)
   local source = H.source(fn)
   return source ~= nil and vim.endswith(source, tail)
-end
-
-function H.lazy_handler(kind)
-  local h = package.loaded['lazy.core.handler']
-  return type(h) == 'table' and type(h.handlers) == 'table' and h.handlers[kind] or nil
 end
 
 function H.names(set)

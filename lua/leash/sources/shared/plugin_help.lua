@@ -34,7 +34,7 @@ end
 ---@param name string
 ---@return string?
 function M.plugin_dir(name)
-  local spec = require('leash.sources.shared.origin').lazy_plugins()[name]
+  local spec = require('leash.lazy').plugins()[name]
   if type(spec) == 'table' and type(spec.dir) == 'string' then return spec.dir end
   for _, dir in ipairs(vim.api.nvim_list_runtime_paths()) do
     if vim.fs.basename(dir) == name then return dir end

@@ -3,44 +3,40 @@
 ---
 --- The run key is a deliberate decision about what was seen. Whether a window is needed
 --- and whether only `y` runs the plan are decided from the validated plan's `confirm`
---- and `reach` fields alone (|leash.policy|), never from its text. The key does nothing
+--- and `reach` fields alone (the core's rule, asked through the native module), never
+--- from its text. The key does nothing
 --- until every row was seen (|leash.ui.confirm.visibility|), the window has been on
 --- screen for a moment (|leash.ui.confirm.hardening|), the editor is large enough and the
 --- terminal can be trusted; the footer says which of these it waits for, in static text.
 local M = {}
 local H = {}
 local hardening = require('leash.ui.confirm.hardening')
-local policy = require('leash.policy')
 
 -- Module definition ==========================================================
 
---- Whether `plan` must be shown before it runs. Decided only from the validated plan's
---- `confirm` and `reach` fields (never from its text), checking both: a plan runs without
---- the window only when the user set `confirm_before_run = false`, the core said
---- `confirm = 'default'`, and every step is `safe` or `edit` and not a terminal step.
+--- Whether `plan` must be shown before it runs. Decided by the core (`confirm.rs`) from
+--- the validated plan's `confirm`, `reach`, `type` and `id` fields only (never from its
+--- text): a plan runs without the window only when the user set `confirm_before_run =
+--- false`, the core said `confirm = 'default'`, and every step is `safe` or `edit` and
+--- not a terminal step. If the core cannot answer, the window is shown.
 ---@param plan table validated plan
 ---@param config? leash.Config default: the active configuration
 ---@return boolean
 function M.needs_window(plan, config)
   config = config or require('leash.config').get()
   if config.confirm_before_run ~= false then return true end
-  if type(plan) ~= 'table' or plan.confirm ~= 'default' or type(plan.steps) ~= 'table' then return true end
-  for _, step in ipairs(plan.steps) do
-    if type(step) ~= 'table' or policy.marked(step.reach) then return true end
-    if policy.is_terminal(step) then return true end
-  end
-  return false
+  local ok, needed = require('leash.native').call('plan_needs_window', 'check the plan', plan, false)
+  return not ok or needed ~= false
 end
 
 --- Whether `plan` has a marked step: any step that is not `safe` or `edit`, a terminal
---- step, or one of unknown reach. Such a plan runs only on `y`.
+--- step, or one of unknown reach (the core's rule). Such a plan runs only on `y`; if the
+--- core cannot answer, it counts as marked.
 ---@param plan table validated plan
 ---@return boolean
 function M.marked(plan)
-  for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
-    if type(step) ~= 'table' or policy.marked(step.reach) or policy.is_terminal(step) then return true end
-  end
-  return false
+  local ok, marked = require('leash.native').call('plan_marked', 'check the plan', plan)
+  return not ok or marked ~= false
 end
 
 --- What the run key would do now: run (`ready`), or nothing, and why.

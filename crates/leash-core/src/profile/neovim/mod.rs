@@ -1,18 +1,30 @@
-//! The Neovim profile: how far every builtin Neovim option and Ex command reaches, and
-//! which arguments and values would let a step reach further than its row says.
+//! The Neovim profile: every rule leash applies to Neovim, in this folder.
 //!
-//! The rows live in `policy/neovim-reach.json` (one row per option and per command, each
-//! with its class from the Neovim reach study, doc/reach.md, and the reason), read by
-//! `tables`. A file that fails to parse or breaks an invariant (a reach lower than its
-//! class, an empty reason) makes every look-up answer "unknown" and every check refuse,
-//! so a broken table can only make leash stricter. The argument filter is `filter`; this
-//! module holds the profile's lists and the checks built from the two.
+//! Why an option or Ex command has its reach, and everything that may raise it:
 //!
-//! Commands are classed by what they can do *after* the argument filter in
-//! [`check_command_args`] (the recipe of doc/reach.md, section 4.3): `:edit` is `safe` only
-//! because `+cmd`, `term://`, backticks, `|` and expansion characters are refused before
-//! it runs; a name that an autocommand reads or writes in Neovim's place (`*.gz`, `*.zip`)
-//! raises the step instead (see `names`).
+//! - its row in `neovim-reach.json` (one per option and per command, with its class from
+//!   the Neovim reach study, doc/reach.md, and the reason), read by `tables`;
+//! - a value that names a program, an expression or a handled file name
+//!   (`value_reach`), `'isprint'` values that hide control characters (`isprint`), the
+//!   value rules the catalog's vocabulary cannot say (`values`);
+//! - an argument the filter refuses (`filter`; the recipe of doc/reach.md, section 4.3),
+//!   a file name a plugin reads in Neovim's place (`name_handlers`), `libcall()` and
+//!   functions that start programs in code (`foreign_code`), a write into a folder
+//!   Neovim loads code from (`code_dirs`);
+//! - the waits a plan may spend (`setting_wait_ms` here; the plan-wide sum is the core's
+//!   `policy::budget`).
+//!
+//! `rules` answers the core's policy ([`crate::profile::EditorRules`]) from all of these;
+//! the generic rules and the user's raise rules are in `crate::policy`. `present` words
+//! each step for the plan window. Nothing here lowers a reach.
+//!
+//! A table that fails to parse or breaks an invariant (a reach lower than its class, an
+//! empty reason) makes every look-up answer "unknown" and every check refuse, so a broken
+//! table can only make leash stricter. Commands are classed by what they can do *after*
+//! the argument filter in [`check_command_args`]: `:edit` is `safe` only because `+cmd`,
+//! `term://`, backticks, `|` and expansion characters are refused before it runs; a name
+//! that an autocommand reads or writes in Neovim's place (`*.gz`, `*.zip`) raises the step
+//! instead (see `name_handlers`).
 
 pub mod code_dirs;
 mod filter;

@@ -53,7 +53,7 @@ pub fn present(plan: &Value, known: &[Known]) -> Shown {
     for (pos, step) in steps.iter().enumerate() {
         let reach = Reach::parse(text(step, "reach"));
         let same = before[pos].as_ref().is_some_and(|b| b.same);
-        counts.add(reach, is_terminal(step), same);
+        counts.add(reach, crate::confirm::runs_a_shell(step), same);
         if same {
             unchanged.push(step.get("index").and_then(Value::as_f64).map_or(pos as u64, |i| i as u64));
         }
@@ -138,7 +138,7 @@ fn step_view(
 ) -> StepView {
     // A terminal step runs a shell whatever its reach says, and is marked so.
     let mark = match reach {
-        _ if is_terminal(step) => Some(shell_mark()),
+        _ if crate::confirm::runs_a_shell(step) => Some(shell_mark()),
         None => Some(("[unknown reach] ".to_string(), Style::Shell)),
         Some(r) => mark(r),
     };
@@ -206,12 +206,6 @@ fn item_text(step: &Map<String, Value>) -> String {
         Some(user) => format!("Run :{}{tail}{range}", visible(user)),
         None => format!("{}{tail}", visible(id)),
     }
-}
-
-/// Whether a step runs a shell (or opens one) whatever its reach says.
-fn is_terminal(step: &Map<String, Value>) -> bool {
-    let kind = text(step, "type");
-    kind == "terminal" || (kind == "item" && ItemKind::Terminal.holds(text(step, "id")))
 }
 
 static NULL: Value = Value::Null;

@@ -1,5 +1,5 @@
 //! The Neovim profile as [`EditorRules`]: the reach tables and the argument filter of this
-//! module's parent, the value rules (`neovim_values`, `value_reach`), the name handlers,
+//! module's parent, the value rules (`values`, `value_reach`), the name handlers,
 //! `libcall()`, the folders Neovim loads code from, and the waits of a plan.
 
 use super::{check_command_args, check_item_args, check_option_value, command_reach, option_reach, withheld};

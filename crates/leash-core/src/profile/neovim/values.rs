@@ -59,7 +59,7 @@ const READ_ONLY: &[&str] = &["channel"];
 
 /// Narrows a Neovim setting's number range to the profile's (a catalog may declare a
 /// narrower one, never a wider one). Applied to a Neovim catalog once it is built
-/// ([`super::narrow_catalog`]), so the catalog and the prompt carry the range the
+/// ([`crate::policy::narrow_catalog`]), so the catalog and the prompt carry the range the
 /// validator checks.
 pub fn narrow(setting: &mut Setting) {
     if setting.value_type != ValueType::Number {

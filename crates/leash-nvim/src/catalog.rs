@@ -1,0 +1,131 @@
+//! The catalog handle and what is asked of it: build, rank, prompt, validate, and the
+//! plan window's content.
+
+use std::sync::Arc;
+
+use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
+use serde_json::Value;
+
+use leash_core::catalog::Catalog;
+use leash_core::profile::neovim::present::{present, Known};
+use leash_core::prompt;
+use leash_core::rank;
+use leash_core::validate;
+
+use crate::convert::{code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, to_lua};
+use crate::method;
+
+/// A catalog shared with Lua (and, through the `Arc`, with planner jobs), with the
+/// ranker's index of it, built once for every request ranked against it.
+pub struct LuaCatalog(pub Arc<Catalog>, pub Arc<rank::IndexCell>);
+
+impl UserData for LuaCatalog {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        method(methods, "len", |_, this, ()| Ok(this.0.len()));
+        method(methods, "to_json", |_, this, ()| Ok(this.0.to_json().to_string()));
+        method(methods, "has", |_, this, name: String| Ok(this.0.get(&name).is_some()));
+    }
+}
+
+/// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries.
+pub fn new(lua: &Lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)) -> mlua::Result<LuaCatalog> {
+    let values: Vec<Value> =
+        lua.from_value(entries).map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
+    let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
+    let code_dirs = code_dirs(lua, &opts)?;
+    let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
+        .map_err(err)?
+        .with_name_handlers(handlers)
+        .with_code_dirs(code_dirs);
+    let catalog = Arc::new(leash_core::policy::narrow_catalog(catalog));
+    // The ranker's index (tens of ms with the documentation text) is built on the
+    // ranker's worker thread, so building the catalog does not hold up the editor.
+    let index = Arc::new(rank::IndexCell::default());
+    rank::prepare_in_background(&catalog, &index);
+    Ok(LuaCatalog(catalog, index))
+}
+
+/// `rank(catalog, request, opts?)`: the shortlist, as `{ id, kind, title, score }` rows.
+pub fn rank(
+    lua: &Lua,
+    (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
+) -> mlua::Result<Table> {
+    let (limit, mode) = limit_and_mode(&opts)?;
+    let ranked = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
+    // Sized tables and keys made once: building the rows costs more than ranking.
+    let out = lua.create_table_with_capacity(ranked.len(), 0)?;
+    let keys = [lua.create_string("id")?, lua.create_string("kind")?, lua.create_string("title")?];
+    let score = lua.create_string("score")?;
+    for (i, r) in ranked.iter().enumerate() {
+        let row = lua.create_table_with_capacity(0, 4)?;
+        row.raw_set(&keys[0], r.entry.name())?;
+        row.raw_set(&keys[1], r.entry.kind())?;
+        row.raw_set(&keys[2], r.entry.title())?;
+        row.raw_set(&score, r.score)?;
+        out.raw_set(i + 1, row)?;
+    }
+    Ok(out)
+}
+
+/// `prompt(catalog, request, opts?)`: the messages and schema a model would be sent.
+pub fn prompt(
+    lua: &Lua,
+    (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
+) -> mlua::Result<Table> {
+    let (limit, mode) = limit_and_mode(&opts)?;
+    let context = context(lua, &opts)?;
+    let shortlist = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
+    let p = prompt::build(&request, &shortlist, &context);
+    let out = lua.create_table()?;
+    out.set("system", p.system)?;
+    out.set("user", p.user)?;
+    out.set("schema", p.schema.to_string())?;
+    out.set("shortlist", p.shortlist)?;
+    Ok(out)
+}
+
+/// `validate(catalog, text, opts?)`: a model's answer checked against the catalog.
+pub fn validate(
+    lua: &Lua,
+    (catalog, text, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
+) -> mlua::Result<LuaValue> {
+    let policy = policy(lua, &catalog.0, &opts)?;
+    let range = context(lua, &opts)?.range;
+    let plan = validate::validate_text(&text, &catalog.0, &policy, range).map_err(err)?;
+    to_lua(lua, &plan.to_json())
+}
+
+/// `present_plan(plan, known?)`: the plan window's content
+/// (`leash_core::profile::neovim::present`) for the plan the Lua side holds and what it
+/// knows of each step (by position: `{ now?, global?, file? }`): rows of
+/// `{ text, style }`, the summary, the unchanged settings' indexes and the
+/// nothing-to-change message.
+pub fn present_plan(lua: &Lua, (plan, known): (LuaValue, Option<Table>)) -> mlua::Result<Table> {
+    let plan = json_of(&plan);
+    let mut by_pos = Vec::new();
+    if let Some(known) = known {
+        for k in known.sequence_values::<LuaValue>() {
+            let k = json_of(&k?);
+            by_pos.push(Known {
+                now: k.get("now").cloned().unwrap_or_default(),
+                global: k.get("global").cloned().unwrap_or_default(),
+                file: k.get("file").and_then(leash_core::present::text_of).map(str::to_owned),
+            });
+        }
+    }
+    let shown = present(&plan, &by_pos);
+    let rows = lua.create_table()?;
+    for row in &shown.rows {
+        let chunks = lua.create_table()?;
+        for (text, style) in row {
+            chunks.push(lua.create_sequence_from([text.as_str(), style.name()])?)?;
+        }
+        rows.push(chunks)?;
+    }
+    let out = lua.create_table()?;
+    out.set("rows", rows)?;
+    out.set("summary", shown.summary)?;
+    out.set("unchanged", shown.unchanged)?;
+    out.set("nothing", shown.nothing)?;
+    Ok(out)
+}

@@ -1,0 +1,77 @@
+//! The editor-agnostic sources (scripts, Git, files) and the Git actions' arguments and
+//! checks.
+
+use std::path::{Path, PathBuf};
+
+use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
+
+use leash_core::project::{self, git};
+
+use crate::convert::{err, opt};
+
+/// `sources(opts?)`: the scripts, Git and file items of a project, discovered by reading
+/// files only. `opts`: cwd, file, editor.
+pub fn sources(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaValue> {
+    let cwd = match opt::<String>(&opts, "cwd")? {
+        Some(c) => PathBuf::from(c),
+        None => std::env::current_dir().map_err(|e| err(format!("leash: no current directory: {e}")))?,
+    };
+    let file = opt::<String>(&opts, "file")?.filter(|f| !f.is_empty()).map(PathBuf::from);
+    let editor = opt::<String>(&opts, "editor")?.unwrap_or_else(|| "neovim".into());
+    let editor = project::Editor::parse(&editor)
+        .ok_or_else(|| err(format!("option “editor” is neovim or helix, not “{editor}”")))?;
+    let found = project::discover(&project::Options { cwd, file, editor });
+    // Plain tables: the Lua side copies them (`vim.deepcopy`), which a table with mlua's
+    // array metatable does not survive.
+    let plain = mlua::SerializeOptions::new().set_array_metatable(false);
+    lua.to_value_with(&found, plain)
+}
+
+/// `script_files()`: the files a project's runners read when a script starts, relative
+/// to its root.
+pub fn script_files(_: &Lua, (): ()) -> mlua::Result<Vec<String>> {
+    Ok(project::scripts::definition_files())
+}
+
+/// `sources_reset()`: forgets every parsed project file (tests and benchmarks).
+pub fn sources_reset(_: &Lua, (): ()) -> mlua::Result<()> {
+    project::cache::clear_all();
+    Ok(())
+}
+
+/// `git_root(start)`: the work tree root above a folder, or nil.
+pub fn git_root(_: &Lua, start: String) -> mlua::Result<Option<String>> {
+    Ok(git::root(Path::new(&start)).and_then(|r| r.to_str().map(str::to_string)))
+}
+
+/// `git_argv(action, opts?)`: the git arguments of an action: `{argv}`, or nil and the
+/// reason. `opts`: root, file, line, args.
+pub fn git_argv(
+    _: &Lua,
+    (action, opts): (String, Option<Table>),
+) -> mlua::Result<(Option<Vec<String>>, Option<String>)> {
+    let root = opt::<String>(&opts, "root")?.unwrap_or_default();
+    let file = opt::<String>(&opts, "file")?.map(PathBuf::from);
+    let line = opt::<usize>(&opts, "line")?;
+    let args = opt::<Vec<String>>(&opts, "args")?.unwrap_or_default();
+    let cx = git::StepContext { file: file.as_deref(), line, args: &args };
+    Ok(match git::argv(&action, Path::new(&root), &cx) {
+        Ok(argv) => (Some(argv), None),
+        Err(e) => (None, Some(e.to_string())),
+    })
+}
+
+/// `git_quiet(args)`: the full argv of a read-only git command: the overrides, then
+/// `args`.
+pub fn git_quiet(_: &Lua, args: Vec<String>) -> mlua::Result<Vec<String>> {
+    Ok(git::quiet(args))
+}
+
+/// `git_check(what, text)`: why a branch name (`what` = "branch") or a commit message is
+/// refused, or nil.
+pub fn git_check(_: &Lua, (what, text): (String, String)) -> mlua::Result<Option<String>> {
+    Ok(match what.as_str() {
+        "branch" => git::check_branch(&text).err().map(|e| e.to_string()),
+        _ => git::check_message(&text).err().map(|e| e.to_string()),
+    })
+}

@@ -8,6 +8,7 @@ use mlua::{Lua, Table, Value as LuaValue};
 use leash_core::limits::MAX_TEXT_BYTES;
 use leash_core::policy::budget::MAX_PLAN_SLEEP_MS;
 use leash_core::profile::neovim;
+use leash_core::profile::neovim::code_dirs::{PendingStep, RunState};
 
 use crate::convert::{code_dirs, err, name_handlers, opt, reach};
 
@@ -76,40 +77,53 @@ pub fn name_handler(lua: &Lua, (name, handlers): (String, LuaValue)) -> mlua::Re
 }
 
 /// `write_landing(step, state?)`: where a step about to run writes, checked against the
-/// folders Neovim loads code from as they are now (the current directory, file and
-/// changed buffers, and the path options the plan set before): nil, or why the write is
-/// `code`.
+/// folders Neovim loads code from as they are now (`state`: code_dirs, cwd, file,
+/// modified, and the path options the plan set before as `settings`): nil, or why the
+/// write is `code`.
 pub fn write_landing(lua: &Lua, (step, state): (Table, Option<Table>)) -> mlua::Result<Option<String>> {
     let dirs = code_dirs(lua, &state)?;
-    let file = opt::<String>(&state, "file")?.filter(|f| !f.is_empty());
+    let file = opt::<String>(&state, "file")?;
     let modified = opt::<Vec<String>>(&state, "modified")?.unwrap_or_default();
-    let text = |v: LuaValue| match v {
-        LuaValue::String(s) => Some(s.to_string_lossy()),
-        _ => None,
+    let step = pending_step(&step)?;
+    let now = RunState {
+        file,
+        modified,
+        settings: match opt::<Table>(&state, "settings")? {
+            Some(set) => set
+                .pairs::<String, LuaValue>()
+                .map(|pair| pair.map(|(k, v)| (k, text(v))))
+                .collect::<mlua::Result<_>>()?,
+            None => Vec::new(),
+        },
     };
-    let mut why = match step.get::<Option<String>>("type")?.as_deref() {
-        Some("item") => {
-            let id: String = step.get::<Option<String>>("id")?.unwrap_or_default();
-            let args: Vec<String> = match step.get::<LuaValue>("args")? {
+    Ok(dirs.write_landing(&step, &now))
+}
+
+/// A plan step as the Lua side holds it, for [`write_landing`].
+fn pending_step(step: &Table) -> mlua::Result<PendingStep> {
+    Ok(match step.get::<Option<String>>("type")?.as_deref() {
+        Some("item") => PendingStep::Item {
+            id: step.get::<Option<String>>("id")?.unwrap_or_default(),
+            args: match step.get::<LuaValue>("args")? {
                 LuaValue::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
                 LuaValue::String(s) => vec![s.to_str()?.to_string()],
                 _ => Vec::new(),
-            };
-            dirs.item_reach(&id, &args, file.as_deref(), &modified)
-        }
-        Some("setting") => {
-            let key: String = step.get::<Option<String>>("key")?.unwrap_or_default();
-            text(step.get("value")?).and_then(|v| dirs.option_reach(&key, &v))
-        }
+            },
+        },
+        Some("setting") => PendingStep::Setting {
+            key: step.get::<Option<String>>("key")?.unwrap_or_default(),
+            value: text(step.get("value")?),
+        },
+        _ => PendingStep::Other,
+    })
+}
+
+/// A value that is text (a Lua string, read as UTF-8 lossily), or none.
+fn text(v: LuaValue) -> Option<String> {
+    match v {
+        LuaValue::String(s) => Some(s.to_string_lossy()),
         _ => None,
-    };
-    if let Some(set) = opt::<Table>(&state, "settings")? {
-        for pair in set.pairs::<String, LuaValue>() {
-            let (key, value) = pair?;
-            why = why.or_else(|| text(value).and_then(|v| dirs.option_reach(&key, &v)));
-        }
     }
-    Ok(why.map(|(_, why)| why))
 }
 
 /// `visible(text)`: model text with every invisible character written out (`^[`,

@@ -4,7 +4,7 @@
 use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
 use serde_json::Value;
 
-use leash_core::schema;
+use leash_core::schema::{self, SetupField};
 
 use crate::convert::{err, plain_json, plain_tables};
 
@@ -15,38 +15,23 @@ pub fn check_config(
     lua: &Lua,
     (tbl, elsewhere): (Table, Option<Vec<String>>),
 ) -> mlua::Result<(LuaValue, Option<Vec<String>>)> {
+    let fields = tbl.pairs::<LuaValue, LuaValue>().map(|pair| pair.map(|(k, v)| setup_field(lua, k, v)));
+    let fields = fields.collect::<mlua::Result<Vec<_>>>()?;
     let elsewhere = elsewhere.unwrap_or_default();
-    let mut top = serde_json::Map::new();
-    let mut unreadable = Vec::new();
-    for pair in tbl.pairs::<LuaValue, LuaValue>() {
-        let (k, v) = pair?;
-        let key = match &k {
-            LuaValue::String(s) => s.to_string_lossy(),
-            other => {
-                unreadable.push(format!("opts: should have string keys, not {}", other.type_name()));
-                continue;
-            }
-        };
-        if elsewhere.contains(&key) {
-            continue;
-        }
-        match lua.from_value::<Value>(v) {
-            Ok(v) => {
-                top.insert(key, plain_json(v));
-            }
-            Err(e) => unreadable.push(format!("{key}: cannot be read ({e})")),
-        }
-    }
     let elsewhere: Vec<&str> = elsewhere.iter().map(String::as_str).collect();
-    let mut errors = unreadable;
-    match schema::check(&Value::Object(top), &elsewhere, schema::Runs::LuaOrCmd) {
-        Ok(cfg) if errors.is_empty() => Ok((lua.to_value_with(&cfg, plain_tables())?, None)),
-        Ok(_) => Ok((LuaValue::Nil, Some(errors))),
-        Err(issues) => {
-            errors.extend(issues.0.iter().map(ToString::to_string));
-            errors.sort();
-            Ok((LuaValue::Nil, Some(errors)))
-        }
+    match schema::check_setup(fields, &elsewhere, schema::Runs::LuaOrCmd) {
+        Ok(cfg) => Ok((lua.to_value_with(&cfg, plain_tables())?, None)),
+        Err(errors) => Ok((LuaValue::Nil, Some(errors))),
+    }
+}
+
+/// One key of the setup table and its value, as JSON where it has a JSON form.
+fn setup_field(lua: &Lua, key: LuaValue, value: LuaValue) -> SetupField {
+    let LuaValue::String(key) = key else { return SetupField::NotText(key.type_name().to_string()) };
+    let key = key.to_string_lossy();
+    match lua.from_value::<Value>(value) {
+        Ok(v) => SetupField::Read(key, plain_json(v)),
+        Err(e) => SetupField::Unreadable(key, e.to_string()),
     }
 }
 
@@ -55,8 +40,7 @@ pub fn check_config(
 /// planner.
 pub fn provider_config(lua: &Lua, cfg: LuaValue) -> mlua::Result<LuaValue> {
     let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
-    let cfg = schema::check(&v, &[], schema::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))?;
-    match cfg.provider_config() {
+    match schema::provider_of(&v, schema::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))? {
         Some(p) => lua.to_value_with(&p, plain_tables()),
         None => Ok(LuaValue::Nil),
     }

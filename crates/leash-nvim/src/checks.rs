@@ -131,13 +131,7 @@ fn text(v: LuaValue) -> Option<String> {
 /// policy share. Bytes that are not UTF-8 are kept as they are (Neovim draws them as
 /// `<xx>`); only the valid runs between them are rewritten.
 pub fn visible(_: &Lua, s: mlua::String) -> mlua::Result<mlua::BString> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        out.extend_from_slice(leash_core::text::visible(chunk.valid()).as_bytes());
-        out.extend_from_slice(chunk.invalid());
-    }
-    Ok(out.into())
+    Ok(leash_core::text::visible_bytes(&s.as_bytes()).into())
 }
 
 /// `is_invisible(code_point)`: whether one code point is invisible (false for a number

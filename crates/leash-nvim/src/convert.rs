@@ -162,17 +162,7 @@ impl JsonWalk {
             LuaValue::Number(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
             LuaValue::String(s) => match s.to_str() {
                 Ok(text) => Value::String(text.to_string()),
-                Err(_) => {
-                    // Written as Neovim draws it: each byte that is not UTF-8 as `<ff>`.
-                    let mut shown = String::new();
-                    for chunk in s.as_bytes().utf8_chunks() {
-                        shown.push_str(&leash_core::text::visible(chunk.valid()));
-                        for b in chunk.invalid() {
-                            shown.push_str(&format!("<{b:02x}>"));
-                        }
-                    }
-                    serde_json::json!({ "bytes": shown })
-                }
+                Err(_) => serde_json::json!({ "bytes": leash_core::text::shown_bytes(&s.as_bytes()) }),
             },
             LuaValue::Table(t) if !self.path.contains(&t.to_pointer()) => {
                 self.path.push(t.to_pointer());

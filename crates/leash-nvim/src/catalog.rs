@@ -1,48 +1,36 @@
 //! The catalog handle and what is asked of it: build, rank, prompt, validate, and the
 //! plan window's content.
 
-use std::sync::Arc;
-
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
-use leash_core::catalog::Catalog;
+use leash_core::planner::session::SessionCatalog;
 use leash_core::profile::neovim::present::{present, Known};
-use leash_core::prompt;
-use leash_core::rank;
 use leash_core::validate;
 
 use crate::convert::{code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, to_lua};
 use crate::method;
 
-/// A catalog shared with Lua (and, through the `Arc`, with planner jobs), with the
-/// ranker's index of it, built once for every request ranked against it.
-pub struct LuaCatalog(pub Arc<Catalog>, pub Arc<rank::IndexCell>);
+/// A catalog shared with Lua (and with planner jobs), with the ranker's index of it.
+pub struct LuaCatalog(pub SessionCatalog);
 
 impl UserData for LuaCatalog {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        method(methods, "len", |_, this, ()| Ok(this.0.len()));
-        method(methods, "to_json", |_, this, ()| Ok(this.0.to_json().to_string()));
-        method(methods, "has", |_, this, name: String| Ok(this.0.get(&name).is_some()));
+        method(methods, "len", |_, this, ()| Ok(this.0.catalog().len()));
+        method(methods, "to_json", |_, this, ()| Ok(this.0.catalog().to_json().to_string()));
+        method(methods, "has", |_, this, name: String| Ok(this.0.catalog().get(&name).is_some()));
     }
 }
 
-/// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries.
+/// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries (`opts`:
+/// name_handlers, code_dirs, cwd).
 pub fn new(lua: &Lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)) -> mlua::Result<LuaCatalog> {
     let values: Vec<Value> =
         lua.from_value(entries).map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
     let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
     let code_dirs = code_dirs(lua, &opts)?;
-    let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
-        .map_err(err)?
-        .with_name_handlers(handlers)
-        .with_code_dirs(code_dirs);
-    let catalog = Arc::new(leash_core::policy::narrow_catalog(catalog));
-    // The ranker's index (tens of ms with the documentation text) is built on the
-    // ranker's worker thread, so building the catalog does not hold up the editor.
-    let index = Arc::new(rank::IndexCell::default());
-    rank::prepare_in_background(&catalog, &index);
-    Ok(LuaCatalog(catalog, index))
+    let editor = editor.as_deref().unwrap_or("neovim");
+    SessionCatalog::new(editor, &values, handlers, code_dirs).map(LuaCatalog).map_err(err)
 }
 
 /// `rank(catalog, request, opts?)`: the shortlist, as `{ id, kind, title, score }` rows.
@@ -51,7 +39,7 @@ pub fn rank(
     (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
 ) -> mlua::Result<Table> {
     let (limit, mode) = limit_and_mode(&opts)?;
-    let ranked = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
+    let ranked = catalog.0.rank(&request, limit, mode);
     // Sized tables and keys made once: building the rows costs more than ranking.
     let out = lua.create_table_with_capacity(ranked.len(), 0)?;
     let keys = [lua.create_string("id")?, lua.create_string("kind")?, lua.create_string("title")?];
@@ -74,8 +62,7 @@ pub fn prompt(
 ) -> mlua::Result<Table> {
     let (limit, mode) = limit_and_mode(&opts)?;
     let context = context(lua, &opts)?;
-    let shortlist = rank::rank(catalog.1.get(&catalog.0), &catalog.0, &request, limit, mode);
-    let p = prompt::build(&request, &shortlist, &context);
+    let p = catalog.0.prompt(&request, limit, mode, &context);
     let out = lua.create_table()?;
     out.set("system", p.system)?;
     out.set("user", p.user)?;
@@ -91,7 +78,7 @@ pub fn validate(
 ) -> mlua::Result<LuaValue> {
     let policy = policy(lua, &catalog.0, &opts)?;
     let range = context(lua, &opts)?.range;
-    let plan = validate::validate_text(&text, &catalog.0, &policy, range).map_err(err)?;
+    let plan = validate::validate_text(&text, catalog.0.catalog(), &policy, range).map_err(err)?;
     to_lua(lua, &plan.to_json())
 }
 

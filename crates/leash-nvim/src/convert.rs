@@ -5,15 +5,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
 use serde_json::Value;
 
-use leash_core::catalog::{parse_code_dirs, parse_name_handlers, Catalog};
+use leash_core::catalog::{parse_code_dirs, parse_name_handlers};
+use leash_core::llm::ProviderConfig;
+use leash_core::planner::session::SessionCatalog;
 use leash_core::policy::Policy;
 use leash_core::profile::neovim::code_dirs::CodeDirs;
 use leash_core::profile::neovim::name_handlers::NameHandler;
-use leash_core::profile::Profile;
 use leash_core::prompt::Context;
 use leash_core::rank::{self, Mode};
 use leash_core::reach::Reach;
-use leash_core::schema;
 
 /// Runs `f`, turning a panic into a Lua error.
 pub fn guard<T>(f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
@@ -90,18 +90,26 @@ pub fn code_dirs(lua: &Lua, opts: &Option<Table>) -> mlua::Result<CodeDirs> {
     }
 }
 
-/// The policy for a catalog, with the caller's raise rules.
-pub fn policy(lua: &Lua, catalog: &Catalog, opts: &Option<Table>) -> mlua::Result<Policy> {
-    let profile = opt::<String>(opts, "profile")?.unwrap_or_else(|| catalog.editor().to_string());
-    let profile = Profile::for_editor(&profile).map_err(err)?;
-    let rules = match opt::<LuaValue>(opts, "raise")? {
-        Some(raise) => {
-            let raise = plain_json(lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?);
-            schema::parse_raise_rules(&raise).map_err(|e| err(format!("option “raise”: {e}")))?
-        }
-        None => Vec::new(),
+/// The policy the options ask for over a catalog: `profile` (default: the catalog's
+/// editor) and `raise` rules.
+pub fn policy(lua: &Lua, catalog: &SessionCatalog, opts: &Option<Table>) -> mlua::Result<Policy> {
+    let profile = opt::<String>(opts, "profile")?;
+    let raise = match opt::<LuaValue>(opts, "raise")? {
+        Some(raise) => Some(plain_json(lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?)),
+        None => None,
     };
-    Ok(Policy::new(profile).with_raise_rules(rules))
+    catalog.policy(profile.as_deref(), raise.as_ref()).map_err(err)
+}
+
+/// The `provider` option: the model to ask (default: the offline planner).
+pub fn provider(lua: &Lua, opts: &Option<Table>) -> mlua::Result<ProviderConfig> {
+    match opt::<LuaValue>(opts, "provider")? {
+        Some(v) => {
+            let json: Value = lua.from_value(v).map_err(|e| err(format!("option “provider”: {e}")))?;
+            ProviderConfig::from_json(&json).map_err(err)
+        }
+        None => Ok(ProviderConfig::default()),
+    }
 }
 
 /// A Lua table read as JSON, with an empty table as an empty JSON table (Lua cannot tell

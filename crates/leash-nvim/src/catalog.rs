@@ -5,7 +5,7 @@ use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Valu
 use serde_json::Value;
 
 use leash_core::planner::session::SessionCatalog;
-use leash_core::profile::neovim::present::{present, Known};
+use leash_core::profile::neovim::present::{present, Known, Shown};
 use leash_core::validate;
 
 use crate::convert::{code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, to_lua};
@@ -88,19 +88,15 @@ pub fn validate(
 /// `{ text, style }`, the summary, the unchanged settings' indexes and the
 /// nothing-to-change message.
 pub fn present_plan(lua: &Lua, (plan, known): (LuaValue, Option<Table>)) -> mlua::Result<Table> {
-    let plan = json_of(&plan);
-    let mut by_pos = Vec::new();
-    if let Some(known) = known {
-        for k in known.sequence_values::<LuaValue>() {
-            let k = json_of(&k?);
-            by_pos.push(Known {
-                now: k.get("now").cloned().unwrap_or_default(),
-                global: k.get("global").cloned().unwrap_or_default(),
-                file: k.get("file").and_then(leash_core::present::text_of).map(str::to_owned),
-            });
-        }
-    }
-    let shown = present(&plan, &by_pos);
+    let known: mlua::Result<Vec<Known>> = match known {
+        Some(known) => known.sequence_values::<LuaValue>().map(|k| k.map(|k| Known::from_json(&json_of(&k)))).collect(),
+        None => Ok(Vec::new()),
+    };
+    shown_table(lua, present(&json_of(&plan), &known?))
+}
+
+/// The plan window's content as `present_plan` gives it.
+fn shown_table(lua: &Lua, shown: Shown) -> mlua::Result<Table> {
     let rows = lua.create_table()?;
     for row in &shown.rows {
         let chunks = lua.create_table()?;

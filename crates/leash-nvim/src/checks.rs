@@ -9,6 +9,7 @@ use leash_core::limits::MAX_TEXT_BYTES;
 use leash_core::policy::budget::MAX_PLAN_SLEEP_MS;
 use leash_core::profile::neovim;
 use leash_core::profile::neovim::code_dirs::{PendingStep, RunState};
+use leash_core::profile::neovim::name_handlers::handler_index;
 
 use crate::convert::{code_dirs, err, name_handlers, opt, reach};
 
@@ -73,7 +74,7 @@ pub fn check_file_name(_: &Lua, name: String) -> mlua::Result<Option<String>> {
 /// that reads or writes `name`, or nil.
 pub fn name_handler(lua: &Lua, (name, handlers): (String, LuaValue)) -> mlua::Result<Option<usize>> {
     let handlers = name_handlers(lua, Some(handlers))?;
-    Ok(handlers.iter().position(|h| h.matches(&name)).map(|i| i + 1))
+    Ok(handler_index(&handlers, &name).map(|i| i + 1))
 }
 
 /// `write_landing(step, state?)`: where a step about to run writes, checked against the

@@ -12,19 +12,16 @@ use crate::convert::{err, opt};
 /// `sources(opts?)`: the scripts, Git and file items of a project, discovered by reading
 /// files only. `opts`: cwd, file, editor.
 pub fn sources(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaValue> {
-    let cwd = match opt::<String>(&opts, "cwd")? {
-        Some(c) => PathBuf::from(c),
-        None => std::env::current_dir().map_err(|e| err(format!("leash: no current directory: {e}")))?,
-    };
-    let file = opt::<String>(&opts, "file")?.filter(|f| !f.is_empty()).map(PathBuf::from);
-    let editor = opt::<String>(&opts, "editor")?.unwrap_or_else(|| "neovim".into());
-    let editor = project::Editor::parse(&editor)
-        .ok_or_else(|| err(format!("option “editor” is neovim or helix, not “{editor}”")))?;
-    let found = project::discover(&project::Options { cwd, file, editor });
+    let cwd = opt::<String>(&opts, "cwd")?;
+    let file = opt::<String>(&opts, "file")?;
+    let editor = opt::<String>(&opts, "editor")?;
+    let options =
+        project::Options::for_frontend(cwd.as_deref(), file.as_deref(), editor.as_deref().unwrap_or("neovim"))
+            .map_err(err)?;
     // Plain tables: the Lua side copies them (`vim.deepcopy`), which a table with mlua's
     // array metatable does not survive.
     let plain = mlua::SerializeOptions::new().set_array_metatable(false);
-    lua.to_value_with(&found, plain)
+    lua.to_value_with(&project::discover(&options), plain)
 }
 
 /// `script_files()`: the files a project's runners read when a script starts, relative
@@ -70,8 +67,5 @@ pub fn git_quiet(_: &Lua, args: Vec<String>) -> mlua::Result<Vec<String>> {
 /// `git_check(what, text)`: why a branch name (`what` = "branch") or a commit message is
 /// refused, or nil.
 pub fn git_check(_: &Lua, (what, text): (String, String)) -> mlua::Result<Option<String>> {
-    Ok(match what.as_str() {
-        "branch" => git::check_branch(&text).err().map(|e| e.to_string()),
-        _ => git::check_message(&text).err().map(|e| e.to_string()),
-    })
+    Ok(git::check_text(&what, &text).err().map(|e| e.to_string()))
 }

@@ -30,10 +30,16 @@ pub fn policy_lists(lua: &Lua, (): ()) -> mlua::Result<Table> {
     out.set("number_arg_caps", caps)?;
     out.set("max_text_bytes", MAX_TEXT_BYTES)?;
     out.set("max_plan_sleep_ms", MAX_PLAN_SLEEP_MS)?;
+    out.set("commands", command_facts(lua)?)?;
+    Ok(out)
+}
+
+/// What the profile's tables say of each Ex command: `{ raw, reach, <flag> = true… }`
+/// by name.
+fn command_facts(lua: &Lua) -> mlua::Result<Table> {
     let commands = lua.create_table()?;
-    for (name, facts) in
-        neovim::command_facts().ok_or_else(|| err("leash: the Neovim profile tables failed to load"))?
-    {
+    let facts = neovim::command_facts().ok_or_else(|| err("leash: the Neovim profile tables failed to load"))?;
+    for (name, facts) in facts {
         let row = lua.create_table()?;
         row.set("raw", facts.raw.as_str())?;
         row.set("reach", facts.reach.as_str())?;
@@ -42,8 +48,7 @@ pub fn policy_lists(lua: &Lua, (): ()) -> mlua::Result<Table> {
         }
         commands.set(name, row)?;
     }
-    out.set("commands", commands)?;
-    Ok(out)
+    Ok(commands)
 }
 
 /// `check_command_args(name, reach, args, handlers?)`: `:name args` in a step of

@@ -47,7 +47,7 @@ pub fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Op
 pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
     let mode = match opt::<String>(opts, "mode")? {
-        None => Mode::Any,
+        None => Mode::default(),
         Some(m) => Mode::parse(&m).ok_or_else(|| err(format!("option “mode” is any or all, not “{m}”")))?,
     };
     Ok((limit, mode))

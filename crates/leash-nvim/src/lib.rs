@@ -46,7 +46,8 @@ fn version(_: &Lua, (): ()) -> mlua::Result<&'static str> {
     Ok(env!("CARGO_PKG_VERSION"))
 }
 
-/// The module table: every export, in the order of lua/leash/native.lua's `exports`.
+/// The module table: every export, in the order of lua/leash/native.lua's `exports`. A
+/// new export is a function in the module of its concern and one line here.
 #[mlua::lua_module(name = "leash_native")]
 fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     let m = lua.create_table()?;

@@ -4,6 +4,8 @@
 //! parse → (one second look) → validate. A [`PlanRequest`] says everything a plan needs;
 //! [`plan`] runs it on the caller's runtime, [`start`] as a job that returns at once (the
 //! editor's way), [`plan_blocking`] to completion on this thread (the `leash` program's).
+//! An editor keeps its catalog between requests as a [`session::SessionCatalog`] and
+//! polls a started plan as a [`polled::PolledJob`].
 //!
 //! **Second look.** When the model's first answer asks for look-ups (`"lookup": [names or
 //! a few words]`, at most five), each one is searched in the whole catalog: the entry it
@@ -17,6 +19,8 @@
 //! fails, so the raw answer of a plan that could not be read is still there to see.
 
 pub mod offline;
+pub mod polled;
+pub mod session;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -271,6 +271,15 @@ pub fn quiet(args: Vec<String>) -> Vec<String> {
     head.iter().map(|s| s.to_string()).chain(args).collect()
 }
 
+/// Why `text` cannot be what a Git action takes: a branch name when `what` is
+/// `"branch"`, else a commit message.
+pub fn check_text(what: &str, text: &str) -> Result<(), GitError> {
+    match what {
+        "branch" => check_branch(text),
+        _ => check_message(text),
+    }
+}
+
 /// Why `name` cannot be a branch name. Stricter than git-check-ref-format: the name must
 /// not read as an option or a revision expression.
 pub fn check_branch(name: &str) -> Result<(), GitError> {
@@ -345,5 +354,14 @@ mod tests {
         );
         let cx = StepContext::default();
         assert_eq!(argv("rebase", Path::new("/repo"), &cx).unwrap_err().to_string(), "unknown Git action “rebase”");
+    }
+
+    #[test]
+    fn text_is_checked_as_a_branch_name_or_else_a_commit_message() {
+        assert_eq!(check_text("branch", "a b"), Err(GitError::BranchNameCharacter));
+        assert_eq!(check_text("branch", "feature/x"), Ok(()));
+        assert_eq!(check_text("message", "a b"), Ok(()), "a message may have spaces");
+        assert_eq!(check_text("anything", ""), Err(GitError::NoMessage));
+        assert_eq!(check_text("message", "x\u{1b}[2J"), Err(GitError::MessageControlCharacter));
     }
 }

@@ -92,6 +92,29 @@ pub struct Options {
     pub editor: Editor,
 }
 
+/// Why a frontend's options name no place to look.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    #[error("option “editor” is neovim or helix, not “{0}”")]
+    Editor(String),
+    #[error("leash: no current directory: {0}")]
+    NoCwd(std::io::Error),
+}
+
+impl Options {
+    /// The options as a frontend gives them: the working directory (none: this
+    /// process's), the current file (none or empty: no file) and the editor by name.
+    pub fn for_frontend(cwd: Option<&str>, file: Option<&str>, editor: &str) -> Result<Options, OptionsError> {
+        let cwd = match cwd {
+            Some(c) => PathBuf::from(c),
+            None => std::env::current_dir().map_err(OptionsError::NoCwd)?,
+        };
+        let file = file.filter(|f| !f.is_empty()).map(PathBuf::from);
+        let editor = Editor::parse(editor).ok_or_else(|| OptionsError::Editor(editor.to_string()))?;
+        Ok(Options { cwd, file, editor })
+    }
+}
+
 /// Every item of the three sources, by source.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Discovered {
@@ -133,4 +156,20 @@ pub fn absolute(base: &Path, path: &Path) -> PathBuf {
 /// The nearest directory at or above `dir` holding any of `markers` (a file or folder).
 pub(crate) fn root_with(dir: &Path, markers: &[&str]) -> Option<PathBuf> {
     dir.ancestors().find(|d| markers.iter().any(|m| d.join(m).exists())).map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frontends_options_name_where_to_look() {
+        let o = Options::for_frontend(Some("/p"), Some(""), "nvim").unwrap();
+        assert_eq!((o.cwd, o.file, o.editor), (PathBuf::from("/p"), None, Editor::Neovim), "empty is no file");
+        let o = Options::for_frontend(None, Some("src/a.rs"), "helix").unwrap();
+        assert_eq!(o.cwd, std::env::current_dir().unwrap(), "this process's directory");
+        assert_eq!((o.file, o.editor), (Some(PathBuf::from("src/a.rs")), Editor::Helix));
+        let e = Options::for_frontend(Some("/p"), None, "emacs").unwrap_err().to_string();
+        assert_eq!(e, "option “editor” is neovim or helix, not “emacs”");
+    }
 }

@@ -192,6 +192,53 @@ pub fn check(value: &Value, elsewhere: &[&str], runs: Runs) -> Result<Config, Is
         .map_err(|e| Issues(vec![Issue { path: "config".into(), message: e.to_string() }]))
 }
 
+/// One key of a frontend's setup table as the frontend could read it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetupField {
+    /// A key and its value as JSON.
+    Read(String, Value),
+    /// A key whose value has no JSON form (a Lua function), and why.
+    Unreadable(String, String),
+    /// A key that is not a string, named by its type (`number`).
+    NotText(String),
+}
+
+/// Checks a frontend's setup table read key by key (Neovim's `setup()`, through the Lua
+/// module's `check_config`) as [`check`] does; a key that is not a string, or a value
+/// with no JSON form under a key not in `elsewhere`, is an error too. Gives the
+/// configuration or every error as `path: what is wrong`: those of the reading in the
+/// order read when the schema found nothing, else all of them sorted.
+pub fn check_setup(fields: Vec<SetupField>, elsewhere: &[&str], runs: Runs) -> Result<Config, Vec<String>> {
+    let mut top = Map::new();
+    let mut errors = Vec::new();
+    for field in fields {
+        match field {
+            SetupField::NotText(kind) => errors.push(format!("opts: should have string keys, not {kind}")),
+            SetupField::Read(key, _) | SetupField::Unreadable(key, _) if elsewhere.contains(&key.as_str()) => {}
+            SetupField::Read(key, value) => {
+                top.insert(key, value);
+            }
+            SetupField::Unreadable(key, why) => errors.push(format!("{key}: cannot be read ({why})")),
+        }
+    }
+    match check(&Value::Object(top), elsewhere, runs) {
+        Ok(config) if errors.is_empty() => Ok(config),
+        Ok(_) => Err(errors),
+        Err(issues) => {
+            errors.extend(issues.0.iter().map(ToString::to_string));
+            errors.sort();
+            Err(errors)
+        }
+    }
+}
+
+/// The provider configuration the planner uses for a configuration table: the table
+/// checked by [`check`] (no keys elsewhere), then [`Config::provider_config`]; none for
+/// the offline planner.
+pub fn provider_of(value: &Value, runs: Runs) -> Result<Option<ProviderConfig>, Issues> {
+    Ok(check(value, &[], runs)?.provider_config())
+}
+
 fn check_sources(c: &mut Checker, v: &Value) {
     let Value::Object(m) = v else { return c.bad("sources", value::want("a table", v).to_string()) };
     let known = field_names::<Sources>();

@@ -89,6 +89,45 @@ fn the_provider_config_takes_the_top_level_deadline() {
 }
 
 #[test]
+fn a_setup_table_read_key_by_key() {
+    let read = |k: &str, v: Value| SetupField::Read(k.into(), v);
+    let unreadable = |k: &str| SetupField::Unreadable(k.into(), "a function".into());
+    let c = check_setup(
+        vec![read("shortlist_limit", json!(20)), read("keymap_modes", json!(1)), unreadable("on_plan")],
+        &["keymap_modes", "on_plan"],
+        Runs::LuaOrCmd,
+    )
+    .unwrap();
+    assert_eq!(c.shortlist_limit, Some(20), "keys elsewhere are the frontend's, readable or not");
+    // What could not be read, in the order read, when the schema finds nothing wrong.
+    let e = check_setup(
+        vec![unreadable("log"), SetupField::NotText("number".into()), read("shortlist_limit", json!(20))],
+        &[],
+        Runs::LuaOrCmd,
+    )
+    .unwrap_err();
+    assert_eq!(e, ["log: cannot be read (a function)", "opts: should have string keys, not number"]);
+    // With the schema's issues, everything sorted.
+    let e =
+        check_setup(vec![unreadable("sources"), read("log", json!("yes")), read("gti", json!(1))], &[], Runs::LuaOrCmd)
+            .unwrap_err();
+    assert_eq!(
+        e,
+        ["gti: unknown option", "log: should be a boolean, not string", "sources: cannot be read (a function)"]
+    );
+}
+
+#[test]
+fn the_provider_of_a_configuration() {
+    assert_eq!(provider_of(&json!({}), Runs::LuaOrCmd).unwrap(), None, "offline");
+    assert_eq!(provider_of(&json!({"provider": "offline"}), Runs::LuaOrCmd).unwrap(), None);
+    let p = provider_of(&json!({"provider": "ollama", "timeout_ms": 5000}), Runs::LuaOrCmd).unwrap().unwrap();
+    assert_eq!((p.name.as_deref(), p.timeout_ms), (Some("ollama"), Some(5000)));
+    let e = provider_of(&json!({"provider": "nope"}), Runs::LuaOrCmd).unwrap_err().to_string();
+    assert!(e.starts_with("provider:"), "{e}");
+}
+
+#[test]
 fn every_key_of_the_structs_is_checked() {
     // A wrong type under each key is named by that key, never called unknown.
     for key in field_names::<Config>() {

@@ -43,9 +43,42 @@ pub fn visible(s: &str) -> String {
     out
 }
 
+/// Bytes that need not be UTF-8 (text from the editor) with every invisible character of
+/// their valid runs written out as [`visible`] does; bytes that are not UTF-8 are kept as
+/// they are (Neovim draws them as `<xx>` itself).
+pub fn visible_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.extend_from_slice(visible(chunk.valid()).as_bytes());
+        out.extend_from_slice(chunk.invalid());
+    }
+    out
+}
+
+/// Bytes that need not be UTF-8 as text, written as Neovim draws them: the valid runs as
+/// [`visible`] writes them, each byte that is not UTF-8 as `<ff>`.
+pub fn shown_bytes(bytes: &[u8]) -> String {
+    let mut shown = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        shown.push_str(&visible(chunk.valid()));
+        for b in chunk.invalid() {
+            shown.push_str(&format!("<{b:02x}>"));
+        }
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_kept_or_written_as_neovim_draws_them() {
+        assert_eq!(visible_bytes(b"a\x1bb\xff\xe2\x80\xaec"), b"a^[b\xff<U+202E>c".to_vec());
+        assert_eq!(visible_bytes("中文 café".as_bytes()), "中文 café".as_bytes());
+        assert_eq!(shown_bytes(b"a\x1bb\xff\xfe\xe2\x80\xaec"), "a^[b<ff><fe><U+202E>c");
+        assert_eq!(shown_bytes("中文".as_bytes()), "中文");
+    }
 
     #[test]
     fn named_code_points_are_invisible() {

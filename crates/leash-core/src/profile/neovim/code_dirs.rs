@@ -241,6 +241,46 @@ impl CodeDirs {
     }
 }
 
+/// A step about to run, as [`CodeDirs::write_landing`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingStep {
+    /// An item and its arguments.
+    Item { id: String, args: Vec<String> },
+    /// A setting and its new value when that is text (only text names a path).
+    Setting { key: String, value: Option<String> },
+    /// Any other step (a terminal step): it writes nothing this check can see.
+    Other,
+}
+
+/// What the editor says when a step is about to run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunState {
+    /// The current buffer's file; empty is none.
+    pub file: Option<String>,
+    /// The changed buffers' files (what `:wall` writes).
+    pub modified: Vec<String>,
+    /// The values the plan's earlier steps gave options, each when it is text.
+    pub settings: Vec<(String, Option<String>)>,
+}
+
+impl CodeDirs {
+    /// Why `step`, about to run, writes where Neovim loads code from, checked against
+    /// these folders as they are now: what the step itself writes, then where each path
+    /// option the plan set before it points (checked again: a relative 'backupdir'
+    /// follows a later `:cd`). The first reason found, or `None`.
+    pub fn write_landing(&self, step: &PendingStep, state: &RunState) -> Option<String> {
+        let file = state.file.as_deref().filter(|f| !f.is_empty());
+        let own = match step {
+            PendingStep::Item { id, args } => self.item_reach(id, args, file, &state.modified),
+            PendingStep::Setting { key, value } => value.as_deref().and_then(|v| self.option_reach(key, v)),
+            PendingStep::Other => None,
+        };
+        let earlier =
+            || state.settings.iter().find_map(|(key, value)| value.as_deref().and_then(|v| self.option_reach(key, v)));
+        own.or_else(earlier).map(|(_, why)| why)
+    }
+}
+
 /// How an option's value names where files go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PathKind {
@@ -639,6 +679,50 @@ mod tests {
         assert!(moved.command_reach("write", &a("plugin/x.lua"), None, &[]).is_some(), "after :cd config");
         assert!(moved.option_reach("backupdir", "plugin//").is_some());
         assert_eq!(d.with_cwd(""), d, "no directory given keeps the catalog's");
+    }
+
+    #[test]
+    fn a_step_about_to_run_is_checked_with_what_the_editor_says_now() {
+        let t = Tree::new("landing");
+        let d = t.dirs();
+        let write = |args: &[&str]| PendingStep::Item {
+            id: "cmd:write".into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+        };
+        let none = RunState::default();
+        assert_eq!(d.write_landing(&write(&["notes.txt"]), &none), None);
+        let why = d.write_landing(&write(&["../config/plugin/x.lua"]), &none).unwrap();
+        assert!(why.starts_with("writes “") && why.contains("loads code from"), "{why}");
+        // Without a name: the current file, where the editor has one ("" is none).
+        assert_eq!(d.write_landing(&write(&[]), &none), None);
+        let in_config = RunState { file: Some(t.path("config/x.lua")), ..RunState::default() };
+        assert!(d.write_landing(&write(&[]), &in_config).is_some());
+        let unnamed = RunState { file: Some(String::new()), ..RunState::default() };
+        let in_config_cwd = d.with_cwd(&t.path("config"));
+        assert_eq!(in_config_cwd.write_landing(&write(&[]), &unnamed), None, "not the current directory");
+        let changed = RunState { modified: vec![t.path("project/a"), t.path("config/b.vim")], ..RunState::default() };
+        let wall = PendingStep::Item { id: "cmd:wall".into(), args: vec![] };
+        assert!(d.write_landing(&wall, &changed).unwrap().contains("config/b.vim"));
+        // A setting: only a text value names a path.
+        let verbose =
+            |value: Option<&str>| PendingStep::Setting { key: "verbosefile".into(), value: value.map(str::to_string) };
+        assert!(d.write_landing(&verbose(Some("../config/v.vim")), &none).unwrap().contains("'verbosefile'"));
+        assert_eq!(d.write_landing(&verbose(None), &none), None);
+        assert_eq!(d.write_landing(&PendingStep::Other, &none), None);
+        // The plan's earlier settings count, from the directory of now, after the
+        // step's own reason.
+        let later = d.with_cwd(&t.root.display().to_string());
+        let backup = RunState {
+            settings: vec![("wrap".into(), None), ("backupdir".into(), Some("config/plugin//".into()))],
+            ..RunState::default()
+        };
+        assert!(later.write_landing(&write(&["notes.txt"]), &backup).unwrap().contains("'backupdir'"));
+        assert!(later.write_landing(&PendingStep::Other, &backup).is_some());
+        assert_eq!(later.write_landing(&write(&["notes.txt"]), &none), None);
+        let own = later.write_landing(&write(&["config/plugin/x.lua"]), &backup).unwrap();
+        assert!(own.starts_with("writes “"), "the step's own write first: {own}");
+        // No folders known (another editor's catalog): nothing to find.
+        assert_eq!(CodeDirs::default().write_landing(&write(&["/x/plugin/a.lua"]), &none), None);
     }
 
     #[test]

@@ -48,7 +48,12 @@ impl NameHandler {
 
 /// The first handler that claims `name`, if any.
 pub fn handler_for<'a>(handlers: &'a [NameHandler], name: &str) -> Option<&'a NameHandler> {
-    handlers.iter().find(|h| h.matches(name))
+    handlers.get(handler_index(handlers, name)?)
+}
+
+/// The position in `handlers` of the one [`handler_for`] finds for `name`, if any.
+pub fn handler_index(handlers: &[NameHandler], name: &str) -> Option<usize> {
+    handlers.iter().position(|h| h.matches(name))
 }
 
 /// The names in one file argument: Neovim splits the arguments of `:args`, `:argadd`,
@@ -192,6 +197,10 @@ mod tests {
         let handlers = [h("*.txt"), h("*.gz")];
         assert_eq!(handler_for(&handlers, "b.gz").map(|h| h.pattern.as_str()), Some("*.gz"));
         assert_eq!(handler_for(&handlers, "b.md"), None);
+        let both = [h("*.txt"), h("*.gz"), h("b.*")];
+        assert_eq!(handler_index(&both, "b.gz"), Some(1), "the first that claims it");
+        assert_eq!(handler_index(&both, "B.MD"), Some(2));
+        assert_eq!(handler_index(&both, "c.md"), None);
         assert_eq!(h("*.gz").describe(), "an autocommand of “gzip” (BufReadPost *.gz)");
     }
 }

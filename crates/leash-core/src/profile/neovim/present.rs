@@ -27,6 +27,19 @@ pub struct Known {
     pub file: Option<String>,
 }
 
+impl Known {
+    /// What the editor knows as its frontend hands it over (`{"now", "global",
+    /// "file"}`), read leniently: a missing field is not known, and a file that is not
+    /// text (see [`crate::present::text_of`]) is none.
+    pub fn from_json(v: &Value) -> Known {
+        Known {
+            now: v.get("now").cloned().unwrap_or_default(),
+            global: v.get("global").cloned().unwrap_or_default(),
+            file: v.get("file").and_then(crate::present::text_of).map(str::to_owned),
+        }
+    }
+}
+
 /// The plan window's content.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shown {
@@ -252,6 +265,17 @@ mod tests {
 
     fn known(now: Value, global: Value) -> Known {
         Known { now, global, file: None }
+    }
+
+    #[test]
+    fn what_the_editor_knows_is_read_leniently() {
+        let k = Known::from_json(&json!({"now": 4, "global": 4.0, "file": "a.txt", "other": 1}));
+        assert_eq!(k, Known { now: json!(4), global: json!(4.0), file: Some("a.txt".into()) });
+        let bytes = Known::from_json(&json!({"file": {"bytes": "x<ff>"}}));
+        assert_eq!(bytes.file.as_deref(), Some("x<ff>"), "a name that is not UTF-8, as shown");
+        assert_eq!(Known::from_json(&json!({"file": 3})).file, None);
+        assert_eq!(Known::from_json(&json!([1, 2])), Known::default());
+        assert_eq!(Known::from_json(&Value::Null), Known::default());
     }
 
     #[test]

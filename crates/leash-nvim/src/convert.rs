@@ -1,0 +1,203 @@
+//! Lua values to the core's types and back, and the panic guard every export runs in.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
+use serde_json::Value;
+
+use leash_core::catalog::{parse_code_dirs, parse_name_handlers};
+use leash_core::llm::ProviderConfig;
+use leash_core::planner::session::SessionCatalog;
+use leash_core::policy::Policy;
+use leash_core::profile::neovim::code_dirs::CodeDirs;
+use leash_core::profile::neovim::name_handlers::NameHandler;
+use leash_core::prompt::Context;
+use leash_core::rank::{self, Mode};
+use leash_core::reach::Reach;
+
+/// Runs `f`, turning a panic into a Lua error.
+pub fn guard<T>(f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(mlua::Error::runtime(format!("leash: internal error (please report it): {what}")))
+        }
+    }
+}
+
+/// A Lua error with this message.
+pub fn err(message: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(message.to_string())
+}
+
+/// Reads an optional field of an options table.
+pub fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Option<T>> {
+    match opts {
+        Some(t) => t.get::<Option<T>>(key).map_err(|e| err(format!("option “{key}”: {e}"))),
+        None => Ok(None),
+    }
+}
+
+/// The `limit` and `mode` options of a ranking.
+pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
+    let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
+    let mode = match opt::<String>(opts, "mode")? {
+        None => Mode::default(),
+        Some(m) => Mode::parse(&m).ok_or_else(|| err(format!("option “mode” is any or all, not “{m}”")))?,
+    };
+    Ok((limit, mode))
+}
+
+/// The `context` option: what the editor says about where the request was made.
+pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
+    match opt::<LuaValue>(opts, "context")? {
+        Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}"))),
+        None => Ok(Context::default()),
+    }
+}
+
+/// A reach by name.
+pub fn reach(reach: &str) -> mlua::Result<Reach> {
+    Reach::parse(reach).ok_or_else(|| err(format!("unknown reach “{reach}”")))
+}
+
+/// A list of name handlers from Lua (`{ pattern, event, group }` tables); none for nil.
+pub fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<NameHandler>> {
+    match handlers {
+        None | Some(LuaValue::Nil) => Ok(Vec::new()),
+        Some(h) => {
+            let v: Value = lua.from_value(h).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
+            parse_name_handlers(&v).map_err(err)
+        }
+    }
+}
+
+/// The folders Neovim loads code from (`code_dirs`) and the current directory (`cwd`) of
+/// a frontend's options table.
+pub fn code_dirs(lua: &Lua, opts: &Option<Table>) -> mlua::Result<CodeDirs> {
+    let cwd = opt::<String>(opts, "cwd")?;
+    match opt::<LuaValue>(opts, "code_dirs")? {
+        Some(v) => {
+            let v: Value = lua.from_value(v).map_err(|e| err(format!("option “code_dirs”: {e}")))?;
+            parse_code_dirs(Some(&v), cwd.as_deref()).map_err(err)
+        }
+        None => Ok(CodeDirs::default()),
+    }
+}
+
+/// The policy the options ask for over a catalog: `profile` (default: the catalog's
+/// editor) and `raise` rules.
+pub fn policy(lua: &Lua, catalog: &SessionCatalog, opts: &Option<Table>) -> mlua::Result<Policy> {
+    let profile = opt::<String>(opts, "profile")?;
+    let raise = match opt::<LuaValue>(opts, "raise")? {
+        Some(raise) => Some(plain_json(lua.from_value(raise).map_err(|e| err(format!("option “raise”: {e}")))?)),
+        None => None,
+    };
+    catalog.policy(profile.as_deref(), raise.as_ref()).map_err(err)
+}
+
+/// The `provider` option: the model to ask (default: the offline planner).
+pub fn provider(lua: &Lua, opts: &Option<Table>) -> mlua::Result<ProviderConfig> {
+    match opt::<LuaValue>(opts, "provider")? {
+        Some(v) => {
+            let json: Value = lua.from_value(v).map_err(|e| err(format!("option “provider”: {e}")))?;
+            ProviderConfig::from_json(&json).map_err(err)
+        }
+        None => Ok(ProviderConfig::default()),
+    }
+}
+
+/// A Lua table read as JSON, with an empty table as an empty JSON table (Lua cannot tell
+/// `{}` from an empty list; the schema reads an empty table under a list key as a list).
+pub fn plain_json(v: Value) -> Value {
+    match v {
+        Value::Array(a) if a.is_empty() => Value::Object(serde_json::Map::new()),
+        Value::Array(a) => Value::Array(a.into_iter().map(plain_json).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, plain_json(v))).collect()),
+        other => other,
+    }
+}
+
+/// Plain Lua tables for a configuration: no array metatable (the Lua side copies them
+/// with `vim.deepcopy`), and an absent value is absent, not `vim.NIL`.
+pub fn plain_tables() -> mlua::SerializeOptions {
+    mlua::SerializeOptions::new().set_array_metatable(false).serialize_none_to_null(false).serialize_unit_to_null(false)
+}
+
+/// JSON as a Lua value.
+pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    lua.to_value(v)
+}
+
+/// A Lua value as JSON, for code that reads it leniently: `nil` and `vim.NIL` are null,
+/// a table with a sequence part is an array (its other keys are dropped), other tables
+/// are objects (keys that are UTF-8 strings only), a whole number is an integer. A
+/// string that is not UTF-8 becomes `{"bytes": "<its visible form>"}` (see
+/// [`leash_core::present::text_of`]), which equals no value a plan sets, so no setting reads
+/// as already set by it; functions and userdata are null. A table inside itself is null
+/// there, and past [`JsonWalk::MAX_NODES`] values everything is null: no Lua value makes
+/// this slow.
+pub fn json_of(v: &LuaValue) -> Value {
+    JsonWalk::default().value(v)
+}
+
+/// The state of one [`json_of`] walk.
+#[derive(Default)]
+struct JsonWalk {
+    /// The tables being converted, outermost first.
+    path: Vec<*const std::ffi::c_void>,
+    nodes: usize,
+}
+
+impl JsonWalk {
+    /// More values than any plan or step holds.
+    const MAX_NODES: usize = 100_000;
+
+    fn value(&mut self, v: &LuaValue) -> Value {
+        self.nodes += 1;
+        if self.nodes > Self::MAX_NODES {
+            return Value::Null;
+        }
+        match v {
+            LuaValue::Boolean(b) => Value::Bool(*b),
+            LuaValue::Integer(i) => Value::from(*i),
+            LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Value::from(*n as i64),
+            LuaValue::Number(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+            LuaValue::String(s) => match s.to_str() {
+                Ok(text) => Value::String(text.to_string()),
+                Err(_) => serde_json::json!({ "bytes": leash_core::text::shown_bytes(&s.as_bytes()) }),
+            },
+            LuaValue::Table(t) if !self.path.contains(&t.to_pointer()) => {
+                self.path.push(t.to_pointer());
+                let out = if t.raw_len() > 0 { self.array(t) } else { self.object(t) };
+                self.path.pop();
+                out
+            }
+            _ => Value::Null,
+        }
+    }
+
+    fn array(&mut self, t: &Table) -> Value {
+        let items: Vec<LuaValue> =
+            t.clone().sequence_values::<LuaValue>().map(|v| v.unwrap_or(LuaValue::Nil)).collect();
+        Value::Array(items.iter().map(|v| self.value(v)).collect())
+    }
+
+    fn object(&mut self, t: &Table) -> Value {
+        let mut map = serde_json::Map::new();
+        for (k, v) in t.clone().pairs::<LuaValue, LuaValue>().flatten() {
+            if let LuaValue::String(k) = k {
+                if let Ok(k) = k.to_str() {
+                    let v = self.value(&v);
+                    map.insert(k.to_string(), v);
+                }
+            }
+        }
+        Value::Object(map)
+    }
+}

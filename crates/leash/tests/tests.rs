@@ -13,12 +13,5 @@ mod helix_cli;
 /// A file in `tests/` that is not a module here would never run (autotests are off).
 #[test]
 fn every_test_file_is_listed() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
-    let this = include_str!("tests.rs");
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "tests") {
-            assert!(this.contains(&format!("\nmod {module};")), "tests/{name} is not listed in tests/tests.rs");
-        }
-    }
+    support::assert_every_test_file_listed(concat!(env!("CARGO_MANIFEST_DIR"), "/tests"), include_str!("tests.rs"));
 }

@@ -379,3 +379,14 @@ pub fn ollama_text(text: &str, done_reason: &str) -> Value {
         "total_duration": 1000, "prompt_eval_count": 600, "eval_count": 35
     })
 }
+
+/// Fails for a file in `dir` (a crate's `tests/`) that `listing` (its `tests.rs`) does not
+/// declare as a module: with `autotests = false` it would never run.
+pub fn assert_every_test_file_listed(dir: &str, listing: &str) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "tests") {
+            assert!(listing.contains(&format!("\nmod {module};")), "tests/{name} is not listed in tests/tests.rs");
+        }
+    }
+}

@@ -109,7 +109,7 @@ function M.confirm_and_run(plan, opts)
   local function done(ran, err, status, steps)
     if reported then return end
     reported = true
-    pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
+    pcall(require('leash.log').outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
@@ -337,7 +337,7 @@ end
 --- numbered as the plan window and the error message number it (among the steps that run).
 function H.log_starts(step, number, starts)
   local line = vim.json.encode({ guard = { step = number, label = H.label(step), starts = starts } })
-  pcall(require('leash.planner').log, line)
+  pcall(require('leash.log').append, line)
 end
 
 --- pcall that returns `ok, err` with Neovim's message.

@@ -68,14 +68,14 @@ function M.run(request, opts)
   H.remember(request)
   require('leash.ui.arrival').request_sent()
   M.plan(request, function(plan, perr, status, entries)
-    local planner = require('leash.planner')
+    local log = require('leash.log')
     if status == 'cancelled' then
       -- The planner said so already; the log keeps the request.
-      return planner.log_outcome(request, 'cancelled while planning', 0)
+      return log.outcome(request, 'cancelled while planning', 0)
     end
     if not plan then
       perr = perr or 'leash: no plan'
-      planner.log_outcome(request, 'failed', 0, perr)
+      log.outcome(request, 'failed', 0, perr)
       return H.notify(perr, vim.log.levels.ERROR)
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
@@ -117,7 +117,7 @@ M.commands = {
   },
   log = {
     desc = 'open the log of requests and plans',
-    run = function() require('leash.planner').open_log() end,
+    run = function() require('leash.log').open() end,
   },
   last = {
     desc = 'open the last plan again (without asking the model)',

@@ -45,7 +45,7 @@ end
 --- The outcome lines the log holds, oldest first.
 local function outcomes()
   local out = {}
-  local path = require('leash.planner').log_path()
+  local path = require('leash.log').path()
   if vim.fn.filereadable(path) == 0 then return out end
   for _, line in ipairs(vim.fn.readfile(path)) do
     local okd, t = pcall(vim.json.decode, line)
@@ -61,7 +61,7 @@ local function start(plans, delay_ms, extra)
   local w = float()
   if w then pcall(vim.api.nvim_win_close, w, true) end
   if server then server.stop() end
-  os.remove(require('leash.planner').log_path())
+  os.remove(require('leash.log').path())
   server = model.server(plans, delay_ms or 0)
   model.use(server.port, 'anthropic', extra)
   vim.cmd('silent! only!')

@@ -50,7 +50,7 @@ describe('plugin/leash.lua', function()
 
   it('log and cancel answer when there is nothing to show or cancel', function()
     local expected = { log = 'no log yet', cancel = 'nothing to cancel' }
-    os.remove(require('leash.planner').log_path())
+    os.remove(require('leash.log').path())
     for _, sub in ipairs({ 'log', 'cancel' }) do
       local seen, restore = capture_notify()
       vim.cmd('Leash ' .. sub)
@@ -60,10 +60,10 @@ describe('plugin/leash.lua', function()
   end)
 
   it(':Leash log applies no modeline from a logged answer', function()
-    local planner = require('leash.planner')
-    os.remove(planner.log_path())
-    planner.log('answer: {"steps":[]} vim: set ts=3 ch=7 :')
-    planner.log('/* vim: set isprint=1-255 ts=5: */')
+    local log = require('leash.log')
+    os.remove(log.path())
+    log.append('answer: {"steps":[]} vim: set ts=3 ch=7 :')
+    log.append('/* vim: set isprint=1-255 ts=5: */')
     vim.o.modeline = true -- on by default except for root
     local ts, ch, isprint = vim.o.tabstop, vim.o.cmdheight, vim.o.isprint
     vim.cmd('Leash log')

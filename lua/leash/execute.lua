@@ -131,7 +131,7 @@ function M.confirm_and_run(plan, opts)
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
       H.notify(('leash: ran %d step%s%s (:Leash undo restores settings)'):format(n, n == 1 and '' or 's', tail))
     else
-      H.notify(err, vim.log.levels.ERROR)
+      H.notify(err, vim.log.levels.ERROR, { more = ':Leash log' })
     end
     done(ok, err, nil, ok and #plan.steps or count)
   end
@@ -220,7 +220,7 @@ end
 -- Helper functionality =======================================================
 
 -- Messages can carry model text (a step's argument, a refusal, a provider's error).
-function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
+function H.notify(msg, level, opts) require('leash.ui.notify').notify(msg, level, opts) end
 
 --- A plan that runs nothing, said in one line where a longer text would stop the user
 --- at a hit-enter prompt (`:Leash last` shows it whole): why nothing runs first, then

@@ -67,6 +67,9 @@ function M.run(request, opts)
   local range = require('leash.context').range(opts)
   H.remember(request)
   require('leash.ui.arrival').request_sent()
+  -- A plan that could not start fails before M.plan returns (the library, the config:
+  -- :checkhealth says all of it); once the request left, the log holds the whole error.
+  local sent = false
   M.plan(request, function(plan, perr, status, entries)
     local log = require('leash.log')
     if status == 'cancelled' then
@@ -76,12 +79,13 @@ function M.run(request, opts)
     if not plan then
       perr = perr or 'leash: no plan'
       log.outcome(request, 'failed', 0, perr)
-      return H.notify(perr, vim.log.levels.ERROR)
+      return H.notify(perr, vim.log.levels.ERROR, { more = sent and ':Leash log' or ':checkhealth leash' })
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
     H.last = { request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts }
     H.show(H.last, {})
   end, opts)
+  sent = true
 end
 
 --- `:Leash last`: open the last plan of this session again, with the catalog it was made
@@ -141,7 +145,7 @@ M.commands = {
 ---@param fargs string[]
 function M.command(fargs)
   local name = fargs[1]
-  if not name then return H.notify(M.usage()) end
+  if not name then return H.notify(M.usage(), nil, { listing = true }) end
   local sub = M.commands[name]
   if not sub then
     local names = vim.tbl_keys(M.commands)
@@ -319,18 +323,13 @@ function H.remember(request)
   H.history[H.history_max + 1] = nil
 end
 
---- Notify safely from any context (libuv callbacks included). An error waits until the
---- command that raised it has returned: Neovim's own `vim.notify` shows an error as an
---- error message, and an error message while a command runs inside `vim.cmd` (lazy.nvim's
---- stand-in `:Do` runs the real one that way) becomes an exception, shown a second time
---- with a Lua traceback.
-function H.notify(msg, level)
-  local notify = require('leash.ui.notify').notify
-  if level == vim.log.levels.ERROR then
-    return vim.schedule(function() notify(msg, level) end)
-  end
-  notify(msg, level)
-end
+--- Notify from any context (|leash.ui.notify|: never an error message, which inside
+--- `vim.cmd` would become an exception: lazy.nvim's stand-in `:Do` runs the real one that
+--- way).
+---@param msg string
+---@param level? integer
+---@param opts? leash.NotifyOpts
+function H.notify(msg, level, opts) require('leash.ui.notify').notify(msg, level, opts) end
 
 function H.catalog(path)
   local catalog = require('leash.catalog')
@@ -346,7 +345,7 @@ function H.catalog(path)
     total = total + (counts[name] or 0)
   end
   lines[#lines + 1] = ('%-14s %5d'):format('total', total)
-  H.notify('leash: catalog entries by source\n' .. table.concat(lines, '\n'))
+  H.notify('leash: catalog entries by source\n' .. table.concat(lines, '\n'), nil, { listing = true })
 end
 
 function H.show_rank(request)
@@ -376,7 +375,9 @@ function H.build()
   require('leash.build').start({
     on_progress = function(msg, level)
       if level and level >= vim.log.levels.INFO then return H.notify('leash: ' .. msg) end
-      vim.api.nvim_echo({ { 'leash: ' .. msg } }, false, {})
+      -- In place, kept to one line (|leash.ui.notify|), not in :messages.
+      local notify = require('leash.ui.notify')
+      notify.echo({ chunks = { { notify.one_line('leash: ' .. msg) } }, history = false })
     end,
     on_done = function(ok, msg) H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.ERROR) end,
   })

@@ -290,11 +290,13 @@ function H.progress_news(p)
 end
 
 function H.progress_end(provider, result, ms)
+  local progress = require('leash.ui.progress')
+  local took = progress.duration(ms)
   local text = ({
-    done = ('planned with %s in %d ms'):format(provider, ms),
+    done = ('planned with %s in %s'):format(provider, took),
     cancelled = 'planning cancelled',
-  })[result.status] or ('planning failed after %d ms'):format(ms)
-  require('leash.ui.progress').finish(text, result.status)
+  })[result.status] or ('planning failed after %s'):format(took)
+  progress.finish(text, result.status)
 end
 
 -- <C-c> cancels while planning. The user's own mapping, if any, is put back afterwards.

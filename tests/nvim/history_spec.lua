@@ -93,7 +93,7 @@ describe(':Leash last', function()
     vim.notify = function(msg) notes[#notes + 1] = msg end
     vim.cmd('Leash last')
     vim.notify = saved
-    matches('^leash: no plan yet', notes[1])
+    matches('^no plan yet', notes[1])
   end)
 
   it('reopens a cancelled plan without asking the model again, and runs it', function()

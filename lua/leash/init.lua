@@ -10,9 +10,18 @@ local H = {}
 --- The Lua side's version; the native library must report the same.
 M.version = require('leash.native').version
 
---- Configure leash. Optional: everything works with the defaults.
+--- Configure leash. Optional: everything works with the defaults. Never raises: a
+--- config with errors applies nothing and is said in one notification naming every
+--- error (|:checkhealth| lists them too), and the rest of the user's init.lua runs;
+--- until a valid config is set, nothing is planned.
 ---@param opts? leash.Config
-function M.setup(opts) require('leash.config').setup(opts) end
+function M.setup(opts)
+  local ok, err = pcall(require('leash.config').setup, opts)
+  if ok then return end
+  err = tostring(err)
+  if not vim.startswith(err, 'leash: ') then err = 'leash: setup() failed: ' .. err end
+  require('leash.ui.notify').notify(err, vim.log.levels.ERROR, { more = ':checkhealth leash' })
+end
 
 --- Rank the catalog against `request`.
 ---@param request string

@@ -10,6 +10,8 @@
 #      not typing: the window opens when the plan arrives.
 #   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
 #      in a notification titled leash, without the "leash:" prefix.
+#   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
+#      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
 # Usage: tests/e2e/loop.sh [--capture DIR]   (DIR receives the screens)
 # Needs: tmux, python3, the native library built; snacks.nvim from ../shared/tools/plugins
@@ -129,6 +131,29 @@ for size in 80x24 120x40; do
   gone
   echo "loop: ok ($size): the Enter that dismissed a hit-enter prompt did not hold the plan"
 done
+
+# --- 6. a config with a typo, from init.lua ----------------------------------------------
+cat >"$tmp/typo.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.o.cmdheight = 0
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('leash').setup({ shortlist_limt = 10 })
+vim.g.after_setup = 'the rest of init.lua ran'
+EOF
+start 80 24 "$tmp/typo.lua"
+sleep 0.5
+no_prompt "appeared at startup after a config error"
+wait_for "leash: config: shortlist_limt: unknown option" 5 || fail "no message naming the config error at startup"
+ex 'echo g:after_setup'
+wait_for 'the rest of init.lua ran' 5 || fail "the rest of init.lua did not run after setup() with a typo"
+ex 'Do turn on word wrap'
+wait_quietly 'leash: config: shortlist_limt' 10 "appeared when :Do met the config error" ||
+  fail ":Do with a config error did not say so"
+sleep 1
+no_prompt "appeared after :Do met the config error"
+screen | grep -q 'planning with' && fail ":Do planned although the config has errors"
+capture config-error-80x24
+echo "loop: ok: setup() with a typo said so in one line, the rest of init.lua ran, :Do refused, no hit-enter prompt"
 
 # --- 5. snacks.nvim's notifier --------------------------------------------------------------
 snacks_tar=$root/../shared/tools/plugins/snacks.nvim.tar.xz

@@ -74,7 +74,7 @@ function M.run(request, opts)
   -- The user's lines, taken now (the planner's context takes the same): the steps the
   -- core gave them run on them, in this buffer only.
   local range = require('leash.context').range(opts)
-  H.remember(request)
+  require('leash.history').add(request)
   require('leash.ui.arrival').request_sent()
   -- A plan that could not start fails before M.plan returns (the library, the config:
   -- :checkhealth says all of it); once the request left, the log holds the whole error.
@@ -95,6 +95,15 @@ function M.run(request, opts)
     H.show(H.last, {})
   end, opts)
   sent = true
+end
+
+--- `:Do` without a request: ask for it with |vim.ui.input()| (a picker's input where one
+--- replaced it), `<Tab>` completing from the history of requests (|leash-history|).
+---@param opts? leash.DoOpts
+function M.ask(opts)
+  vim.ui.input({ prompt = 'leash: what should Neovim do? ', completion = H.input_completion }, function(input)
+    if input and vim.trim(input) ~= '' then M.run(input, opts) end
+  end)
 end
 
 --- `:Leash last`: open the last plan of this session again, with the catalog it was made
@@ -186,22 +195,28 @@ function M.usage()
   return table.concat(lines, '\n')
 end
 
---- Completion for `:Do`: earlier requests of this session that start with what was
---- typed (newest first), each completing the word under the cursor to the end of
---- the request. Where none does, a word of two letters or more completes to the names
---- in the catalog that start with it (options, commands, user commands: `:Do set wr<Tab>`).
+--- Completion for `:Do`: earlier requests (|leash-history|, kept across restarts) that
+--- start with what was typed, newest first, each completing the word under the cursor
+--- to the end of the request. Where none does, a word of two letters or more completes
+--- to the names in the catalog that start with it (options, commands, user commands:
+--- `:Do set wr<Tab>`).
 ---@param arglead string
 ---@param cmdline string
 ---@return string[]
 function M.complete_request(arglead, cmdline)
   local typed = cmdline:gsub('^%s*%S+%s?', '', 1)
-  local before = typed:sub(1, #typed - #arglead)
-  local out = {}
-  for _, r in ipairs(H.history) do
-    if vim.startswith(r, typed) and r ~= typed then out[#out + 1] = r:sub(#before + 1) end
-  end
+  local out = require('leash.history').complete(typed, arglead)
   if #out == 0 and #arglead >= 2 then return H.catalog_names(arglead) end
   return out
+end
+
+--- Completion for the prompt of |M.ask()|: `typed` is all that was typed; the earlier
+--- requests that start with it, whole, newest first.
+---@param typed string
+---@return string[]
+function M.complete_input(typed)
+  typed = typed or ''
+  return require('leash.history').complete(typed, typed)
 end
 
 --- Completion for `:Leash`.
@@ -223,11 +238,8 @@ end
 
 -- Helper data ================================================================
 
---- This session's requests, newest first, each once.
----@type string[]
-H.history = {}
-
-H.history_max = 100
+-- The prompt's completion (|input()|'s `customlist`): this module's function.
+H.input_completion = "customlist,v:lua.require'leash'.complete_input"
 
 --- The last plan of this session: `{ request, plan, entries, range, opts }`.
 H.last = nil
@@ -322,14 +334,6 @@ function H.catalog_names(prefix)
   end
   table.sort(names)
   return names
-end
-
-function H.remember(request)
-  for i = #H.history, 1, -1 do
-    if H.history[i] == request then table.remove(H.history, i) end
-  end
-  table.insert(H.history, 1, request)
-  H.history[H.history_max + 1] = nil
 end
 
 --- Notify from any context (|leash.ui.notify|: never an error message, which inside

@@ -89,7 +89,8 @@ describe('plugin/leash.lua', function()
     eq({ 'today' }, called)
   end)
 
-  it(':Do <Tab> completes from this session’s requests, newest first', function()
+  it(':Do <Tab> completes from earlier requests, newest first', function()
+    os.remove(require('leash.history').path())
     local leash = require('leash')
     local saved = leash.plan
     leash.plan = function() end -- no planning here: only the history matters

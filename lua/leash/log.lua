@@ -3,7 +3,6 @@
 --- model); the planner, the executor and the process guard append what became of it.
 --- Its own module so that what runs a plan does not depend on what makes one.
 local M = {}
-local H = {}
 
 -- Module definition ==========================================================
 
@@ -45,20 +44,10 @@ function M.outcome(request, status, steps, err)
   }))
 end
 
---- `:Leash log`: open the log. The log holds model answers, so it is shown as text in a
---- scratch buffer with 'modeline' off, set before the text goes in: a modeline inside an
---- answer must never set an option (editing the file itself would apply it on read).
-function M.open()
-  local path = M.path()
-  if vim.fn.filereadable(path) == 0 then return H.notify('leash: no log yet (' .. path .. ')') end
-  local ok, lines = pcall(vim.fn.readfile, path)
-  if not ok then return H.notify('leash: cannot read the log (' .. path .. '): ' .. tostring(lines)) end
-  require('leash.ui.scratch').show('leash://log', lines)
-  vim.cmd.normal({ args = { 'G' }, bang = true })
-end
-
--- Helper functionality =======================================================
-
-function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
+--- `:Leash log`: the log as a person reads it, one entry per request (|leash.ui.log_view|).
+--- The log holds model answers, so it is shown in a scratch buffer with 'modeline' off,
+--- set before the text goes in: a modeline inside an answer must never set an option
+--- (editing the file itself would apply it on read).
+function M.open() require('leash.ui.log_view').open(M.path()) end
 
 return M

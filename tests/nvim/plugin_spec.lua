@@ -62,8 +62,13 @@ describe('plugin/leash.lua', function()
   it(':Leash log applies no modeline from a logged answer', function()
     local log = require('leash.log')
     os.remove(log.path())
-    log.append('answer: {"steps":[]} vim: set ts=3 ch=7 :')
-    log.append('/* vim: set isprint=1-255 ts=5: */')
+    log.append(vim.json.encode({
+      time_ms = 0,
+      request = 'vim: set ts=3 ch=7 :',
+      provider = 'spec',
+      raw = '/* vim: set isprint=1-255 ts=5: */',
+      exchanges = { { round = 1, raw = '/* vim: set isprint=1-255 ts=5: */' } },
+    }))
     vim.o.modeline = true -- on by default except for root
     local ts, ch, isprint = vim.o.tabstop, vim.o.cmdheight, vim.o.isprint
     vim.cmd('Leash log')
@@ -74,11 +79,16 @@ describe('plugin/leash.lua', function()
     eq(ch, vim.o.cmdheight)
     eq(isprint, vim.o.isprint)
     eq(false, vim.bo.modeline)
-    -- Opening it again (the buffer reused) applies none either.
+    -- Opening it again (the buffer reused) applies none either, nor does the raw answer.
     vim.cmd('close')
     vim.cmd('Leash log')
     eq(ts, vim.bo.tabstop)
     eq(ch, vim.o.cmdheight)
+    vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
+    matches('isprint=1%-255', table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n'))
+    eq(isprint, vim.o.isprint)
+    eq(ts, vim.bo.tabstop)
+    eq(false, vim.bo.modeline)
     vim.cmd('close')
   end)
 

@@ -106,14 +106,31 @@ function M.ask(opts)
   end)
 end
 
---- `:Leash last`: open the last plan of this session again, with the catalog it was made
---- from, without asking the model. A plan that was dismissed, cancelled or only shown is
---- not lost; one that ran can be run again.
+--- `:Leash last`: open the last plan of this session again without asking the model, with
+--- its run key: a plan that was dismissed, cancelled or only shown (`:Do!`) is not lost,
+--- and one that ran can be run again. It is checked again first, against the catalog as
+--- it is now (|leash.recheck|): when anything it names changed, that is said and nothing
+--- opens or runs.
 function M.last()
-  if not H.last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local last = H.last
+  if not last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local ok, entries, changes = require('leash.recheck').check(last)
+  if not ok then
+    local what = table.concat(changes, '; ')
+    require('leash.log').outcome(last.request, 'changed', 0, what)
+    return H.notify(
+      ('leash: nothing runs, the last plan changed: %s (:Do it again to plan it anew)'):format(what),
+      vim.log.levels.WARN,
+      { more = ':Leash log' }
+    )
+  end
   -- Asked for now: the keys of `:Leash last` do not make it wait (|leash.ui.arrival|).
   require('leash.ui.arrival').request_sent()
-  H.show(H.last, { window = true })
+  -- The plan as it was shown (its reply, what was refused): its steps read the same now.
+  -- It runs from the catalog of now, whose entries for them are the same.
+  local again = vim.tbl_extend('force', last, { entries = entries })
+  again.opts = vim.tbl_extend('force', last.opts, { plan_only = false })
+  H.show(again, { window = true })
 end
 
 ---@class leash.Subcommand
@@ -142,7 +159,7 @@ M.commands = {
     run = function() require('leash.log').open() end,
   },
   last = {
-    desc = 'open the last plan again (without asking the model)',
+    desc = 'open the last plan again, checked against the catalog of now (without asking the model)',
     run = function() M.last() end,
   },
   undo = {

@@ -25,7 +25,8 @@ end
 --- Append what became of a request: `{"outcome": {"request", "status", "steps",
 --- "error"?, "time_ms"}}`. `status`: `ran` (`steps` ran), `failed` (`steps` ran before
 --- the one that failed, or planning failed), `cancelled`, `nothing to run`, `shown`
---- (`:Do!`), `edited` (the window's `e`) or `cancelled while planning`.
+--- (`:Do!`), `edited` (the window's `e`), `cancelled while planning` or `changed`
+--- (`:Leash last` found that something the plan names changed; `error` says what).
 ---@param request? string
 ---@param status string
 ---@param steps integer

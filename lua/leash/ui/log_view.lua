@@ -168,6 +168,7 @@ function H.outcome_text(o)
     shown = 'only shown (:Do!), nothing ran',
     edited = 'edited (e) and asked again, nothing ran',
     ['cancelled while planning'] = 'cancelled while planning',
+    changed = 'not run again from :Leash last, it changed',
   }
   local s = words[o.status]
   if o.status == 'failed' then s = n > 0 and ('failed at step %d after %d ran'):format(n + 1, n) or 'failed' end

@@ -13,12 +13,7 @@ return {
     -- `:checkhealth leash` before the plugin is loaded (before-load/lua/leash/health.lua).
     vim.opt.rtp:append(plugin.dir .. '/before-load')
   end,
-  -- lazy.nvim runs `config` through a handler that appends a stack trace of leash's
-  -- own frames to any error; a config error is the user's to fix, said in one message.
-  config = function(_, opts)
-    local ok, err = pcall(require('leash').setup, opts)
-    if ok then return end
-    if type(err) == 'string' and err:find('^leash: config: ') then return vim.notify(err, vim.log.levels.ERROR) end
-    error(err, 0)
-  end,
+  -- setup() never raises for a bad config: it says it in one notification (lazy.nvim's
+  -- handler of an error would append a stack trace of leash's own frames).
+  config = function(_, opts) require('leash').setup(opts) end,
 }

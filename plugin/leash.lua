@@ -6,9 +6,7 @@ vim.api.nvim_create_user_command('Do', function(cmd)
   -- :Do! shows the plan without a run key.
   local range = { range = cmd.range, line1 = cmd.line1, line2 = cmd.line2, plan_only = cmd.bang }
   if cmd.args ~= '' then return require('leash').run(cmd.args, range) end
-  vim.ui.input({ prompt = 'leash: ' }, function(input)
-    if input and vim.trim(input) ~= '' then require('leash').run(input, range) end
-  end)
+  require('leash').ask(range)
 end, {
   nargs = '*',
   range = true,

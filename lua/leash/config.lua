@@ -106,9 +106,11 @@ function M.validate(opts) return (H.validate(opts)) end
 function M.message(errs) return 'leash: config: ' .. table.concat(errs, '; ') end
 
 --- Validate `opts` and merge them over the defaults. A config with any error applies
---- nothing (the options stay as they were) and raises one `leash: config: …` message
---- naming every error, without a position (`error(msg, 0)`). Without the native library
---- the core's keys wait, unchecked and unapplied, until it loads (|M.unchecked|).
+--- nothing (the options stay as they were), raises one `leash: config: …` message
+--- naming every error, without a position (`error(msg, 0)`), and nothing is planned
+--- until a valid config is set (|M.failed()|); |leash.setup()| says it instead of
+--- raising. Without the native library the core's keys wait, unchecked and unapplied,
+--- until it loads (|M.unchecked|).
 ---@param opts? leash.Config
 ---@return leash.Config
 function M.setup(opts)
@@ -140,12 +142,15 @@ function M.get()
   return M.options
 end
 
---- The error of a config whose core keys were checked only when the native library
---- loaded, after |leash.setup()| had returned, or nil: nothing is planned with it.
+--- The error of the last |leash.setup()|, or nil: nothing is planned with a config that
+--- has errors (planning with what was there before, or the defaults, would be a silent
+--- fallback). Its core keys may have been checked only when the native library loaded,
+--- after setup() had returned.
 ---@return string?
 function M.failed()
   H.settle()
-  return H.failed
+  if H.failed then return H.failed end
+  if #M.errors > 0 then return M.message(M.errors) end
 end
 
 -- Helper data ================================================================

@@ -109,7 +109,7 @@ function M.confirm_and_run(plan, opts)
   local function done(ran, err, status, steps)
     if reported then return end
     reported = true
-    pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
+    pcall(require('leash.log').outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
     if opts.on_done then opts.on_done(ran, err) end
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
@@ -131,7 +131,7 @@ function M.confirm_and_run(plan, opts)
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
       H.notify(('leash: ran %d step%s%s (:Leash undo restores settings)'):format(n, n == 1 and '' or 's', tail))
     else
-      H.notify(err, vim.log.levels.ERROR)
+      H.notify(err, vim.log.levels.ERROR, { more = ':Leash log' })
     end
     done(ok, err, nil, ok and #plan.steps or count)
   end
@@ -220,7 +220,7 @@ end
 -- Helper functionality =======================================================
 
 -- Messages can carry model text (a step's argument, a refusal, a provider's error).
-function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
+function H.notify(msg, level, opts) require('leash.ui.notify').notify(msg, level, opts) end
 
 --- A plan that runs nothing, said in one line where a longer text would stop the user
 --- at a hit-enter prompt (`:Leash last` shows it whole): why nothing runs first, then
@@ -338,7 +338,7 @@ end
 --- numbered as the plan window and the error message number it (among the steps that run).
 function H.log_starts(step, number, starts)
   local line = vim.json.encode({ guard = { step = number, label = H.label(step), starts = starts } })
-  pcall(require('leash.planner').log, line)
+  pcall(require('leash.log').append, line)
 end
 
 --- pcall that returns `ok, err` with Neovim's message.

@@ -68,11 +68,13 @@ function M.check()
   if config.unchecked then
     health.warn('the core has not checked the config yet: ' .. config.unchecked .. '; nothing is planned until it is')
   elseif #config.errors > 0 then
-    -- The same errors setup() raised, one per line; nothing of that config was applied.
+    -- The same errors setup() reported, one per line; nothing of that config was applied.
     for _, err in ipairs(config.errors) do
       health.error(err)
     end
-    health.info('setup() applied nothing of it: the options stay as they were (see :help leash-config)')
+    health.info(
+      'setup() applied nothing of it: the options stay as they were, and :Do plans nothing until the config is valid (see :help leash-config)'
+    )
   elseif config.called then
     health.ok('setup() accepted the config')
   else

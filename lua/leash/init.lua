@@ -10,9 +10,18 @@ local H = {}
 --- The Lua side's version; the native library must report the same.
 M.version = require('leash.native').version
 
---- Configure leash. Optional: everything works with the defaults.
+--- Configure leash. Optional: everything works with the defaults. Never raises: a
+--- config with errors applies nothing and is said in one notification naming every
+--- error (|:checkhealth| lists them too), and the rest of the user's init.lua runs;
+--- until a valid config is set, nothing is planned.
 ---@param opts? leash.Config
-function M.setup(opts) require('leash.config').setup(opts) end
+function M.setup(opts)
+  local ok, err = pcall(require('leash.config').setup, opts)
+  if ok then return end
+  err = tostring(err)
+  if not vim.startswith(err, 'leash: ') then err = 'leash: setup() failed: ' .. err end
+  require('leash.ui.notify').notify(err, vim.log.levels.ERROR, { more = ':checkhealth leash' })
+end
 
 --- Rank the catalog against `request`.
 ---@param request string
@@ -65,33 +74,63 @@ function M.run(request, opts)
   -- The user's lines, taken now (the planner's context takes the same): the steps the
   -- core gave them run on them, in this buffer only.
   local range = require('leash.context').range(opts)
-  H.remember(request)
+  require('leash.history').add(request)
   require('leash.ui.arrival').request_sent()
+  -- A plan that could not start fails before M.plan returns (the library, the config:
+  -- :checkhealth says all of it); once the request left, the log holds the whole error.
+  local sent = false
   M.plan(request, function(plan, perr, status, entries)
-    local planner = require('leash.planner')
+    local log = require('leash.log')
     if status == 'cancelled' then
       -- The planner said so already; the log keeps the request.
-      return planner.log_outcome(request, 'cancelled while planning', 0)
+      return log.outcome(request, 'cancelled while planning', 0)
     end
     if not plan then
       perr = perr or 'leash: no plan'
-      planner.log_outcome(request, 'failed', 0, perr)
-      return H.notify(perr, vim.log.levels.ERROR)
+      log.outcome(request, 'failed', 0, perr)
+      return H.notify(perr, vim.log.levels.ERROR, { more = sent and ':Leash log' or ':checkhealth leash' })
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
     H.last = { request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts }
     H.show(H.last, {})
   end, opts)
+  sent = true
 end
 
---- `:Leash last`: open the last plan of this session again, with the catalog it was made
---- from, without asking the model. A plan that was dismissed, cancelled or only shown is
---- not lost; one that ran can be run again.
+--- `:Do` without a request: ask for it with |vim.ui.input()| (a picker's input where one
+--- replaced it), `<Tab>` completing from the history of requests (|leash-history|).
+---@param opts? leash.DoOpts
+function M.ask(opts)
+  vim.ui.input({ prompt = 'leash: what should Neovim do? ', completion = H.input_completion }, function(input)
+    if input and vim.trim(input) ~= '' then M.run(input, opts) end
+  end)
+end
+
+--- `:Leash last`: open the last plan of this session again without asking the model, with
+--- its run key: a plan that was dismissed, cancelled or only shown (`:Do!`) is not lost,
+--- and one that ran can be run again. It is checked again first, against the catalog as
+--- it is now (|leash.recheck|): when anything it names changed, that is said and nothing
+--- opens or runs.
 function M.last()
-  if not H.last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local last = H.last
+  if not last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local ok, entries, changes = require('leash.recheck').check(last)
+  if not ok then
+    local what = table.concat(changes, '; ')
+    require('leash.log').outcome(last.request, 'changed', 0, what)
+    return H.notify(
+      ('leash: nothing runs, the last plan changed: %s (:Do it again to plan it anew)'):format(what),
+      vim.log.levels.WARN,
+      { more = ':Leash log' }
+    )
+  end
   -- Asked for now: the keys of `:Leash last` do not make it wait (|leash.ui.arrival|).
   require('leash.ui.arrival').request_sent()
-  H.show(H.last, { window = true })
+  -- The plan as it was shown (its reply, what was refused): its steps read the same now.
+  -- It runs from the catalog of now, whose entries for them are the same.
+  local again = vim.tbl_extend('force', last, { entries = entries })
+  again.opts = vim.tbl_extend('force', last.opts, { plan_only = false })
+  H.show(again, { window = true })
 end
 
 ---@class leash.Subcommand
@@ -117,10 +156,10 @@ M.commands = {
   },
   log = {
     desc = 'open the log of requests and plans',
-    run = function() require('leash.planner').open_log() end,
+    run = function() require('leash.log').open() end,
   },
   last = {
-    desc = 'open the last plan again (without asking the model)',
+    desc = 'open the last plan again, checked against the catalog of now (without asking the model)',
     run = function() M.last() end,
   },
   undo = {
@@ -141,7 +180,7 @@ M.commands = {
 ---@param fargs string[]
 function M.command(fargs)
   local name = fargs[1]
-  if not name then return H.notify(M.usage()) end
+  if not name then return H.notify(M.usage(), nil, { listing = true }) end
   local sub = M.commands[name]
   if not sub then
     local names = vim.tbl_keys(M.commands)
@@ -173,22 +212,28 @@ function M.usage()
   return table.concat(lines, '\n')
 end
 
---- Completion for `:Do`: earlier requests of this session that start with what was
---- typed (newest first), each completing the word under the cursor to the end of
---- the request. Where none does, a word of two letters or more completes to the names
---- in the catalog that start with it (options, commands, user commands: `:Do set wr<Tab>`).
+--- Completion for `:Do`: earlier requests (|leash-history|, kept across restarts) that
+--- start with what was typed, newest first, each completing the word under the cursor
+--- to the end of the request. Where none does, a word of two letters or more completes
+--- to the names in the catalog that start with it (options, commands, user commands:
+--- `:Do set wr<Tab>`).
 ---@param arglead string
 ---@param cmdline string
 ---@return string[]
 function M.complete_request(arglead, cmdline)
   local typed = cmdline:gsub('^%s*%S+%s?', '', 1)
-  local before = typed:sub(1, #typed - #arglead)
-  local out = {}
-  for _, r in ipairs(H.history) do
-    if vim.startswith(r, typed) and r ~= typed then out[#out + 1] = r:sub(#before + 1) end
-  end
+  local out = require('leash.history').complete(typed, arglead)
   if #out == 0 and #arglead >= 2 then return H.catalog_names(arglead) end
   return out
+end
+
+--- Completion for the prompt of |M.ask()|: `typed` is all that was typed; the earlier
+--- requests that start with it, whole, newest first.
+---@param typed string
+---@return string[]
+function M.complete_input(typed)
+  typed = typed or ''
+  return require('leash.history').complete(typed, typed)
 end
 
 --- Completion for `:Leash`.
@@ -210,11 +255,8 @@ end
 
 -- Helper data ================================================================
 
---- This session's requests, newest first, each once.
----@type string[]
-H.history = {}
-
-H.history_max = 100
+-- The prompt's completion (|input()|'s `customlist`): this module's function.
+H.input_completion = "customlist,v:lua.require'leash'.complete_input"
 
 --- The last plan of this session: `{ request, plan, entries, range, opts }`.
 H.last = nil
@@ -311,26 +353,13 @@ function H.catalog_names(prefix)
   return names
 end
 
-function H.remember(request)
-  for i = #H.history, 1, -1 do
-    if H.history[i] == request then table.remove(H.history, i) end
-  end
-  table.insert(H.history, 1, request)
-  H.history[H.history_max + 1] = nil
-end
-
---- Notify safely from any context (libuv callbacks included). An error waits until the
---- command that raised it has returned: Neovim's own `vim.notify` shows an error as an
---- error message, and an error message while a command runs inside `vim.cmd` (lazy.nvim's
---- stand-in `:Do` runs the real one that way) becomes an exception, shown a second time
---- with a Lua traceback.
-function H.notify(msg, level)
-  local notify = require('leash.ui.notify').notify
-  if level == vim.log.levels.ERROR then
-    return vim.schedule(function() notify(msg, level) end)
-  end
-  notify(msg, level)
-end
+--- Notify from any context (|leash.ui.notify|: never an error message, which inside
+--- `vim.cmd` would become an exception: lazy.nvim's stand-in `:Do` runs the real one that
+--- way).
+---@param msg string
+---@param level? integer
+---@param opts? leash.NotifyOpts
+function H.notify(msg, level, opts) require('leash.ui.notify').notify(msg, level, opts) end
 
 function H.catalog(path)
   local catalog = require('leash.catalog')
@@ -346,7 +375,7 @@ function H.catalog(path)
     total = total + (counts[name] or 0)
   end
   lines[#lines + 1] = ('%-14s %5d'):format('total', total)
-  H.notify('leash: catalog entries by source\n' .. table.concat(lines, '\n'))
+  H.notify('leash: catalog entries by source\n' .. table.concat(lines, '\n'), nil, { listing = true })
 end
 
 function H.show_rank(request)
@@ -376,7 +405,9 @@ function H.build()
   require('leash.build').start({
     on_progress = function(msg, level)
       if level and level >= vim.log.levels.INFO then return H.notify('leash: ' .. msg) end
-      vim.api.nvim_echo({ { 'leash: ' .. msg } }, false, {})
+      -- In place, kept to one line (|leash.ui.notify|), not in :messages.
+      local notify = require('leash.ui.notify')
+      notify.echo({ chunks = { { notify.one_line('leash: ' .. msg) } }, history = false })
     end,
     on_done = function(ok, msg) H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.ERROR) end,
   })

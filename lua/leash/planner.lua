@@ -1,6 +1,7 @@
 --- The planner's Neovim side: starts a model request on the core's runtime thread, shows
 --- progress, learns of completion through the core's completion pipe (no polling), takes
---- the validated plan on the main thread, logs the exchange, and cancels on request.
+--- the validated plan on the main thread, hands the exchange to the log (|leash.log|), and
+--- cancels on request.
 ---
 --- The editor never waits on the network: `native.plan_start` returns a job at once, and
 --- the only work on the main loop is reading one byte and converting the finished result.
@@ -152,56 +153,6 @@ function M.current_values(entries)
   return next(values) and values or vim.empty_dict()
 end
 
---- The log file: one JSON line per exchange, readable by the user only.
----@return string
-function M.log_path() return vim.fs.joinpath(vim.fn.stdpath('log'), 'leash.log') end
-
---- Append one line to the log (mode 0600; the key is never in it).
----@param line string
-function M.log(line)
-  if not require('leash.config').get().log then return end
-  local path = M.log_path()
-  vim.fn.mkdir(vim.fs.dirname(path), 'p')
-  local fd = vim.uv.fs_open(path, 'a', tonumber('600', 8))
-  if not fd then return end
-  vim.uv.fs_write(fd, line .. '\n')
-  vim.uv.fs_close(fd)
-end
-
---- Append what became of a request to the log: `{"outcome": {"request", "status",
---- "steps", "error"?, "time_ms"}}`. `status`: `ran` (`steps` ran), `failed` (`steps` ran
---- before the one that failed, or planning failed), `cancelled`, `nothing to run`,
---- `shown` (`:Do!`), `edited` (the window's `e`) or `cancelled while planning`.
----@param request? string
----@param status string
----@param steps integer
----@param err? string
-function M.log_outcome(request, status, steps, err)
-  local sec, usec = vim.uv.gettimeofday()
-  M.log(vim.json.encode({
-    outcome = {
-      request = request,
-      status = status,
-      steps = steps,
-      error = err and require('leash.text').visible(err) or nil,
-      -- Milliseconds since the Unix epoch, as the core's lines have.
-      time_ms = sec * 1000 + math.floor(usec / 1000),
-    },
-  }))
-end
-
---- `:Leash log`: open the log. The log holds model answers, so it is shown as text in a
---- scratch buffer with 'modeline' off, set before the text goes in: a modeline inside an
---- answer must never set an option (editing the file itself would apply it on read).
-function M.open_log()
-  local path = M.log_path()
-  if vim.fn.filereadable(path) == 0 then return H.notify('leash: no log yet (' .. path .. ')') end
-  local ok, lines = pcall(vim.fn.readfile, path)
-  if not ok then return H.notify('leash: cannot read the log (' .. path .. '): ' .. tostring(lines)) end
-  require('leash.ui.scratch').show('leash://log', lines)
-  vim.cmd.normal({ args = { 'G' }, bang = true })
-end
-
 -- Helper functionality =======================================================
 
 --- The completion pipe is opened once per Neovim process: the core writes one byte per
@@ -272,7 +223,7 @@ end
 function H.finish(p, result)
   H.unmap_cancel_key()
   local ms = math.floor((vim.uv.hrtime() - p.started) / 1e6)
-  if result.log then M.log(result.log) end
+  if result.log then require('leash.log').append(result.log) end
   if result.status == 'error' then result.error = H.error_text(result.error, result.code) end
   H.progress_end(p.provider, result, ms)
   local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
@@ -339,11 +290,13 @@ function H.progress_news(p)
 end
 
 function H.progress_end(provider, result, ms)
+  local progress = require('leash.ui.progress')
+  local took = progress.duration(ms)
   local text = ({
-    done = ('planned with %s in %d ms'):format(provider, ms),
+    done = ('planned with %s in %s'):format(provider, took),
     cancelled = 'planning cancelled',
-  })[result.status] or ('planning failed after %d ms'):format(ms)
-  require('leash.ui.progress').finish(text, result.status)
+  })[result.status] or ('planning failed after %s'):format(took)
+  progress.finish(text, result.status)
 end
 
 -- <C-c> cancels while planning. The user's own mapping, if any, is put back afterwards.

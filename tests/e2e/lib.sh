@@ -45,9 +45,10 @@ e2e_model_server() {
   port=$(cat "$tmp/port")
 }
 
-# e2e_tmux [OPTIONS...] COMMAND: a 120×40 terminal running COMMAND, kept after it exits.
+# e2e_tmux [OPTIONS...] COMMAND: a 120×40 terminal (or $e2e_cols×$e2e_rows) running
+# COMMAND, kept after it exits.
 e2e_tmux() {
-  tmux -L "$sock" -f /dev/null new-session -d -s "$e2e_session" -x 120 -y 40 "$@"
+  tmux -L "$sock" -f /dev/null new-session -d -s "$e2e_session" -x "${e2e_cols:-120}" -y "${e2e_rows:-40}" "$@"
   tmux -L "$sock" set-option -t "$e2e_session" remain-on-exit on >/dev/null
 }
 

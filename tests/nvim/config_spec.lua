@@ -1,5 +1,7 @@
 -- setup() validation.
 
+local capture_notify = dofile(root .. '/tests/nvim/helpers.lua').capture_notify
+
 describe('config', function()
   before_each(function() fresh() end)
 
@@ -18,40 +20,80 @@ describe('config', function()
     eq(true, cfg.sources.options)
   end)
 
+  it('setup() never raises: one notification names every error, nothing applies, nothing is planned', function()
+    require('leash').setup({ shortlist_limit = 20 })
+    local seen, restore = capture_notify()
+    local okc, err = pcall(require('leash').setup, { shortlist_limt = 10, timeout_ms = 5, provider = 'ollama' })
+    restore()
+    ok(okc, err)
+    eq(1, #seen, vim.inspect(seen))
+    eq(vim.log.levels.ERROR, seen[1].level)
+    matches("^config: shortlist_limt: unknown option %(did you mean 'shortlist_limit'%?%)", seen[1].msg)
+    matches('timeout_ms: should be an integer from 1000 to 600000, not 5', seen[1].msg)
+    local cfg = require('leash.config').get()
+    eq(20, cfg.shortlist_limit, 'the earlier config stays')
+    eq(nil, cfg.provider, 'nothing of the bad config applies')
+    -- :Do does not plan with what was there before as if nothing had happened.
+    local started, perr = require('leash.planner').start('turn on word wrap', function() end)
+    eq(false, started)
+    matches('^leash: config: shortlist_limt', perr)
+    -- A valid config afterwards plans again.
+    require('leash').setup({})
+    eq(nil, require('leash.config').failed())
+  end)
+
+  it('setup() from init.lua with a typo lets the rest of init.lua run', function()
+    local init = vim.fn.tempname() .. '.lua'
+    local out = vim.fn.tempname()
+    vim.fn.writefile({
+      ('vim.opt.rtp:prepend(%q)'):format(root),
+      "require('leash').setup({ shortlist_limt = 10 })",
+      ('vim.fn.writefile({ "after setup" }, %q)'):format(out),
+    }, init)
+    local r = vim
+      .system({ vim.v.progpath, '--headless', '-u', init, '-i', 'NONE', '+qa!' }, { text = true })
+      :wait(30000)
+    eq(0, r.code, r.stderr)
+    eq({ 'after setup' }, vim.fn.readfile(out))
+    ok(not r.stderr:find('E5113') and not r.stderr:find('stack traceback'), r.stderr)
+    os.remove(init)
+    os.remove(out)
+  end)
+
   it('names an unknown key and suggests the closest', function()
-    local err = raises(require('leash').setup, { shortlist_limt = 10 })
+    local err = raises(require('leash.config').setup, { shortlist_limt = 10 })
     eq("leash: config: shortlist_limt: unknown option (did you mean 'shortlist_limit'?)", err)
   end)
 
   it('names unknown nested keys by dotted path', function()
-    local err = raises(require('leash').setup, { sources = { keymap = false } })
+    local err = raises(require('leash.config').setup, { sources = { keymap = false } })
     eq("leash: config: sources.keymap: unknown option (did you mean 'sources.keymaps'?)", err)
   end)
 
   it('names the wrong type', function()
     eq(
       'leash: config: confirm_before_run: should be a boolean, not string',
-      raises(require('leash').setup, {
+      raises(require('leash.config').setup, {
         confirm_before_run = 'no',
       })
     )
     matches(
       'shortlist_limit: should be an integer from 1 to 500, not 0',
-      raises(require('leash').setup, {
+      raises(require('leash.config').setup, {
         shortlist_limit = 0,
       })
     )
-    matches('sources: should be a table, not boolean', raises(require('leash').setup, { sources = true }))
+    matches('sources: should be a table, not boolean', raises(require('leash.config').setup, { sources = true }))
     matches(
       'entries%[2%]: needs a title',
-      raises(require('leash').setup, { entries = { { id = 'a', title = 'a', cmd = { 'x' } }, { id = 'b' } } })
+      raises(require('leash.config').setup, { entries = { { id = 'a', title = 'a', cmd = { 'x' } }, { id = 'b' } } })
     )
   end)
 
   it('checks providers and that the chosen one exists', function()
     matches(
       "providers.x.kind: should be one of 'anthropic', 'openai', 'ollama'",
-      raises(require('leash').setup, {
+      raises(require('leash.config').setup, {
         providers = { x = { kind = 'gpt' } },
       })
     )
@@ -65,24 +107,24 @@ describe('config', function()
     eq(
       "leash: config: provider: 'nope' is neither a built-in kind (anthropic, openai, ollama, offline)"
         .. ' nor defined in providers (none defined)',
-      raises(require('leash').setup, { provider = 'nope' })
+      raises(require('leash.config').setup, { provider = 'nope' })
     )
     eq(
       "leash: config: provider: 'antropic' is neither a built-in kind (anthropic, openai, ollama, offline)"
         .. " nor defined in providers (defined: groq, work) (did you mean 'anthropic'?)",
-      raises(require('leash').setup, {
+      raises(require('leash.config').setup, {
         provider = 'antropic',
         providers = { work = { kind = 'openai' }, groq = { kind = 'openai' } },
       })
     )
     matches(
       "^leash: config: providers.mine.kind: needed, since 'mine' is not a built%-in kind %(anthropic, openai, ollama, offline%)$",
-      raises(require('leash').setup, { provider = 'mine', providers = { mine = { model = 'm' } } })
+      raises(require('leash.config').setup, { provider = 'mine', providers = { mine = { model = 'm' } } })
     )
   end)
 
   it('reports every error at once, by name, in one message without a position', function()
-    local err = raises(require('leash').setup, {
+    local err = raises(require('leash.config').setup, {
       provider = 'mine',
       providers = { mine = { kind = 'gpt', timeout_ms = 2.5 } },
       timeout_ms = 5,
@@ -103,7 +145,7 @@ describe('config', function()
 
   it('applies nothing of a config with errors', function()
     require('leash').setup({ shortlist_limit = 20, provider = 'ollama' })
-    raises(require('leash').setup, { shortlist_limit = 30, sources = { keymaps = false }, provider = 'nope' })
+    raises(require('leash.config').setup, { shortlist_limit = 30, sources = { keymaps = false }, provider = 'nope' })
     local cfg = require('leash.config').get()
     eq(20, cfg.shortlist_limit, 'the earlier config stays')
     eq('ollama', cfg.provider)
@@ -113,7 +155,7 @@ describe('config', function()
   end)
 
   it('an inline api_key gets where a key may come from, never its value', function()
-    local err = raises(require('leash').setup, {
+    local err = raises(require('leash.config').setup, {
       provider = 'groq',
       providers = { groq = { kind = 'openai', api_key = 'sk-inline-secret-7' } },
     })
@@ -126,12 +168,12 @@ describe('config', function()
     )
     matches(
       '^leash: config: api_key: a key does not belong in the config, only where it comes from, in a provider %(providers%.NAME%): api_key_env',
-      raises(require('leash').setup, { api_key = 'sk-inline-secret-7' })
+      raises(require('leash.config').setup, { api_key = 'sk-inline-secret-7' })
     )
   end)
 
   it(':checkhealth leash reports the same errors', function()
-    raises(require('leash').setup, { providers = { mine = { kind = 'gpt' } }, timeout_ms = 5 })
+    raises(require('leash.config').setup, { providers = { mine = { kind = 'gpt' } }, timeout_ms = 5 })
     vim.cmd('silent checkhealth leash')
     local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
     matches('ERROR providers%.mine%.kind: should be one of', text)
@@ -149,14 +191,14 @@ describe('config', function()
     require('leash').setup({ raise = {}, providers = {}, sources = {} })
     eq({}, require('leash.config').get().raise)
     eq(true, require('leash.config').get().sources.git, 'the core fills in the defaults')
-    matches('^leash: config: log: cannot be read', raises(require('leash').setup, { log = function() end }))
+    matches('^leash: config: log: cannot be read', raises(require('leash.config').setup, { log = function() end }))
     eq(
       "leash: config: raise[1]: reach should be 'safe', 'edit', 'write', 'code' or 'shell'",
-      raises(require('leash').setup, { raise = { { pattern = 'x', reach = 'plugin' } } })
+      raises(require('leash.config').setup, { raise = { { pattern = 'x', reach = 'plugin' } } })
     )
     eq(
       "leash: config: keymap_mode: unknown option (did you mean 'keymap_modes'?)",
-      raises(require('leash').setup, { keymap_mode = { 'n' } }),
+      raises(require('leash.config').setup, { keymap_mode = { 'n' } }),
       'a Lua-only key is a candidate too'
     )
   end)
@@ -164,7 +206,7 @@ describe('config', function()
   it('without the native library, setup() checks its own keys and the rest waits', function()
     local _, restore = without_native()
     local config = require('leash.config')
-    matches('keymap_modes: should be a list', raises(require('leash').setup, { keymap_modes = 'n' }))
+    matches('keymap_modes: should be a list', raises(require('leash.config').setup, { keymap_modes = 'n' }))
     require('leash').setup({ shortlist_limit = 0 })
     restore()
     matches('native library not found', config.unchecked)
@@ -185,7 +227,7 @@ describe('config', function()
     local config = require('leash.config')
     -- Too old: no check_config at all.
     native.check_config = nil
-    local err = raises(require('leash').setup, { shortlist_limit = 5 })
+    local err = raises(require('leash.config').setup, { shortlist_limit = 5 })
     native.check_config = check
     eq('leash: config: the native library is too old to check the configuration (run :Leash build)', err)
     -- The check itself fails once the library loads after setup(): nothing is planned.
@@ -205,7 +247,7 @@ describe('config', function()
   it('refuses an entry whose run is not a function, and applies no entry before it is checked', function()
     eq(
       'leash: config: entries[1]: run should be a function',
-      raises(require('leash').setup, { entries = { { id = 'x', title = 'x', run = true, reach = 'safe' } } })
+      raises(require('leash.config').setup, { entries = { { id = 'x', title = 'x', run = true, reach = 'safe' } } })
     )
     local _, restore = without_native()
     local config = require('leash.config')

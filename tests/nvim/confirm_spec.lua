@@ -1149,7 +1149,8 @@ describe('steps that change nothing', function()
     eq(false, done)
     eq(0, #floats(), 'no window')
     eq({}, seen, 'no option was set')
-    eq({ { 'leash: nothing to change: wrap is already true, tabstop is already 4', vim.log.levels.INFO } }, notes)
+    -- A notifier titles it `leash`: the text does not say so again.
+    eq({ { 'nothing to change: wrap is already true, tabstop is already 4', vim.log.levels.INFO } }, notes)
     vim.api.nvim_clear_autocmds({ event = 'OptionSet' })
     vim.o.tabstop = 8
   end)
@@ -1165,7 +1166,7 @@ describe('steps that change nothing', function()
     })
     eq(true, done)
     eq(true, vim.o.list)
-    eq({ { 'leash: ran 2 steps; 1 changed nothing (:Leash undo restores settings)', vim.log.levels.INFO } }, notes)
+    eq({ { 'ran 2 steps; 1 changed nothing (:Leash undo restores settings)', vim.log.levels.INFO } }, notes)
     vim.o.list = false
   end)
 end)
@@ -1234,6 +1235,14 @@ describe('a plan that arrives while the user is typing', function()
     eq(nil, arrival.busy({ mode = 'n', sent_ns = now - 100 * ms, last_key_ns = now - 101 * ms, now_ns = now }))
   end)
 
+  it('does not count the key that dismisses a hit-enter or more prompt as typing', function()
+    eq(false, arrival.typing('r'))
+    eq(false, arrival.typing('rm'))
+    for _, mode in ipairs({ 'n', 'i', 'c', 'v', 't', 'no' }) do
+      eq(true, arrival.typing(mode), mode)
+    end
+  end)
+
   it('waits for :Leash show instead of taking the keys', function()
     fresh()
     close_floats()
@@ -1249,7 +1258,7 @@ describe('a plan that arrives while the user is typing', function()
     vim.notify = saved
     eq(0, opened)
     eq(true, arrival.holding())
-    matches('the plan is ready %(2 steps%); it waits because you are typing%. :Leash show opens it', notes[1])
+    matches('^plan ready %(2 steps%): :Leash show opens it %(held: you are typing%)$', notes[1])
     require('leash').command({ 'show' })
     eq(1, opened)
     eq(false, arrival.holding())

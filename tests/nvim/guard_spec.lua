@@ -277,7 +277,7 @@ describe('guarded steps in a plan', function()
     eq(false, okr)
     matches('^leash: step 1 %(Run :diffsplit%): it tried to start a program: “diff ', err)
     -- The log names the step as the window and the message do, not by the model's index.
-    local log = vim.fn.readfile(require('leash.planner').log_path())
+    local log = vim.fn.readfile(require('leash.log').path())
     local line = vim.json.decode(log[#log])
     eq({ 1, 'Run :diffsplit' }, { line.guard.step, line.guard.label })
     eq(false, vim.o.wrap, 'the plan stopped')

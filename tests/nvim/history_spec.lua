@@ -45,7 +45,7 @@ end
 --- The outcome lines the log holds, oldest first.
 local function outcomes()
   local out = {}
-  local path = require('leash.planner').log_path()
+  local path = require('leash.log').path()
   if vim.fn.filereadable(path) == 0 then return out end
   for _, line in ipairs(vim.fn.readfile(path)) do
     local okd, t = pcall(vim.json.decode, line)
@@ -61,7 +61,7 @@ local function start(plans, delay_ms, extra)
   local w = float()
   if w then pcall(vim.api.nvim_win_close, w, true) end
   if server then server.stop() end
-  os.remove(require('leash.planner').log_path())
+  os.remove(require('leash.log').path())
   server = model.server(plans, delay_ms or 0)
   model.use(server.port, 'anthropic', extra)
   vim.cmd('silent! only!')
@@ -93,7 +93,7 @@ describe(':Leash last', function()
     vim.notify = function(msg) notes[#notes + 1] = msg end
     vim.cmd('Leash last')
     vim.notify = saved
-    matches('^leash: no plan yet', notes[1])
+    matches('^no plan yet', notes[1])
   end)
 
   it('reopens a cancelled plan without asking the model again, and runs it', function()
@@ -259,14 +259,75 @@ describe(':Do! (plan only)', function()
     eq(false, vim.o.wrap)
     eq('shown', outcomes()[1].status)
 
-    -- Reopened, it is still only shown.
+    -- Reviewed, it runs from :Leash last with the run key, without asking the model again.
     vim.cmd('Leash last')
     win = wait_window()
-    matches('plan only', text_of(win))
+    ok(not text_of(win):find('plan only'), text_of(win))
     press('y')
-    eq(false, vim.o.wrap)
+    wait_closed()
+    eq(true, vim.o.wrap)
+    eq(1, #server.requests)
+    eq('ran', outcomes()[2].status)
+  end)
+end)
+
+describe(':Leash last checks the plan again against the catalog of now', function()
+  local function notes_of(fn)
+    local notes, saved = {}, vim.notify
+    vim.notify = function(msg, level) notes[#notes + 1] = { msg = msg, level = level } end
+    fn()
+    vim.notify = saved
+    return notes
+  end
+
+  it('runs nothing and says what when an item it names is gone', function()
+    vim.api.nvim_create_user_command('LeashSpecMark', function() vim.g.leash_spec_mark = 1 end, { desc = 'mark' })
+    start({ reply = 'Marking.', steps = { { type = 'item', id = 'user:LeashSpecMark', why = 'asked' } } })
+    vim.cmd('Do! mark it')
+    wait_window()
     press('q')
     wait_closed()
+    vim.api.nvim_del_user_command('LeashSpecMark')
+    local notes = notes_of(function() vim.cmd('Leash last') end)
+    vim.wait(200)
+    eq(nil, float(), 'no window')
+    eq(nil, vim.g.leash_spec_mark)
+    eq(vim.log.levels.WARN, notes[1].level)
+    matches('^nothing runs, the last plan changed: .*LeashSpecMark', notes[1].msg)
+    eq('changed', outcomes()[#outcomes()].status)
+  end)
+
+  it('runs nothing when an item it names was redefined', function()
+    vim.api.nvim_create_user_command('LeashSpecMark', function() vim.g.leash_spec_mark = 1 end, { desc = 'mark' })
+    start({ reply = 'Marking.', steps = { { type = 'item', id = 'user:LeashSpecMark', why = 'asked' } } })
+    vim.cmd('Do! mark it')
+    wait_window()
+    press('q')
+    wait_closed()
+    vim.api.nvim_create_user_command('LeashSpecMark', function() vim.g.leash_spec_mark = 2 end, {
+      desc = 'something else now',
+      nargs = '?',
+    })
+    local notes = notes_of(function() vim.cmd('Leash last') end)
+    vim.wait(200)
+    eq(nil, float(), 'no window')
+    matches('user:LeashSpecMark', notes[1].msg)
+    vim.api.nvim_del_user_command('LeashSpecMark')
+  end)
+
+  it('runs nothing when a step reaches further now (a raise rule of the config)', function()
+    start(WRAP_PLAN)
+    vim.cmd('Do turn on word wrap')
+    wait_window()
+    press('q')
+    wait_closed()
+    require('leash.config').options.raise = { { pattern = 'wrap', reach = 'shell' } }
+    local notes = notes_of(function() vim.cmd('Leash last') end)
+    require('leash.config').options.raise = nil
+    vim.wait(200)
+    eq(nil, float(), 'no window')
+    matches('Set wrap = true: was %[safe%], is now %[shell%]', notes[1].msg)
+    eq(false, vim.o.wrap)
   end)
 end)
 

@@ -50,7 +50,7 @@ describe('plugin/leash.lua', function()
 
   it('log and cancel answer when there is nothing to show or cancel', function()
     local expected = { log = 'no log yet', cancel = 'nothing to cancel' }
-    os.remove(require('leash.planner').log_path())
+    os.remove(require('leash.log').path())
     for _, sub in ipairs({ 'log', 'cancel' }) do
       local seen, restore = capture_notify()
       vim.cmd('Leash ' .. sub)
@@ -60,10 +60,15 @@ describe('plugin/leash.lua', function()
   end)
 
   it(':Leash log applies no modeline from a logged answer', function()
-    local planner = require('leash.planner')
-    os.remove(planner.log_path())
-    planner.log('answer: {"steps":[]} vim: set ts=3 ch=7 :')
-    planner.log('/* vim: set isprint=1-255 ts=5: */')
+    local log = require('leash.log')
+    os.remove(log.path())
+    log.append(vim.json.encode({
+      time_ms = 0,
+      request = 'vim: set ts=3 ch=7 :',
+      provider = 'spec',
+      raw = '/* vim: set isprint=1-255 ts=5: */',
+      exchanges = { { round = 1, raw = '/* vim: set isprint=1-255 ts=5: */' } },
+    }))
     vim.o.modeline = true -- on by default except for root
     local ts, ch, isprint = vim.o.tabstop, vim.o.cmdheight, vim.o.isprint
     vim.cmd('Leash log')
@@ -74,11 +79,16 @@ describe('plugin/leash.lua', function()
     eq(ch, vim.o.cmdheight)
     eq(isprint, vim.o.isprint)
     eq(false, vim.bo.modeline)
-    -- Opening it again (the buffer reused) applies none either.
+    -- Opening it again (the buffer reused) applies none either, nor does the raw answer.
     vim.cmd('close')
     vim.cmd('Leash log')
     eq(ts, vim.bo.tabstop)
     eq(ch, vim.o.cmdheight)
+    vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
+    matches('isprint=1%-255', table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n'))
+    eq(isprint, vim.o.isprint)
+    eq(ts, vim.bo.tabstop)
+    eq(false, vim.bo.modeline)
     vim.cmd('close')
   end)
 
@@ -89,7 +99,8 @@ describe('plugin/leash.lua', function()
     eq({ 'today' }, called)
   end)
 
-  it(':Do <Tab> completes from this session’s requests, newest first', function()
+  it(':Do <Tab> completes from earlier requests, newest first', function()
+    os.remove(require('leash.history').path())
     local leash = require('leash')
     local saved = leash.plan
     leash.plan = function() end -- no planning here: only the history matters
@@ -115,7 +126,7 @@ describe('plugin/leash.lua', function()
     local okc, err = pcall(vim.cmd, 'Leash')
     vim.notify = saved
     ok(okc, err)
-    matches('^leash: :Leash {subcommand}, one of:', notes[1][1])
+    matches('^:Leash {subcommand}, one of:', notes[1][1])
     for _, sub in ipairs({ 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' }) do
       matches('\n  ' .. sub .. ' +%S', notes[1][1])
     end

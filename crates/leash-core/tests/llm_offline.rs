@@ -43,5 +43,5 @@ fn make_the_font_bigger_needs_a_model() {
     let p = plan("make the font bigger");
     assert_eq!(p["steps"], json!([]), "{p}");
     assert_eq!(p["reply"], json!(offline::NEEDS_MODEL));
-    assert!(offline::NEEDS_MODEL.starts_with("This needs a language model"));
+    assert!(offline::NEEDS_MODEL.starts_with("offline can't plan this: :help leash-providers"));
 }

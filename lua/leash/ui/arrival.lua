@@ -32,7 +32,7 @@ function M.arrive(open, what)
     return true
   end
   H.held = open
-  local msg = ('leash: the plan is ready (%s); it waits because %s. :Leash show opens it'):format(what, why)
+  local msg = ('leash: plan ready (%s): :Leash show opens it (held: %s)'):format(what, why)
   require('leash.ui.notify').notify(msg, vim.log.levels.WARN)
   -- In Insert mode the mode message soon covers an echoed notice: say it again once the
   -- user is back in Normal mode.
@@ -67,6 +67,13 @@ function M.busy(state)
   local now = state.now_ns or vim.uv.hrtime()
   if last and (not sent or last > sent) and now - last < M.quiet_ms * 1e6 then return 'you are typing' end
 end
+
+--- Whether a key typed in `mode` is typing for something else. The Enter (or any key)
+--- that dismisses a |hit-enter| or |more-prompt| is not: it only goes back to where the
+--- user was.
+---@param mode string as |nvim_get_mode()| says it
+---@return boolean
+function M.typing(mode) return mode ~= 'r' and mode ~= 'rm' end
 
 --- `:Leash show`: open the held plan.
 ---@return boolean opened
@@ -114,7 +121,7 @@ function H.watch_keys()
   if H.watching then return end
   H.watching = true
   vim.on_key(function(_, typed)
-    if typed and typed ~= '' then H.last_key_ns = vim.uv.hrtime() end
+    if typed and typed ~= '' and M.typing(vim.api.nvim_get_mode().mode) then H.last_key_ns = vim.uv.hrtime() end
   end, H.ns)
 end
 

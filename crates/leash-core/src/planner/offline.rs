@@ -28,9 +28,10 @@ use crate::rank::{query_words, stem, Index, Ranked};
 /// How many top-ranked entries may be named.
 const TOP: usize = 5;
 
-/// The sentence given when the request needs a model, in Neovim.
-pub const NEEDS_MODEL: &str = "This needs a language model: set provider = 'anthropic' and ANTHROPIC_API_KEY, \
-or provider = 'ollama' for a local one (see :help leash-providers).";
+/// The sentence given when the request needs a model, in Neovim: where to read how first,
+/// since a message line shows only its start.
+pub const NEEDS_MODEL: &str = "offline can't plan this: :help leash-providers (a model can: provider = 'anthropic' \
+with ANTHROPIC_API_KEY, or provider = 'ollama' for a local one).";
 
 /// The same for the `leash` program (Helix), whose settings live in its config file.
 pub const NEEDS_MODEL_PROGRAM: &str = "This needs a language model: put provider = \"anthropic\" in \

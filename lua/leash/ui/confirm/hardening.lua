@@ -67,10 +67,12 @@ function M.armed(state) return state.armed_at ~= nil and vim.uv.hrtime() - state
 --- Tell the user that nothing runs from this window: the terminal may hide part of it.
 function M.warn_untrusted()
   require('leash.ui.notify').notify(
-    "leash: 'isprint' let control characters be drawn raw, so the terminal may hide part of the plan window and "
-      .. 'this Neovim cannot reset it (no nvim_ui_send()). Nothing runs from this window; '
-      .. "leash set 'isprint' to its default while it is open. Restart Neovim (or reset the terminal) and ask again.",
-    vim.log.levels.WARN
+    'leash: nothing runs from this plan window: the terminal may hide part of it '
+      .. "('isprint' let control characters be drawn raw, and this Neovim cannot reset the terminal: "
+      .. "no nvim_ui_send()). leash set 'isprint' to its default while it is open. "
+      .. 'Restart Neovim (or reset the terminal) and ask again.',
+    vim.log.levels.WARN,
+    { more = ':help leash-plan-terminal' }
   )
 end
 

@@ -115,6 +115,9 @@ M.visible = content.visible
 function H.open(plan, opts, made)
   -- One plan window at a time: a new plan cancels the one still waiting.
   if shared.current then shared.current.cancel() end
+  -- What the message area says of this plan (its progress ending) is said before the
+  -- window is drawn: echoed over it, it could scroll a terminal smaller than the editor.
+  require('leash.ui.notify').flush()
   highlights.create_defaults()
   local now, globals = opts.current_values, nil
   if not now then

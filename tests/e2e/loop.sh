@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# End-to-end: the everyday loop as a person sees it, in a real Neovim TUI in tmux at
+# 80×24 and at 120×40, with 'cmdheight' 0, against a local model server
+# (tests/e2e/mock_model.py). No hit-enter prompt may appear at any moment of 1.–3.:
+#
+#   1. `:Do` opens the plan window, and the progress message is gone under it.
+#   2. Progress moves while a slow model thinks: the spinner turns and the seconds count.
+#   3. A second `:Do` while one is planning cancels it and opens the new plan's window.
+#   4. A hit-enter prompt of someone else's, dismissed with Enter while a plan is made, is
+#      not typing: the window opens when the plan arrives.
+#   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
+#      in a notification titled leash, without the "leash:" prefix.
+#   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
+#      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
+#
+# Usage: tests/e2e/loop.sh [--capture DIR]   (DIR receives the screens)
+# Needs: tmux, python3, the native library built; snacks.nvim from ../shared/tools/plugins
+# for 5 (skipped without it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+. tests/e2e/lib.sh
+e2e_start loop loop "$@"
+nvim=$(scripts/nvim-path)
+
+echo_file="$tmp/echo-out.txt"
+e2e_model_server tests/e2e/mock_model.py --echo-file "$echo_file" --log "$tmp/requests.jsonl"
+
+# ex CMD: type an Ex command and <CR>.
+ex() { keys Escape; keys -l ":$1"; keys Enter; }
+# no_prompt WHAT: fail when a hit-enter prompt is on screen.
+no_prompt() {
+  if screen | grep -q 'Press ENTER'; then fail "a hit-enter prompt $1"; fi
+  return 0
+}
+# wait_quietly PATTERN SECONDS WHAT: wait_for, failing at once on a hit-enter prompt.
+wait_quietly() {
+  local i
+  for i in $(seq $(($2 * 10))); do
+    no_prompt "$3"
+    screen | grep -Eq -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# gone: poll until the plan window is off the screen.
+gone() {
+  local i
+  for i in $(seq 50); do
+    screen | grep -q 'leash plan' || return 0
+    sleep 0.1
+  done
+  fail "the plan window did not close"
+}
+capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
+
+# start COLS ROWS INIT: a fresh Neovim in a fresh terminal of that size.
+start() {
+  tmux -L "$sock" kill-session -t "$e2e_session" >/dev/null 2>&1 || true
+  e2e_cols=$1 e2e_rows=$2
+  mkdir -p "$tmp/xdg-$1"
+  e2e_tmux \
+    "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/xdg-$1/config XDG_DATA_HOME=$tmp/xdg-$1/data XDG_STATE_HOME=$tmp/xdg-$1/state XDG_CACHE_HOME=$tmp/xdg-$1/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $3; sleep 30"
+  wait_for '^~ *$' 15 || fail "Neovim did not start"
+}
+
+cat >"$tmp/init.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.o.cmdheight = 0
+vim.o.wrap = false
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('leash').setup({
+  provider = 'mock',
+  providers = {
+    mock = { kind = 'anthropic', model = 'mock-model', url = 'http://127.0.0.1:${port}', api_key_env = 'LEASH_E2E_KEY' },
+  },
+})
+EOF
+
+for size in 80x24 120x40; do
+  cols=${size%x*} rows=${size#*x}
+  start "$cols" "$rows" "$tmp/init.lua"
+
+  # --- 1. the window opens, no prompt, the progress gone -------------------------------
+  ex 'Do make the font bigger and turn on word wrap'
+  wait_quietly 'leash plan' 30 "appeared before the plan window opened ($size, cmdheight=0)" ||
+    fail ":Do did not open the plan window ($size, cmdheight=0)"
+  sleep 0.3
+  no_prompt "appeared after the plan window opened ($size)"
+  screen | grep -q 'planning with' && fail "the progress message stayed under the plan window ($size)"
+  capture "window-$size"
+  keys Enter
+  gone
+  echo "loop: ok ($size): :Do opened the plan window with cmdheight=0, no hit-enter prompt, no progress left under it"
+
+  # --- 2. progress moves ---------------------------------------------------------------
+  ex 'Do e2e-plan:slow'
+  seen=
+  for _ in $(seq 25); do
+    no_prompt "appeared while planning ($size)"
+    seen+=$(screen | grep -o '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] planning with mock[^…]*' || true)$'\n'
+    screen | grep -q 'leash plan' && break
+    sleep 0.2
+  done
+  frames=$(printf '%s' "$seen" | grep -o '^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]' | sort -u | wc -l)
+  [ "$frames" -ge 2 ] || fail "the spinner did not move ($size): $seen"
+  printf '%s' "$seen" | grep -Eq ' · [12] s' || fail "the seconds were not counted ($size): $seen"
+  wait_quietly 'leash plan' 30 "appeared when the slow plan arrived ($size)" || fail "the slow plan did not open ($size)"
+  keys q
+  gone
+  echo "loop: ok ($size): the spinner turned and the seconds counted while the model was slow"
+
+  # --- 3. a second :Do while one is planning ---------------------------------------------
+  ex 'Do e2e-plan:slow'
+  sleep 0.5
+  ex 'Do e2e-plan:slow'
+  wait_quietly 'leash plan' 30 "appeared after a second :Do ($size)" || fail "the second :Do did not open its plan ($size)"
+  keys q
+  gone
+  echo "loop: ok ($size): a second :Do while planning replaced the first, no hit-enter prompt"
+
+  # --- 4. a dismissed hit-enter prompt is not typing ------------------------------------
+  # Typed before the request: a message of two lines a second later, someone else's.
+  ex "lua require('leash.ui.arrival').quiet_ms = 10000; vim.defer_fn(function() print('one\\ntwo') end, 1000)"
+  ex 'Do e2e-plan:slow'
+  wait_for 'Press ENTER' 10 || fail "the test's own two-line message gave no hit-enter prompt ($size)"
+  keys Enter
+  wait_for 'leash plan' 15 || fail "after a dismissed hit-enter prompt the plan did not open: the Enter counted as typing ($size)"
+  keys q
+  gone
+  echo "loop: ok ($size): the Enter that dismissed a hit-enter prompt did not hold the plan"
+done
+
+# --- 6. a config with a typo, from init.lua ----------------------------------------------
+cat >"$tmp/typo.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.o.cmdheight = 0
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('leash').setup({ shortlist_limt = 10 })
+vim.g.after_setup = 'the rest of init.lua ran'
+EOF
+start 80 24 "$tmp/typo.lua"
+sleep 0.5
+no_prompt "appeared at startup after a config error"
+wait_for "leash: config: shortlist_limt: unknown option" 5 || fail "no message naming the config error at startup"
+ex 'echo g:after_setup'
+wait_for 'the rest of init.lua ran' 5 || fail "the rest of init.lua did not run after setup() with a typo"
+ex 'Do turn on word wrap'
+wait_quietly 'leash: config: shortlist_limt' 10 "appeared when :Do met the config error" ||
+  fail ":Do with a config error did not say so"
+sleep 1
+no_prompt "appeared after :Do met the config error"
+screen | grep -q 'planning with' && fail ":Do planned although the config has errors"
+capture config-error-80x24
+echo "loop: ok: setup() with a typo said so in one line, the rest of init.lua ran, :Do refused, no hit-enter prompt"
+
+# --- 5. snacks.nvim's notifier --------------------------------------------------------------
+snacks_tar=$root/../shared/tools/plugins/snacks.nvim.tar.xz
+if [ -f "$snacks_tar" ]; then
+  mkdir -p "$tmp/plugins"
+  tar -C "$tmp/plugins" -xJf "$snacks_tar"
+  cat >"$tmp/snacks.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.opt.rtp:prepend('$tmp/plugins/snacks.nvim')
+vim.o.cmdheight = 0
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('snacks').setup({ notifier = { enabled = true, timeout = 20000 } })
+require('leash').setup({
+  provider = 'dead',
+  providers = { dead = { kind = 'openai', model = 'm', url = 'http://127.0.0.1:1/v1', api_key_env = 'LEASH_E2E_KEY', retries = 0 } },
+})
+EOF
+  start 80 24 "$tmp/snacks.lua"
+  ex 'Do turn on word wrap'
+  wait_quietly 'refused' 30 "appeared with snacks.nvim's notifier" || fail "no notification of the planning error"
+  sleep 0.5
+  capture snacks-80x24
+  # The notification box: its lines between the border's │, joined.
+  box=$(screen | grep -o '│.*│' | sed 's/^│ *//; s/ *│$//' | tr '\n' ' ' | tr -s ' ')
+  case "$box" in
+    *"dead: connection refused at http://127.0.0.1:1: is the server running?"*) ;;
+    *) fail "the notification does not hold the whole error: $box" ;;
+  esac
+  case "$box" in *"leash: dead"*) fail "the notification repeats the leash: prefix: $box" ;; esac
+  screen | grep -q 'leash' || fail "the notification is not titled leash"
+  echo "loop: ok: snacks.nvim's notifier shows the whole error, wrapped, titled leash, without the prefix"
+else
+  echo "loop: note: no $snacks_tar; the snacks.nvim case did not run"
+fi
+
+echo "loop: passed"

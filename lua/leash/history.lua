@@ -117,7 +117,9 @@ function H.holds_key(request)
 end
 
 function H.key_vars()
-  local names = { 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY' }
+  -- The dialects' default key variables, as the core names them.
+  local lists = require('leash.policy').lists()
+  local names = vim.list_extend({}, lists and lists.default_key_envs or {})
   local ok, cfg = pcall(function() return require('leash.config').options end)
   if ok and type(cfg) == 'table' and type(cfg.providers) == 'table' then
     for _, p in pairs(cfg.providers) do

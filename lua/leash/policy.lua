@@ -26,6 +26,7 @@ local H = {}
 ---@field max_text_bytes integer longest argument, value or command accepted
 ---@field max_plan_sleep_ms integer longest a whole plan may sleep
 ---@field reaches string[] every reach, weakest first
+---@field default_key_envs string[] the variables a provider's key is read from when none is named
 ---@field commands table<string, { raw: string, reach: string, xfile?: true, cmdarg?: true, argopt?: true, backticks?: true, loads_files?: true, name_arg?: true }>
 
 --- The lists, read from the native module on first use.

@@ -101,6 +101,7 @@ describe('policy lists', function()
     eq(4096, lists.max_text_bytes)
     eq(3000, lists.max_plan_sleep_ms)
     eq({ 'safe', 'edit', 'write', 'code', 'plugin', 'shell' }, lists.reaches)
+    eq({ 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY' }, lists.default_key_envs)
     eq(
       { raw = 'shell', reach = 'safe', xfile = true, cmdarg = true, argopt = true, loads_files = true },
       lists.commands.edit

@@ -6,6 +6,7 @@
 use mlua::{Lua, Table, Value as LuaValue};
 
 use leash_core::limits::MAX_TEXT_BYTES;
+use leash_core::llm::ProviderKind;
 use leash_core::policy::budget::MAX_PLAN_SLEEP_MS;
 use leash_core::profile::neovim;
 use leash_core::profile::neovim::code_dirs::{PendingStep, RunState};
@@ -33,6 +34,10 @@ pub fn policy_lists(lua: &Lua, (): ()) -> mlua::Result<Table> {
     out.set("max_text_bytes", MAX_TEXT_BYTES)?;
     out.set("max_plan_sleep_ms", MAX_PLAN_SLEEP_MS)?;
     out.set("reaches", lua.create_sequence_from(Reach::ALL.iter().map(|r| r.as_str()))?)?;
+    out.set(
+        "default_key_envs",
+        lua.create_sequence_from(ProviderKind::ALL.iter().filter_map(|k| k.default_key_env()))?,
+    )?;
     out.set("commands", command_facts(lua)?)?;
     Ok(out)
 }

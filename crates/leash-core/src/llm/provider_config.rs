@@ -47,6 +47,16 @@ impl ProviderKind {
         ProviderKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
+    /// The environment variable a request reads the key from when the user names none,
+    /// for the dialect's own service.
+    pub fn default_key_env(self) -> Option<&'static str> {
+        match self {
+            ProviderKind::Anthropic => Some("ANTHROPIC_API_KEY"),
+            ProviderKind::Openai => Some("OPENAI_API_KEY"),
+            ProviderKind::Ollama | ProviderKind::Offline => None,
+        }
+    }
+
     /// The names of [`ProviderKind::ALL`].
     pub fn names() -> [&'static str; 4] {
         ProviderKind::ALL.map(ProviderKind::as_str)
@@ -509,11 +519,11 @@ impl ProviderConfig {
                 _ => KeyPlan::Optional(KeySource::Env(var.to_string())),
             });
         }
-        Ok(match kind {
-            ProviderKind::Anthropic => KeyPlan::Required(KeySource::Env("ANTHROPIC_API_KEY".into())),
-            // A default key goes only to the service it belongs to, never to another server.
-            ProviderKind::Openai if is_openai_cloud(base) => KeyPlan::Required(KeySource::Env("OPENAI_API_KEY".into())),
-            _ => KeyPlan::None,
+        // A default key goes only to the service it belongs to, never to another server.
+        let own_service = kind != ProviderKind::Openai || is_openai_cloud(base);
+        Ok(match kind.default_key_env().filter(|_| own_service) {
+            Some(var) => KeyPlan::Required(KeySource::Env(var.into())),
+            None => KeyPlan::None,
         })
     }
 }

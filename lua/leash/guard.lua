@@ -297,17 +297,21 @@ function M._set_pending()
 end
 
 --- Pieces of the plan's text that a start is compared with: each string, and each of
---- its words (split at white space, `,`, `=` and `;`).
+--- its words (split at white space, `,`, `=`, `;` and the path separators `/` and `\`,
+--- so `./--output=x` yields `--output=x`).
 function H.tokens(plan_text)
   local whole, dashed = {}, {}
   for _, t in ipairs(plan_text) do
     if type(t) == 'string' then
       local pieces = { vim.trim(t) }
-      for w in t:gmatch('[^%s,;=]+') do
+      for w in t:gmatch('[^%s,;=/\\]+') do
         pieces[#pieces + 1] = w
       end
-      -- `--flag=value` is one piece too: the `=` belongs to it.
+      -- `--flag=value` is one piece too: the `=` belongs to it, also after a `/`.
       for w in t:gmatch('%S+') do
+        pieces[#pieces + 1] = w
+      end
+      for w in t:gmatch('[^%s/\\]+') do
         pieces[#pieces + 1] = w
       end
       for _, p in ipairs(pieces) do

@@ -81,6 +81,29 @@ function hooks.mapping_swap()
   vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/one.txt'))
 end
 
+-- A Git project whose user has a BufEnter helper that runs the real git on the name of
+-- each buffer it enters (as statusline plugins do), recording git's exit code per name.
+function hooks.git_helper()
+  local git = env.LEASH_GUARD_REAL_GIT
+  if not git or git == '' then error('no real git for this case (LEASH_GUARD_REAL_GIT)') end
+  local function run(args)
+    local out =
+      vim.system(vim.list_extend({ git, '-C', dir, '-c', 'user.name=u', '-c', 'user.email=u@x' }, args)):wait()
+    assert(out.code == 0, table.concat(args, ' ') .. ': ' .. (out.stderr or ''))
+  end
+  run({ 'init', '-q' })
+  run({ 'add', '.' })
+  run({ 'commit', '-q', '-m', 'start' })
+  vim.api.nvim_create_autocmd('BufEnter', {
+    callback = function(ev)
+      local name = vim.fn.fnamemodify(ev.file, ':t')
+      if name == '' then return end
+      vim.fn.system({ git, '-C', dir, 'log', '-1', '--format=%h', name })
+      vim.g.leash_git_helper = (vim.g.leash_git_helper or '') .. name .. ':' .. vim.v.shell_error .. ';'
+    end,
+  })
+end
+
 -- An empty plugin/ folder in the config folder, for a plan to aim at.
 function hooks.config_plugin_folder() vim.fn.mkdir(vim.fn.stdpath('config') .. '/plugin', 'p') end
 
@@ -131,6 +154,13 @@ end
 function checks.precious_kept() return vim.uv.fs_stat(dir .. '/precious.txt') ~= nil, 'precious.txt was deleted' end
 
 function checks.marker() return vim.uv.fs_stat(marker) ~= nil, 'the shell step did not run' end
+
+function checks.precious_md_kept() return read(dir .. '/precious.md') == 'keep\n', 'precious.md was overwritten' end
+
+function checks.git_helper_ran()
+  return vim.g.leash_git_helper == 'notes.md:0;',
+    "the user's git helper did not run git on notes.md: " .. tostring(vim.g.leash_git_helper)
+end
 
 -- Setting the case up --------------------------------------------------------------------
 

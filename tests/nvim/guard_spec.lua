@@ -125,6 +125,10 @@ describe('guard', function()
     matches('the plan chose the program', g.check_argv({ 'touch', marker }, { 'touch' }))
     matches('the plan chose the program', g.check_argv({ '/tmp/evil' }, { 'x /tmp/evil' }))
     matches('begins with “%-”', g.check_argv({ 'git', 'log', '--output=' .. marker }, { '--output=' .. marker }))
+    -- A path whose last part begins with `-`: `./` in front does not hide it.
+    for _, name in ipairs({ './--output=' .. marker, 'docs/--output=' .. marker, 'a\\--output=' .. marker }) do
+      matches('begins with “%-”', g.check_argv({ 'git', 'log', '--output=' .. marker }, { name }))
+    end
     eq(nil, g.check_argv({ 'git', 'log', '--', '--not-a-flag' }, { 'notes.txt' }))
     eq(nil, g.check_argv({ 'git', 'log', '--' }, { '--' }))
     local err = refused(

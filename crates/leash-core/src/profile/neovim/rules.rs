@@ -1,6 +1,6 @@
 //! The Neovim profile as [`EditorRules`]: the reach tables and the argument filter of this
 //! module's parent, the value rules (`neovim_values`, `value_reach`), the name handlers,
-//! `libcall()`, the folders Neovim loads code from, and the waits of a plan.
+//! functions that start programs or run C code, the folders Neovim loads code from, and the waits of a plan.
 
 use super::{check_command_args, check_file_item_args, check_item_args, check_option_value, command_reach};
 use super::{foreign_code, value_reach, values as neovim_values};

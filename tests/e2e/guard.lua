@@ -107,6 +107,20 @@ end
 -- An empty plugin/ folder in the config folder, for a plan to aim at.
 function hooks.config_plugin_folder() vim.fn.mkdir(vim.fn.stdpath('config') .. '/plugin', 'p') end
 
+-- notes.txt in the project: a symbolic link to the config's plugin/notes.lua, which does
+-- not exist yet (a write through the link creates code the next Neovim runs).
+function hooks.dangling_config_link()
+  hooks.config_plugin_folder()
+  assert(vim.uv.fs_symlink(vim.fn.stdpath('config') .. '/plugin/notes.lua', dir .. '/notes.txt'))
+end
+
+-- The same, with notes.txt open and changed (the user's own :edit).
+function hooks.dangling_config_link_open()
+  hooks.dangling_config_link()
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/notes.txt'))
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "print('pwned')" })
+end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {

@@ -10,7 +10,8 @@
 //!
 //! Paths are resolved before they are compared: `~` and `$VAR` (as Neovim expands them
 //! in option values), relative to the current directory, `.` and `..`, and symbolic links
-//! of whatever part of the path exists. A target leash cannot place (an unset variable,
+//! part by part, a link whose target does not exist yet too (writing through it creates
+//! the target). A target leash cannot place (an unset variable,
 //! `~user`, a folder relative to the file being written) counts as a code folder.
 
 use std::path::{Component, Path, PathBuf};
@@ -419,25 +420,47 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// `path` with the symbolic links of its longest existing part resolved, the rest kept
-/// (normalized); `None` if no part of it exists.
+/// `path` with its symbolic links resolved, part by part as the system would when the
+/// file is written: a link whose target does not exist yet counts like one whose target
+/// does (`notes.txt` → `~/.config/nvim/plugin/notes.lua` writes the target), `..` after
+/// a link goes up from the link's target, and parts that do not exist are kept as they
+/// are. `None` for a relative path, or one with a loop of links.
 fn real(path: &Path) -> Option<PathBuf> {
-    let mut head = path.to_path_buf();
-    let mut tail = Vec::new();
-    loop {
-        if let Ok(resolved) = std::fs::canonicalize(&head) {
-            let mut out = resolved;
-            for part in tail.iter().rev() {
-                out.push(part);
+    /// More links than any real path holds (Linux stops at 40).
+    const MAX_LINKS: usize = 40;
+    if !path.is_absolute() {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    let mut pending: Vec<std::ffi::OsString> = path.components().rev().map(|c| c.as_os_str().to_owned()).collect();
+    let mut links = 0;
+    while let Some(part) = pending.pop() {
+        match Path::new(&part).components().next() {
+            Some(Component::Prefix(_) | Component::RootDir) => out.push(&part),
+            Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir) => {
+                out.pop();
             }
-            return Some(normalize(&out));
-        }
-        let name = head.file_name()?.to_os_string();
-        tail.push(name);
-        if !head.pop() {
-            return None;
+            Some(Component::Normal(name)) => {
+                let next = out.join(name);
+                let target = match std::fs::symlink_metadata(&next) {
+                    Ok(meta) if meta.file_type().is_symlink() => std::fs::read_link(&next).ok(),
+                    _ => None,
+                };
+                let Some(target) = target else {
+                    out = next;
+                    continue;
+                };
+                links += 1;
+                if links > MAX_LINKS {
+                    return None;
+                }
+                // The target's parts come next; an absolute one starts again from its root.
+                pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+            }
         }
     }
+    Some(out)
 }
 
 /// A folder for messages, with `~` for the home folder.
@@ -518,6 +541,39 @@ mod tests {
                 "a link, then names that do not exist"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_whose_target_does_not_exist_yet_is_followed_too() {
+        use std::os::unix::fs::symlink;
+        let t = Tree::new("dangling");
+        let d = t.dirs();
+        let config = t.root.join("config");
+        // notes.txt -> config/plugin/notes.lua, which does not exist: a write creates it.
+        symlink(t.root.join("config/plugin/notes.lua"), t.root.join("project/notes.txt")).unwrap();
+        assert_eq!(d.containing("notes.txt", None), Some(config.clone()));
+        let (reach, why) = d.command_reach("write", &["notes.txt".into()], None, &[]).expect(":write notes.txt");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("loads code from"), "{why}");
+        assert!(d.command_reach("saveas", &["notes.txt".into()], None, &[]).is_some());
+        assert!(d.command_reach("write", &[], Some(&t.path("project/notes.txt")), &[]).is_some(), "the current file");
+        // A relative target, a chain of links, and a link to a folder that does not exist.
+        symlink("../config/plugin/x.lua", t.root.join("project/rel.txt")).unwrap();
+        symlink("rel.txt", t.root.join("project/chain.txt")).unwrap();
+        symlink(t.root.join("config/new/deeper"), t.root.join("project/newdir")).unwrap();
+        assert_eq!(d.containing("rel.txt", None), Some(config.clone()));
+        assert_eq!(d.containing("chain.txt", None), Some(config.clone()));
+        assert_eq!(d.containing("newdir/x.lua", None), Some(config.clone()));
+        // `..` after a link goes up from its target: project/up/.. is config, not project.
+        symlink(t.root.join("config/plugin"), t.root.join("project/up")).unwrap();
+        assert_eq!(d.containing("up/../x.lua", None), Some(config));
+        // A dangling link that stays in the project, and a loop, are not code folders.
+        symlink(t.root.join("project/src/missing.txt"), t.root.join("project/ok.txt")).unwrap();
+        assert_eq!(d.containing("ok.txt", None), None);
+        symlink("loop2", t.root.join("project/loop1")).unwrap();
+        symlink("loop1", t.root.join("project/loop2")).unwrap();
+        assert_eq!(d.containing("loop1", None), None);
     }
 
     #[test]

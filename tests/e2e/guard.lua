@@ -121,6 +121,13 @@ function hooks.dangling_config_link_open()
   vim.api.nvim_buf_set_lines(0, 0, -1, false, { "print('pwned')" })
 end
 
+-- An option value and the current file's name that are not UTF-8 (Neovim allows both).
+function hooks.not_utf8()
+  vim.o.titlestring = 'x\255y'
+  write(dir .. '/caf\233.txt', 'text\n')
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/caf\233.txt'))
+end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {

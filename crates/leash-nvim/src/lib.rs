@@ -125,6 +125,86 @@ fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Option
     }
 }
 
+/// A file name from Lua as a path: Lua strings are bytes, and a file name need not be
+/// UTF-8 (Neovim edits such files; the core must not fail on one).
+fn lua_path(s: &mlua::String) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(&s.as_bytes()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(s.to_string_lossy())
+    }
+}
+
+/// A Lua value read as `T`, where a string that is not UTF-8 (an option's value, a
+/// mapping's description, as Neovim allows them) is read as Neovim draws it, each such
+/// byte as `<ff>`, instead of failing the whole value. The copy is made only when the
+/// value as it is does not read.
+fn text_value<T>(lua: &Lua, v: LuaValue, read: impl Fn(LuaValue) -> mlua::Result<T>) -> mlua::Result<T> {
+    match read(v.clone()) {
+        Ok(t) => Ok(t),
+        Err(first) => match utf8_copy(lua, v, 0)? {
+            Some(copy) => read(copy),
+            None => Err(first),
+        },
+    }
+}
+
+/// A copy of `v` with every string that is not UTF-8 written out (see [`text_value`]), or
+/// `None` when nothing in it needed that. Tables keep their metatable (mlua's array
+/// marker); past 32 levels of tables the rest is nil.
+fn utf8_copy(lua: &Lua, v: LuaValue, depth: usize) -> mlua::Result<Option<LuaValue>> {
+    match v {
+        LuaValue::String(s) if s.to_str().is_err() => {
+            let mut shown = String::new();
+            for chunk in s.as_bytes().utf8_chunks() {
+                shown.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    shown.push_str(&format!("<{b:02x}>"));
+                }
+            }
+            Ok(Some(LuaValue::String(lua.create_string(shown)?)))
+        }
+        LuaValue::Table(t) if depth < 32 => {
+            let mut changed = false;
+            let copy = lua.create_table()?;
+            for pair in t.pairs::<LuaValue, LuaValue>() {
+                let (k, v) = pair?;
+                let k = match utf8_copy(lua, k.clone(), depth + 1)? {
+                    Some(c) => {
+                        changed = true;
+                        c
+                    }
+                    None => k,
+                };
+                let v = match utf8_copy(lua, v.clone(), depth + 1)? {
+                    Some(c) => {
+                        changed = true;
+                        c
+                    }
+                    None => v,
+                };
+                copy.raw_set(k, v)?;
+            }
+            if !changed {
+                return Ok(None);
+            }
+            copy.set_metatable(t.metatable())?;
+            Ok(Some(LuaValue::Table(copy)))
+        }
+        LuaValue::Table(_) => Ok(Some(LuaValue::Nil)),
+        _ => Ok(None),
+    }
+}
+
+/// An optional, non-empty file name of an options table, as a path.
+fn opt_path(opts: &Option<Table>, key: &str) -> mlua::Result<Option<std::path::PathBuf>> {
+    Ok(opt::<mlua::String>(opts, key)?.filter(|s| !s.as_bytes().is_empty()).map(|s| lua_path(&s)))
+}
+
 fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
     let mode = match opt::<String>(opts, "mode")? {
@@ -137,7 +217,7 @@ fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
 /// The `context` option: what the editor says about where the request was made.
 fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     match opt::<LuaValue>(opts, "context")? {
-        Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}"))),
+        Some(v) => text_value(lua, v, |v| lua.from_value(v)).map_err(|e| err(format!("option “context”: {e}"))),
         None => Ok(Context::default()),
     }
 }
@@ -407,8 +487,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "catalog_new",
         lua.create_function(|lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)| {
             guard(|| {
-                let values: Vec<Value> = lua
-                    .from_value(entries)
+                let values: Vec<Value> = text_value(lua, entries, |v| lua.from_value(v))
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
                 let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
                 let code_dirs = code_dirs(lua, &opts)?;
@@ -557,8 +636,9 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (step, state): (Table, Option<Table>)| {
             guard(|| {
                 let dirs = code_dirs(lua, &state)?;
-                let file = opt::<String>(&state, "file")?.filter(|f| !f.is_empty());
-                let modified = opt::<Vec<String>>(&state, "modified")?.unwrap_or_default();
+                let file = opt_path(&state, "file")?;
+                let modified: Vec<std::path::PathBuf> =
+                    opt::<Vec<mlua::String>>(&state, "modified")?.unwrap_or_default().iter().map(lua_path).collect();
                 let text = |v: LuaValue| match v {
                     LuaValue::String(s) => Some(s.to_string_lossy()),
                     _ => None,
@@ -643,11 +723,11 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "sources",
         lua.create_function(|lua, opts: Option<Table>| {
             guard(|| {
-                let cwd = match opt::<String>(&opts, "cwd")? {
-                    Some(c) => std::path::PathBuf::from(c),
+                let cwd = match opt_path(&opts, "cwd")? {
+                    Some(c) => c,
                     None => std::env::current_dir().map_err(|e| err(format!("leash: no current directory: {e}")))?,
                 };
-                let file = opt::<String>(&opts, "file")?.filter(|f| !f.is_empty()).map(std::path::PathBuf::from);
+                let file = opt_path(&opts, "file")?;
                 let editor = opt::<String>(&opts, "editor")?.unwrap_or_else(|| "neovim".into());
                 let editor = project::Editor::parse(&editor)
                     .ok_or_else(|| err(format!("option “editor” is neovim or helix, not “{editor}”")))?;
@@ -675,8 +755,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     // The work tree root above a folder, or nil.
     m.set(
         "git_root",
-        lua.create_function(|_, start: String| {
-            Ok(project::git::root(std::path::Path::new(&start)).and_then(|r| r.to_str().map(str::to_string)))
+        lua.create_function(|_, start: mlua::String| {
+            Ok(project::git::root(&lua_path(&start)).and_then(|r| r.to_str().map(str::to_string)))
         })?,
     )?;
 

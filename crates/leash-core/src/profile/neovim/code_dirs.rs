@@ -82,10 +82,16 @@ impl CodeDirs {
     }
 
     fn landing(&self, path: &str, base: Option<&Path>) -> Option<Landing> {
+        self.landing_of(self.candidates(path, base))
+    }
+
+    /// Where one of `candidates` (the absolute forms of a target, `None`: it cannot be
+    /// told) lands.
+    fn landing_of(&self, candidates: Option<Vec<PathBuf>>) -> Option<Landing> {
         if self.is_empty() {
             return None;
         }
-        let Some(candidates) = self.candidates(path, base) else {
+        let Some(candidates) = candidates else {
             return Some(Landing::Unknown("leash cannot tell where it points (an unset variable or ~user)"));
         };
         if let Some(dir) = candidates.iter().find_map(|c| self.dirs.iter().find(|d| c.starts_with(d))) {
@@ -119,7 +125,12 @@ impl CodeDirs {
     /// expanded.
     fn candidates(&self, path: &str, base: Option<&Path>) -> Option<Vec<PathBuf>> {
         let expanded = expand(path)?;
-        let p = Path::new(&expanded);
+        self.candidates_of(Path::new(&expanded), base)
+    }
+
+    /// The absolute forms of `p`, which is not expanded (a file name the editor has, which
+    /// need not be UTF-8).
+    fn candidates_of(&self, p: &Path, base: Option<&Path>) -> Option<Vec<PathBuf>> {
         let joined = if p.is_absolute() {
             p.to_path_buf()
         } else {
@@ -137,8 +148,18 @@ impl CodeDirs {
 
     /// Why a write to `path` is `code`: it lands in a code folder (or leash cannot tell).
     fn write_note(&self, path: &str, base: Option<&Path>, what: &str) -> Option<(Reach, String)> {
-        let shown = shown(&home_relative(Path::new(path)));
-        match self.landing(path, base)? {
+        self.note(self.landing(path, base)?, Path::new(path), what)
+    }
+
+    /// The same for a file the editor names (the current file, a changed buffer's), taken
+    /// as it is: no `~` or `$VAR` in it is expanded, and it need not be UTF-8.
+    fn file_note(&self, path: &Path, what: &str) -> Option<(Reach, String)> {
+        self.note(self.landing_of(self.candidates_of(path, None))?, path, what)
+    }
+
+    fn note(&self, landing: Landing, path: &Path, what: &str) -> Option<(Reach, String)> {
+        let shown = shown(&home_relative(path));
+        match landing {
             Landing::In(dir) => Some((
                 Reach::Code,
                 format!(
@@ -197,16 +218,16 @@ impl CodeDirs {
         &self,
         name: &str,
         args: &[String],
-        file: Option<&str>,
-        modified: &[String],
+        file: Option<&Path>,
+        modified: &[PathBuf],
     ) -> Option<(Reach, String)> {
         let arg = args.join(" ");
         let what = "writes";
         match write_target(name, arg.trim()) {
             Target::Nothing => None,
             Target::Named(target) => self.write_note(&target, None, what),
-            Target::Current => file.and_then(|f| self.write_note(f, None, what)),
-            Target::Modified => modified.iter().find_map(|f| self.write_note(f, None, what)),
+            Target::Current => file.and_then(|f| self.file_note(f, what)),
+            Target::Modified => modified.iter().find_map(|f| self.file_note(f, what)),
         }
     }
 
@@ -217,8 +238,8 @@ impl CodeDirs {
         &self,
         id: &str,
         args: &[String],
-        file: Option<&str>,
-        modified: &[String],
+        file: Option<&Path>,
+        modified: &[PathBuf],
     ) -> Option<(Reach, String)> {
         if let Some(name) = ItemKind::Command.name_in(id) {
             self.command_reach(name, args, file, modified)
@@ -232,12 +253,12 @@ impl CodeDirs {
     /// The reach `file:rename new` adds when the new path lands in a code folder: a bare
     /// name stays in the current file's folder (known at run time), a path is relative to
     /// the current directory.
-    pub fn rename_reach(&self, new: &str, file: Option<&str>) -> Option<(Reach, String)> {
+    pub fn rename_reach(&self, new: &str, file: Option<&Path>) -> Option<(Reach, String)> {
         let what = "moves the file to";
         if new.contains(['/', '\\']) {
             return self.write_note(new, None, what);
         }
-        let dir = Path::new(file?).parent()?;
+        let dir = file?.parent()?;
         self.write_note(new, Some(dir), what)
     }
 }
@@ -557,7 +578,8 @@ mod tests {
         assert_eq!(reach, Reach::Code);
         assert!(why.contains("loads code from"), "{why}");
         assert!(d.command_reach("saveas", &["notes.txt".into()], None, &[]).is_some());
-        assert!(d.command_reach("write", &[], Some(&t.path("project/notes.txt")), &[]).is_some(), "the current file");
+        let current = PathBuf::from(t.path("project/notes.txt"));
+        assert!(d.command_reach("write", &[], Some(&current), &[]).is_some(), "the current file");
         // A relative target, a chain of links, and a link to a folder that does not exist.
         symlink("../config/plugin/x.lua", t.root.join("project/rel.txt")).unwrap();
         symlink("rel.txt", t.root.join("project/chain.txt")).unwrap();
@@ -574,6 +596,24 @@ mod tests {
         symlink("loop2", t.root.join("project/loop1")).unwrap();
         symlink("loop1", t.root.join("project/loop2")).unwrap();
         assert_eq!(d.containing("loop1", None), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_current_file_whose_name_is_not_utf8_is_placed() {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let t = Tree::new("bytes");
+        let d = t.dirs();
+        let mut name = t.root.join("config/plugin").into_os_string().into_vec();
+        name.extend_from_slice(b"/caf\xe9.lua");
+        let file = PathBuf::from(std::ffi::OsStr::from_bytes(&name));
+        let (reach, why) = d.command_reach("write", &[], Some(&file), &[]).expect("placed");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("loads code from"), "{why}");
+        let mut outside = t.root.join("project").into_os_string().into_vec();
+        outside.extend_from_slice(b"/caf\xe9.txt");
+        let outside = PathBuf::from(std::ffi::OsStr::from_bytes(&outside));
+        assert!(d.command_reach("write", &[], Some(&outside), &[]).is_none());
     }
 
     #[test]
@@ -655,9 +695,11 @@ mod tests {
         assert!(d.command_reach("mkview", &a("3"), None, &[]).is_none());
         // Without a name: the current file, the changed buffers, a default name in the cwd.
         assert!(d.command_reach("write", &[], None, &[]).is_none(), "unknown at validation");
-        assert!(d.command_reach("write", &[], Some(&target), &[]).is_some());
-        assert!(d.command_reach("write", &a(">>"), Some(&target), &[]).is_some());
-        assert!(d.command_reach("wall", &[], Some("/tmp/x"), &["/tmp/y".into(), target.clone()]).is_some());
+        let file = PathBuf::from(&target);
+        assert!(d.command_reach("write", &[], Some(&file), &[]).is_some());
+        assert!(d.command_reach("write", &a(">>"), Some(&file), &[]).is_some());
+        let tmp_x = PathBuf::from("/tmp/x");
+        assert!(d.command_reach("wall", &[], Some(&tmp_x), &["/tmp/y".into(), file.clone()]).is_some());
         assert!(d.command_reach("wall", &[], None, &["/tmp/y".into()]).is_none());
         let in_config = CodeDirs::new(Some(&t.path("config")), &[t.path("config")]);
         assert!(in_config.command_reach("mksession", &[], None, &[]).is_some(), "Session.vim in the cwd");
@@ -703,8 +745,8 @@ mod tests {
         let d = t.dirs();
         assert!(d.rename_reach("../config/plugin/x.lua", None).is_some());
         assert!(d.rename_reach("src/x.lua", None).is_none());
-        assert!(d.rename_reach("x.lua", Some(&t.path("config/plugin/x.txt"))).is_some());
-        assert!(d.rename_reach("x.lua", Some(&t.path("project/x.txt"))).is_none());
+        assert!(d.rename_reach("x.lua", Some(Path::new(&t.path("config/plugin/x.txt")))).is_some());
+        assert!(d.rename_reach("x.lua", Some(Path::new(&t.path("project/x.txt")))).is_none());
         assert!(d.rename_reach("x.lua", None).is_none(), "a bare name is placed at run time");
     }
 }

@@ -128,6 +128,18 @@ function hooks.not_utf8()
   vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/caf\233.txt'))
 end
 
+-- A user command :Tidy, and a FileType hook (a plugin's) that defines its own :Tidy with
+-- the same description for markdown buffers, which writes the marker.
+function hooks.tidy_redefined()
+  vim.api.nvim_create_user_command('Tidy', function() vim.g.leash_tidy = 'yours' end, { desc = 'tidy up' })
+  vim.api.nvim_create_autocmd('FileType', {
+    pattern = 'markdown',
+    callback = function()
+      vim.api.nvim_create_user_command('Tidy', function() vim.fn.writefile({}, marker) end, { desc = 'tidy up' })
+    end,
+  })
+end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {

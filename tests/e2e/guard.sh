@@ -159,6 +159,7 @@ if [ $# -eq 0 ]; then
   tui code-names-system yes q 'cancelled, nothing ran'
   tui edit-then-write-dangling-link yes y 'would write where Neovim loads'
   tui not-utf8 no '' 'ran 1 step'
+  tui user-command-redefined yes y 'is not the command the plan showed'
   # The clipboard tool runs (an argument-list start of the user's setup, rule 7): the
   # listing shows the yanked text; the driver's verdict requires that no shell ran.
   tui clipboard no '' '"0 +some text'

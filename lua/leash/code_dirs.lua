@@ -8,7 +8,9 @@
 --- just before each step below `code` runs (|M.check()|), with the current directory,
 --- file and changed buffers of that moment and the path options the plan set before, so
 --- an earlier step (`:cd`, `:saveas`, 'backupdir') cannot move a write into such a folder
---- after the window showed it.
+--- after the window showed it. The same check says when a step opens, writes or changes
+--- into a file or folder of another project (`profile/neovim/projects.rs`): that is
+--- `code` too, and an earlier `:cd` can make a relative name one.
 local M = {}
 local H = {}
 

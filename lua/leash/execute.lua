@@ -287,7 +287,9 @@ function H.run_step(step, entries, ctx)
     -- current directory or file (|leash.code_dirs|).
     local why, cerr = require('leash.code_dirs').check(step, ctx.settings)
     if cerr then return false, cerr end
-    if why then return false, ('it would write where Neovim loads code from, not shown as [code]: %s'):format(why) end
+    -- The reason says what: a write into a folder Neovim loads code from, or a file of
+    -- another project (|leash.code_dirs|).
+    if why then return false, ('it reaches further than shown, so it needs [code]: %s'):format(why) end
   end
   local ok, err
   local terminal = require('leash.ui.terminal')

@@ -27,6 +27,15 @@
 ---    cannot be read is stopped too. Language servers, git for gitsigns and lualine,
 ---    formatters, provider probes and the clipboard provider keep running.
 ---
+--- 4. Child processes get an environment that switches off Git's settings that make it run
+---    a command (`core.fsmonitor`, hooks, `diff.external`, the pager, editor, SSH command,
+---    credential helper, signing programs: `GIT_CONFIG_COUNT`/`KEY`/`VALUE`, which Git
+---    reads after every configuration file), so the git the user's setup runs in a
+---    repository the step opened does not run that repository's commands. Drivers a
+---    repository names itself (`filter.<name>`, `diff.<name>.textconv`) cannot be switched
+---    off by name: a step that opens a file of another project is `[code]` and says so
+---    (the core's `profile/neovim/projects.rs`).
+---
 --- Every start during a step is recorded (allowed or refused) and written to the log. A
 --- step that tried a refused start fails with a message naming what it tried, and the
 --- executor stops the plan. Each layer is undone after the step; a step that changed
@@ -76,6 +85,12 @@ function M.run(fn, opts)
   if #attempts > 0 then return false, M.describe(attempts) end
   return ok, ferr
 end
+
+--- The environment entries the guard adds while a step runs (`{ "GIT_CONFIG_KEY_0=…" }`
+--- on top of `base`, a `vim.uv.spawn()` environment list). Exposed for specs.
+---@param base string[]
+---@return string[]
+function M.git_env_list(base) return H.git_env_list(base) end
 
 --- Whether a guarded step is running.
 ---@return boolean
@@ -172,6 +187,25 @@ fi
 echo "leash: refused to run a program from a step that is not [shell]" >&2
 exit 126
 ]]
+
+--- Git's settings that make it run a command, and the value that switches each off while
+--- a step runs (see the module header, 4). An empty `credential.helper` clears the list;
+--- an empty `core.askPass` or `core.alternateRefsCommand` means none.
+H.git_config = {
+  { 'core.fsmonitor', 'false' },
+  { 'core.hooksPath', '/dev/null' },
+  { 'diff.external', 'false' },
+  { 'core.pager', 'cat' },
+  { 'core.editor', 'false' },
+  { 'sequence.editor', 'false' },
+  { 'core.sshCommand', 'ssh' },
+  { 'core.askPass', '' },
+  { 'credential.helper', '' },
+  { 'core.alternateRefsCommand', '' },
+  { 'gpg.program', 'gpg' },
+  { 'gpg.ssh.program', 'ssh-keygen' },
+  { 'gpg.x509.program', 'gpgsm' },
+}
 
 -- The starting functions whose program has ended when they return.
 H.ends_at_once = { ['system()'] = true, ['systemlist()'] = true }
@@ -405,7 +439,63 @@ function H.arm(s)
   H.armed = s
   H.set_quiet('shell', s.shell_value)
   s.shell_set = true
+  H.git_env_arm(s)
   H.wrap_lua(s)
+end
+
+--- Add Git's switched-off settings (H.git_config) to Neovim's environment, after any
+--- `GIT_CONFIG_COUNT` entries the user has; what was there before is saved.
+function H.git_env_arm(s)
+  local base = tonumber(vim.env.GIT_CONFIG_COUNT or '') or 0
+  local saved = {}
+  s.git_env = saved
+  local function set(k, v)
+    if saved[k] == nil then saved[k] = vim.env[k] or false end
+    vim.env[k] = v
+  end
+  for i, kv in ipairs(H.git_config) do
+    set(('GIT_CONFIG_KEY_%d'):format(base + i - 1), kv[1])
+    set(('GIT_CONFIG_VALUE_%d'):format(base + i - 1), kv[2])
+  end
+  set('GIT_CONFIG_COUNT', tostring(base + #H.git_config))
+end
+
+--- Put Neovim's environment back as it was before the step.
+function H.git_env_disarm(s)
+  for k, v in pairs(s.git_env or {}) do
+    vim.env[k] = v or nil
+  end
+  s.git_env = nil
+end
+
+--- An environment list for `vim.uv.spawn()` (`{ "K=V", … }`, which replaces Neovim's
+--- whole environment) with Git's switched-off settings added after the caller's own
+--- `GIT_CONFIG_*` entries, unless it carries them already (a copy of Neovim's environment
+--- made during the step).
+function H.git_env_list(list)
+  local count, vars = 0, {}
+  local out = {}
+  for _, e in ipairs(list) do
+    local k, v = tostring(e):match('^([^=]*)=(.*)$')
+    if k == 'GIT_CONFIG_COUNT' then
+      count = tonumber(v) or 0
+    else
+      if k then vars[k] = v end
+      out[#out + 1] = e
+    end
+  end
+  local last = #H.git_config - 1
+  local base = count - #H.git_config
+  if base >= 0 and vars['GIT_CONFIG_KEY_' .. (base + last)] == H.git_config[#H.git_config][1] then
+    out[#out + 1] = 'GIT_CONFIG_COUNT=' .. count
+    return out
+  end
+  for i, kv in ipairs(H.git_config) do
+    out[#out + 1] = ('GIT_CONFIG_KEY_%d=%s'):format(count + i - 1, kv[1])
+    out[#out + 1] = ('GIT_CONFIG_VALUE_%d=%s'):format(count + i - 1, kv[2])
+  end
+  out[#out + 1] = 'GIT_CONFIG_COUNT=' .. (count + #H.git_config)
+  return out
 end
 
 --- Undo every layer and collect the refused starts. Each part is undone even when
@@ -417,6 +507,7 @@ function H.disarm(s)
     local w = s.wrapped[i]
     if rawget(w.tbl, w.key) == w.wrapper then rawset(w.tbl, w.key, w.original) end
   end
+  pcall(H.git_env_disarm, s)
   -- A step that set 'shell' itself (a confirmed code step) keeps its value.
   if s.shell_set and vim.o.shell == s.shell_value and not pcall(H.set_quiet, 'shell', s.shell) then
     vim.o.shell = s.shell
@@ -576,6 +667,8 @@ function H.wrap_lua(s)
         opts = vim.tbl_extend('force', opts, { args = vim.list_slice(run, 2) })
         path = run[1]
       end
+      -- An environment of the caller's own replaces Neovim's: Git's settings go in it too.
+      if type(opts.env) == 'table' then opts = vim.tbl_extend('force', opts, { env = H.git_env_list(opts.env) }) end
       local handle, pid = original(path, opts, on_exit)
       if handle and run == argv then
         s.approved[pid] = true

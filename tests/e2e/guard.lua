@@ -104,6 +104,35 @@ function hooks.git_helper()
   })
 end
 
+-- The project is a Git work tree with a nested repository vendor/lib whose own config
+-- names an fsmonitor command (which writes the marker), and the user has a gitsigns-like
+-- BufEnter hook that runs the real git in the folder of each file it enters.
+function hooks.nested_repo()
+  local git = env.LEASH_GUARD_REAL_GIT
+  if not git or git == '' then error('no real git for this case (LEASH_GUARD_REAL_GIT)') end
+  local function run(where, args)
+    local cmd = vim.list_extend({ git, '-C', where, '-c', 'user.name=u', '-c', 'user.email=u@x' }, args)
+    local out = vim.system(cmd):wait()
+    assert(out.code == 0, table.concat(args, ' ') .. ': ' .. (out.stderr or ''))
+  end
+  local lib = dir .. '/vendor/lib'
+  run(lib, { 'init', '-q' })
+  run(lib, { 'add', '.' })
+  run(lib, { 'commit', '-q', '-m', 'lib' })
+  run(lib, { 'config', 'core.fsmonitor', 'touch ' .. marker })
+  run(dir, { 'init', '-q' })
+  vim.api.nvim_create_autocmd('BufEnter', {
+    callback = function(ev)
+      if ev.file == '' then return end
+      vim.fn.system({ git, '-C', vim.fn.fnamemodify(ev.file, ':p:h'), 'status', '--short' })
+      vim.g.leash_git_status = vim.v.shell_error
+    end,
+  })
+end
+
+-- A relative entry first on $PATH (a folder of the project, as some setups have).
+function hooks.relative_path() vim.env.PATH = 'bin:' .. vim.env.PATH end
+
 -- An empty plugin/ folder in the config folder, for a plan to aim at.
 function hooks.config_plugin_folder() vim.fn.mkdir(vim.fn.stdpath('config') .. '/plugin', 'p') end
 
@@ -187,6 +216,10 @@ end
 function checks.precious_kept() return vim.uv.fs_stat(dir .. '/precious.txt') ~= nil, 'precious.txt was deleted' end
 
 function checks.marker() return vim.uv.fs_stat(marker) ~= nil, 'the shell step did not run' end
+
+function checks.git_status_ran()
+  return vim.g.leash_git_status == 0, "the user's git hook did not run git status: " .. tostring(vim.g.leash_git_status)
+end
 
 function checks.precious_md_kept() return read(dir .. '/precious.md') == 'keep\n', 'precious.md was overwritten' end
 

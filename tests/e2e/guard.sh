@@ -154,12 +154,13 @@ if [ $# -eq 0 ]; then
   tui gz-cfile no '' 'it tried to start a program: .*lz4 -d'
   tui mapping-swap yes y 'not the one the plan showed'
   tui write-compressed-buffer yes y 'it would write .*notes\.gz'
-  tui cd-then-write-into-config yes y 'would write where Neovim loads'
+  tui cd-then-write-into-config yes y 'needs .code.: writes'
   tui dash-name-hook no '' 'part beginning with .-.'
   tui code-names-system yes q 'cancelled, nothing ran'
-  tui edit-then-write-dangling-link yes y 'would write where Neovim loads'
+  tui edit-then-write-dangling-link yes y 'needs .code.: writes'
   tui not-utf8 no '' 'ran 1 step'
   tui user-command-redefined yes y 'is not the command the plan showed'
+  tui nested-repo-config yes y 'ran 1 step'
   # The clipboard tool runs (an argument-list start of the user's setup, rule 7): the
   # listing shows the yanked text; the driver's verdict requires that no shell ran.
   tui clipboard no '' '"0 +some text'

@@ -128,6 +128,13 @@ impl CodeDirs {
         self.candidates_of(Path::new(&expanded), base)
     }
 
+    /// The path `path` (a name as a step gives it: `~` and `$VAR` expanded, relative to
+    /// the current directory) stands for, its symbolic links resolved; `None` if leash
+    /// cannot tell.
+    pub fn resolved(&self, path: &str) -> Option<PathBuf> {
+        self.candidates(path, None)?.pop()
+    }
+
     /// The absolute forms of `p`, which is not expanded (a file name the editor has, which
     /// need not be UTF-8).
     fn candidates_of(&self, p: &Path, base: Option<&Path>) -> Option<Vec<PathBuf>> {
@@ -231,8 +238,9 @@ impl CodeDirs {
         }
     }
 
-    /// The reach item `id` with `args` adds when what it writes lands in a code folder:
-    /// write commands (`cmd:…`) and `file:rename`. `file`/`modified` as for
+    /// The reach item `id` with `args` adds when what it writes lands in a code folder
+    /// (write commands, `cmd:…`, and `file:rename`), or when a file it opens or writes, or
+    /// a folder it changes into, belongs to another project (`super::projects`). `file`/`modified` as for
     /// [`CodeDirs::command_reach`].
     pub fn item_reach(
         &self,
@@ -241,13 +249,14 @@ impl CodeDirs {
         file: Option<&Path>,
         modified: &[PathBuf],
     ) -> Option<(Reach, String)> {
-        if let Some(name) = ItemKind::Command.name_in(id) {
+        let write = if let Some(name) = ItemKind::Command.name_in(id) {
             self.command_reach(name, args, file, modified)
         } else if id == FILE_RENAME {
             self.rename_reach(args.first()?, file)
         } else {
             None
-        }
+        };
+        write.or_else(|| super::projects::item_reach(self, id, args))
     }
 
     /// The reach `file:rename new` adds when the new path lands in a code folder: a bare
@@ -446,7 +455,7 @@ fn normalize(path: &Path) -> PathBuf {
 /// does (`notes.txt` → `~/.config/nvim/plugin/notes.lua` writes the target), `..` after
 /// a link goes up from the link's target, and parts that do not exist are kept as they
 /// are. `None` for a relative path, or one with a loop of links.
-fn real(path: &Path) -> Option<PathBuf> {
+pub(super) fn real(path: &Path) -> Option<PathBuf> {
     /// More links than any real path holds (Linux stops at 40).
     const MAX_LINKS: usize = 40;
     if !path.is_absolute() {
@@ -485,7 +494,7 @@ fn real(path: &Path) -> Option<PathBuf> {
 }
 
 /// A folder for messages, with `~` for the home folder.
-fn home_relative(dir: &Path) -> String {
+pub(super) fn home_relative(dir: &Path) -> String {
     let text = dir.display().to_string();
     match std::env::var("HOME") {
         Ok(home) if !home.is_empty() && text.starts_with(&home) && text[home.len()..].starts_with('/') => {

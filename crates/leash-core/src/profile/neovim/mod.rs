@@ -20,6 +20,7 @@ pub mod foreign_code;
 mod isprint;
 pub mod name_handlers;
 pub mod present;
+pub mod projects;
 pub mod rules;
 mod tables;
 #[cfg(test)]
@@ -279,18 +280,22 @@ const PATTERN_FIRST: &[&str] = &["vimgrep", "vimgrepadd", "lvimgrep", "lvimgrepa
 /// white-space separated word is checked (`:args` splits the argument at white space;
 /// a part of `:edit`'s one name that begins with `-` begins a word too).
 fn check_dash_names(name: &str, arg: &str) -> Result<(), Refusal> {
-    let names = if PATTERN_FIRST.contains(&name) { after_pattern(arg) } else { arg };
-    let allowed = |word: &str| DASH_WORDS.iter().any(|(n, w)| *n == name && *w == word);
-    for word in names.split_whitespace() {
-        if allowed(word) {
-            continue;
-        }
+    for word in file_words(name, arg) {
         if let Some(part) = crate::paths::dash_part(word) {
             let hazard = Hazard::DashName { part: shown(part) };
             return Err(unsafe_arg(format!("argument “{}” for :{name}", shown(arg)), hazard));
         }
     }
     Ok(())
+}
+
+/// The white-space separated words of the argument of `:name` that are file or folder
+/// names: not a `:vimgrep` pattern, `:cd -`, `:mkspell -ascii`, or the `>`/`>>` of
+/// `:redir`/`:write`.
+pub(crate) fn file_words<'a>(name: &'a str, arg: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let names = if PATTERN_FIRST.contains(&name) { after_pattern(arg) } else { arg };
+    let allowed = move |word: &str| DASH_WORDS.iter().any(|(n, w)| *n == name && *w == word);
+    names.split_whitespace().filter(move |w| !allowed(w) && !matches!(*w, ">" | ">>"))
 }
 
 /// What follows the pattern of a `:vimgrep` argument: `/pat/gj files` (any non-word

@@ -299,6 +299,7 @@ function H.run_step(step, entries, ctx)
   else
     ok, err = require('leash.guard').run(run, {
       plan_text = ctx.plan_text,
+      label = ('step %d (%s)'):format(ctx.number or 0, H.label(step)),
       on_starts = function(starts) H.log_starts(step, ctx.number, starts) end,
     })
   end

@@ -36,6 +36,13 @@
 ---    off by name: a step that opens a file of another project is `[code]` and says so
 ---    (the core's `profile/neovim/projects.rs`).
 ---
+--- 5. Callbacks the step schedules (`vim.schedule()`, `vim.defer_fn()`, a libuv timer,
+---    `timer_start()` from Lua) run inside the guard when they run within
+---    |M.later_ms| of the step's end, and so do the callbacks those schedule, within the
+---    same time. One that tries a refused start is stopped and reported on its own (the
+---    plan has moved on). A libuv timer's callback runs on the main loop then (arming
+---    needs it), one loop turn later. Later ones run as what the step left behind.
+---
 --- Every start during a step is recorded (allowed or refused) and written to the log. A
 --- step that tried a refused start fails with a message naming what it tried, and the
 --- executor stops the plan. Each layer is undone after the step; a step that changed
@@ -60,6 +67,9 @@ local H = {}
 ---  commands): a program named by it, or an argument beginning with `-` that holds a
 ---  piece of it beginning with `-`, is refused even as an argument list
 ---@field on_starts? fun(starts: leash.GuardStart[]) called after the step with every start seen
+---  (and after each callback it scheduled that ran inside the guard)
+---@field label? string the step as messages name it (`step 2 (Run :edit x)`), for a
+---  callback of it that tried a refused start
 
 --- Run `fn` with the guard armed; `fn` returns `ok, err` like a step handler. Returns
 --- `false, message` when the guard cannot be armed (nothing ran) or when `fn` tried a
@@ -74,6 +84,7 @@ function M.run(fn, opts)
   local program, err = M.refusal_program()
   if not program then return false, err end
   local state = H.new_state(program, opts.plan_text)
+  state.later = { plan_text = opts.plan_text, label = opts.label, on_starts = opts.on_starts }
   local armed, aerr = pcall(H.arm, state)
   if not armed then
     H.disarm(state)
@@ -81,6 +92,8 @@ function M.run(fn, opts)
   end
   local ok, ferr = H.call(fn)
   local attempts = H.disarm(state)
+  -- What the step scheduled is covered until then (see the module header, 5).
+  state.later.until_ms = vim.uv.now() + M.later_ms
   if opts.on_starts and #state.starts > 0 then pcall(opts.on_starts, state.starts) end
   if #attempts > 0 then return false, M.describe(attempts) end
   return ok, ferr
@@ -91,6 +104,10 @@ end
 ---@param base string[]
 ---@return string[]
 function M.git_env_list(base) return H.git_env_list(base) end
+
+--- How long after a step ends the callbacks it scheduled still run inside the guard, in
+--- milliseconds.
+M.later_ms = 2000
 
 --- Whether a guarded step is running.
 ---@return boolean
@@ -273,6 +290,59 @@ H.wrappers = {
 }
 
 -- Helper functionality =======================================================
+
+--- `fn` as a callback scheduled by a step whose schedule context is `later`: run inside
+--- the guard when it runs before `later.until_ms` (or while the step still runs), else
+--- as it is. Anything but a function is left alone.
+function H.later(later, fn)
+  if type(fn) ~= 'function' or not later then return fn end
+  return function(...)
+    if H.armed or (later.until_ms and vim.uv.now() > later.until_ms) then return fn(...) end
+    local args = vim.F.pack_len(...)
+    if vim.in_fast_event() then
+      -- A libuv callback cannot arm the guard ('shell', the environment): the main loop can.
+      vim.schedule(function() H.run_later(later, fn, args) end)
+      return
+    end
+    return H.run_later(later, fn, args)
+  end
+end
+
+--- Run a scheduled callback inside the guard; a refused start it tried is reported with
+--- the step that scheduled it. A callback that cannot be guarded does not run.
+function H.run_later(later, fn, args)
+  local notify = require('leash.ui.notify').notify
+  local who = later.label and ('a callback that %s scheduled'):format(later.label) or 'a callback a step scheduled'
+  local program, perr = M.refusal_program()
+  if not program then return notify(('leash: %s did not run: %s'):format(who, perr), vim.log.levels.ERROR) end
+  local state = H.new_state(program, later.plan_text)
+  state.later = later
+  local armed, aerr = pcall(H.arm, state)
+  if not armed then
+    H.disarm(state)
+    return notify(
+      ('leash: %s did not run: the process guard could not be set up: %s'):format(who, tostring(aerr)),
+      vim.log.levels.ERROR
+    )
+  end
+  local ok, res = pcall(fn, vim.F.unpack_len(args))
+  local attempts = H.disarm(state)
+  if later.on_starts and #state.starts > 0 then pcall(later.on_starts, state.starts) end
+  if #attempts > 0 then notify(('leash: %s: %s'):format(who, M.describe(attempts)), vim.log.levels.ERROR) end
+  if not ok then error(res, 0) end
+  return res
+end
+
+--- The methods of libuv timer handles (their `start` is wrapped while a step runs).
+function H.timer_methods()
+  if H.timer_index == nil then
+    local t = vim.uv.new_timer()
+    local mt = t and getmetatable(t)
+    H.timer_index = type(mt) == 'table' and type(mt.__index) == 'table' and mt.__index or false
+    if t then t:close() end
+  end
+  return H.timer_index or nil
+end
 
 function H.call(fn)
   local ok, res, msg = pcall(fn)
@@ -645,6 +715,11 @@ function H.wrap_lua(s)
         args[1] = checked(name .. '()', args[1])
         return original(name, unpack(args, 1, n))
       end
+      if name == 'timer_start' then
+        local n, args = select('#', ...), { ... }
+        args[2] = H.later(s.later, args[2])
+        return original(name, unpack(args, 1, n))
+      end
       return original(name, ...)
     end
   end)
@@ -653,10 +728,24 @@ function H.wrap_lua(s)
       if H.starting_functions[name] and type(args) == 'table' then
         args = vim.list_slice(args)
         args[1] = checked(name .. '()', args[1])
+      elseif name == 'timer_start' and type(args) == 'table' then
+        args = vim.list_slice(args)
+        args[2] = H.later(s.later, args[2])
       end
       return original(name, args)
     end
   end)
+  -- What the step schedules runs inside the guard for a while (the module header, 5);
+  -- vim.defer_fn() and vim.schedule_wrap() go through these.
+  wrap(vim, 'schedule', function(original)
+    return function(fn) return original(H.later(s.later, fn)) end
+  end)
+  local function timer_start(original)
+    return function(timer, timeout, rep, fn) return original(timer, timeout, rep, H.later(s.later, fn)) end
+  end
+  local timers = H.timer_methods()
+  if timers then wrap(timers, 'start', timer_start) end
+  wrap(vim.uv, 'timer_start', timer_start)
   -- vim.system() starts through vim.uv.spawn(), looked up at call time.
   wrap(vim.uv, 'spawn', function(original)
     return function(path, opts, on_exit)

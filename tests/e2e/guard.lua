@@ -62,6 +62,8 @@ end
 
 local case = load_case()
 local setup, expect = case.setup or {}, case.expect or {}
+-- Every message shown, in order (vim.notify is replaced below).
+local messages = {}
 
 -- Setups JSON cannot describe ---------------------------------------------------------
 
@@ -169,6 +171,24 @@ function hooks.tidy_redefined()
   })
 end
 
+-- A user entry declared safe whose function leaves shell command lines behind: one for
+-- the next turn of the main loop, one for 150 ms later.
+function hooks.scheduling_entry()
+  require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {
+    entries = {
+      {
+        id = 'tidy',
+        title = 'tidy the project',
+        reach = 'safe',
+        run = function()
+          vim.schedule(function() vim.fn.system('touch ' .. vim.fn.shellescape(marker)) end)
+          vim.defer_fn(function() os.execute('touch ' .. vim.fn.shellescape(marker)) end, 150)
+        end,
+      },
+    },
+  }))
+end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {
@@ -221,6 +241,16 @@ function checks.git_status_ran()
   return vim.g.leash_git_status == 0, "the user's git hook did not run git status: " .. tostring(vim.g.leash_git_status)
 end
 
+function checks.callbacks_refused()
+  local n = 0
+  for _, m in ipairs(messages) do
+    if m.msg:find('^leash: a callback that step 1 %(tidy the project%) scheduled: it tried to start a program') then
+      n = n + 1
+    end
+  end
+  return n == 2, ('%d of the 2 scheduled callbacks were reported refused'):format(n)
+end
+
 function checks.precious_md_kept() return read(dir .. '/precious.md') == 'keep\n', 'precious.md was overwritten' end
 
 function checks.git_helper_ran()
@@ -230,7 +260,6 @@ end
 
 -- Setting the case up --------------------------------------------------------------------
 
-local messages = {}
 local shown_notify = vim.notify
 vim.notify = function(msg, level, opts)
   messages[#messages + 1] = { msg = tostring(msg), level = level }

@@ -27,6 +27,48 @@ describe('guard', function()
     vim.fn.delete(marker)
   end)
 
+  it('covers what a step schedules for a while after it, and reports a refused start of it', function()
+    local g = require('leash.guard')
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = tostring(msg) end
+    local seen = {}
+    local okr, err = g.run(function()
+      -- A shell line from each way a step can leave work behind; an argument-list start
+      -- of the user's kind runs.
+      vim.schedule(function() vim.fn.system(touch) end)
+      vim.defer_fn(function() os.execute(touch) end, 150)
+      vim.uv.new_timer():start(100, 0, function() pcall(vim.uv.spawn, 'sh', { args = { '-c', touch } }) end)
+      vim.fn.timer_start(120, function() vim.fn.jobstart(touch) end)
+      vim.defer_fn(function()
+        seen.shell = vim.o.shell
+        seen.code = vim.system({ 'true' }):wait().code
+        -- What a scheduled callback schedules is covered too.
+        vim.schedule(function() vim.fn.system(touch) end)
+      end, 50)
+    end, { label = 'step 1 (Run :edit x)' })
+    eq(true, okr, err)
+    vim.wait(800, function() return exists(marker) end)
+    vim.notify = notify
+    eq(false, exists(marker), 'a scheduled callback ran a shell command')
+    eq(0, seen.code, 'an argument-list start runs')
+    ok(seen.shell and seen.shell:find('refuse%-shell'), tostring(seen.shell))
+    local text = table.concat(notes, '\n')
+    matches('leash: a callback that step 1 %(Run :edit x%) scheduled: it tried to start a program: “touch', text)
+    ok(#notes >= 5, text)
+    eq(false, g.active())
+    -- Past the bound, what the step left behind runs as it is.
+    local bound = g.later_ms
+    g.later_ms = 50
+    okr = g.run(function()
+      vim.defer_fn(function() vim.fn.system(touch) end, 300)
+    end)
+    g.later_ms = bound
+    eq(true, okr)
+    vim.wait(1000, function() return exists(marker) end)
+    eq(true, exists(marker), 'control: a callback after the bound runs without the guard')
+  end)
+
   it("switches off Git's command settings for child processes while a step runs", function()
     if vim.fn.executable('git') == 0 then return skip('git is not installed') end
     -- A repository whose own config names commands Git would run: fsmonitor on status,

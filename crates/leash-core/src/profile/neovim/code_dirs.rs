@@ -145,7 +145,9 @@ impl CodeDirs {
         };
         let lexical = normalize(&joined);
         let mut out = vec![lexical.clone()];
-        for p in [real(&lexical), real(&joined)].into_iter().flatten() {
+        // `joined` differs only with `.` or `..` in it (then a link before `..` reads two ways).
+        let physical = if joined == lexical { None } else { real(&joined) };
+        for p in [real(&lexical), physical].into_iter().flatten() {
             if !out.contains(&p) {
                 out.push(p);
             }

@@ -66,6 +66,26 @@ function M.check(step, settings)
   return why
 end
 
+--- Why writing, creating or moving to the file `path` (a name leash was handed, such as a
+--- language server's workspace edit) reaches further than a `[write]` step shows, or nil:
+--- it lands in a folder Neovim loads code from, or in another project. With
+--- `{ code_folders = false }` (editing or deleting a file) only the project is asked.
+---@param path string absolute
+---@param opts? { code_folders?: boolean }
+---@return string? why
+---@return string? err the check could not run (then nothing may be applied either)
+function M.check_path(path, opts)
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local ok, why = pcall(native.path_landing, path, {
+    code_dirs = M.list(),
+    cwd = vim.uv.cwd(),
+    code_folders = not (opts and opts.code_folders == false),
+  })
+  if not ok then return nil, 'leash: the write check failed: ' .. require('leash.native').message(why) end
+  return why
+end
+
 -- Helper functionality =======================================================
 
 function H.current_file()

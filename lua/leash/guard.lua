@@ -105,6 +105,20 @@ end
 ---@return string[]
 function M.git_env_list(base) return H.git_env_list(base) end
 
+--- `fn` as a continuation of the step running now, to be called later by something that
+--- is not a schedule or timer (the person's choice in `vim.ui.select()`): whenever it
+--- runs, it runs inside the guard with this step's plan text, and a refused start it
+--- tries is reported with the step. Outside a guarded step, `fn` itself.
+---@generic F: function
+---@param fn F
+---@return F
+function M.bind(fn)
+  local s = H.armed
+  if not (s and s.later) then return fn end
+  local later = s.later
+  return H.later({ plan_text = later.plan_text, label = later.label, on_starts = later.on_starts }, fn)
+end
+
 --- How long after a step ends the callbacks it scheduled still run inside the guard, in
 --- milliseconds.
 M.later_ms = 2000

@@ -33,6 +33,7 @@ M.exports = {
   'is_invisible',
   'name_handler',
   'notify_fd',
+  'path_landing',
   'plan_start',
   'policy_lists',
   'present_plan',

@@ -189,6 +189,54 @@ function hooks.scheduling_entry()
   }))
 end
 
+-- m.lua open, with a language server (in this Neovim) whose rename of `x` also moves
+-- keep.lua where setup.lsp_move says: "config" (the config's plugin/ folder) or "project".
+function hooks.lsp_rename()
+  hooks.config_plugin_folder()
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/m.lua'))
+  vim.api.nvim_win_set_cursor(0, { 1, 6 })
+  local uri = vim.uri_from_fname(dir .. '/m.lua')
+  local to = setup.lsp_move == 'config' and (vim.fn.stdpath('config') .. '/plugin/keep.lua') or (dir .. '/kept.lua')
+  local function range(l1, c1, l2, c2)
+    return { start = { line = l1, character = c1 }, ['end'] = { line = l2, character = c2 } }
+  end
+  local answer = {
+    documentChanges = {
+      { textDocument = { uri = uri, version = vim.NIL }, edits = { { range = range(0, 6, 0, 7), newText = 'count' } } },
+      { kind = 'rename', oldUri = vim.uri_from_fname(dir .. '/keep.lua'), newUri = vim.uri_from_fname(to) },
+    },
+  }
+  local id = vim.lsp.start({
+    name = 'leash-guard-spec',
+    root_dir = dir,
+    cmd = function(dispatchers)
+      local closing = false
+      return {
+        request = function(method, _, callback)
+          vim.schedule(function()
+            if method == 'initialize' then return callback(nil, { capabilities = { renameProvider = true } }) end
+            callback(nil, method == 'textDocument/rename' and answer or nil)
+          end)
+          return true, 1
+        end,
+        notify = function(method)
+          if method == 'exit' then dispatchers.on_exit(0, 15) end
+          return true
+        end,
+        is_closing = function() return closing end,
+        terminate = function()
+          closing = true
+          vim.schedule(function() dispatchers.on_exit(0, 15) end)
+        end,
+      }
+    end,
+  })
+  vim.wait(2000, function()
+    local c = id and vim.lsp.get_client_by_id(id)
+    return c and c.initialized
+  end)
+end
+
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
   require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {
@@ -239,6 +287,12 @@ function checks.marker() return vim.uv.fs_stat(marker) ~= nil, 'the shell step d
 
 function checks.git_status_ran()
   return vim.g.leash_git_status == 0, "the user's git hook did not run git status: " .. tostring(vim.g.leash_git_status)
+end
+
+function checks.kept_moved()
+  return vim.uv.fs_stat(dir .. '/kept.lua') ~= nil
+    and vim.api.nvim_buf_get_lines(0, 0, 1, false)[1] == 'local count = 1',
+    'the rename inside the project did not run'
 end
 
 function checks.callbacks_refused()

@@ -162,6 +162,7 @@ if [ $# -eq 0 ]; then
   tui user-command-redefined yes y 'is not the command the plan showed'
   tui nested-repo-config yes y 'ran 1 step'
   tui scheduled-shell no '' 'a callback that step 1'
+  tui lsp-rename-into-config yes y 'rename was refused'
   # The clipboard tool runs (an argument-list start of the user's setup, rule 7): the
   # listing shows the yanked text; the driver's verdict requires that no shell ran.
   tui clipboard no '' '"0 +some text'

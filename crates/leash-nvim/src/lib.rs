@@ -670,6 +670,21 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // Where writing, creating or moving to the file `path` lands, with the current
+    // directory and folders of `state` (as for `write_landing`): nil, or why that reaches
+    // further than a `[write]` step shows (a folder Neovim loads code from, another
+    // project); `state.code_folders = false` (editing or deleting a file) asks only about
+    // the project. A language server's workspace edit is checked with it.
+    m.set(
+        "path_landing",
+        lua.create_function(|lua, (path, state): (mlua::String, Option<Table>)| {
+            guard(|| {
+                let code_folders = opt::<bool>(&state, "code_folders")?.unwrap_or(true);
+                Ok(code_dirs(lua, &state)?.path_reach(&lua_path(&path), code_folders).map(|(_, why)| why))
+            })
+        })?,
+    )?;
+
     // Whether one code point is invisible (false for a number that is no code point).
     m.set(
         "is_invisible",

@@ -261,6 +261,15 @@ impl CodeDirs {
         write.or_else(|| super::projects::item_reach(self, id, args))
     }
 
+    /// The reach of writing, creating or moving to the file `path` (absolute, a name the
+    /// editor was handed, such as a language server's workspace edit): a code folder
+    /// (when `code_folders`), or a file of another project (`super::projects`), with the
+    /// reason. Editing or deleting a file asks only about the project.
+    pub fn path_reach(&self, path: &Path, code_folders: bool) -> Option<(Reach, String)> {
+        let code = if code_folders { self.file_note(path, "writes") } else { None };
+        code.or_else(|| super::projects::path_reach(self, path, "touches"))
+    }
+
     /// The reach `file:rename new` adds when the new path lands in a code folder: a bare
     /// name stays in the current file's folder (known at run time), a path is relative to
     /// the current directory.

@@ -67,24 +67,8 @@ pub fn item_reach(dirs: &CodeDirs, id: &str, args: &[String]) -> Option<(Reach, 
         let Some(target) = dirs.resolved(name) else {
             return Some((Reach::Code, format!("{verb} “{shown}”, a place leash cannot tell ahead: {READS}")));
         };
-        match project_of(&target) {
-            Some(root) if root != ours => {
-                return Some((
-                    Reach::Code,
-                    format!(
-                        "{verb} “{shown}” in another project ({}, a Git repository of its own): {READS}",
-                        shown_dir(&root, &ours)
-                    ),
-                ))
-            }
-            Some(_) => {}
-            None if !target.starts_with(&ours) => {
-                return Some((
-                    Reach::Code,
-                    format!("{verb} “{shown}”, outside this project ({}): {READS}", home_relative(&ours)),
-                ))
-            }
-            None => {}
+        if let Some(note) = landing(&ours, &target, &shown, verb) {
+            return Some(note);
         }
     }
     if cd {
@@ -98,6 +82,38 @@ pub fn item_reach(dirs: &CodeDirs, id: &str, args: &[String]) -> Option<(Reach, 
         }
     }
     None
+}
+
+/// The reach a step adds when it `verb`s the file `target` (absolute, a name the editor
+/// has, e.g. a language server's edit), if that belongs to another project.
+pub fn path_reach(dirs: &CodeDirs, target: &Path, verb: &str) -> Option<(Reach, String)> {
+    if dirs.is_empty() {
+        return None;
+    }
+    let ours = working_project(dirs)?;
+    let target = real(target).unwrap_or_else(|| target.to_path_buf());
+    let shown = match target.strip_prefix(&ours) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => home_relative(&target),
+    };
+    landing(&ours, &target, &shown, verb)
+}
+
+/// The note for `target` when it lies outside the working directory's project `ours`.
+fn landing(ours: &Path, target: &Path, shown: &str, verb: &str) -> Option<(Reach, String)> {
+    match project_of(target) {
+        Some(root) if root != ours => Some((
+            Reach::Code,
+            format!(
+                "{verb} “{shown}” in another project ({}, a Git repository of its own): {READS}",
+                shown_dir(&root, ours)
+            ),
+        )),
+        None if !target.starts_with(ours) => {
+            Some((Reach::Code, format!("{verb} “{shown}”, outside this project ({}): {READS}", home_relative(ours))))
+        }
+        _ => None,
+    }
 }
 
 /// What the note says a project's configuration can do.
@@ -232,6 +248,22 @@ mod tests {
         let d = t.dirs("other");
         assert_eq!(reach(&d, "cmd:edit", "sub/x.txt"), None);
         assert!(reach(&d, "cmd:edit", "../project/src/a.rs").unwrap().contains("in another project"));
+    }
+
+    #[test]
+    fn a_path_an_editor_was_handed_is_placed() {
+        let t = Tree::new("paths");
+        let d = t.dirs("project");
+        let why = path_reach(&d, &t.root.join("project/vendor/lib/a.rs"), "touches").unwrap().1;
+        assert!(why.starts_with("touches “vendor/lib/a.rs” in another project (vendor/lib"), "{why}");
+        assert_eq!(path_reach(&d, &t.root.join("project/src/new dir/a b.rs"), "touches"), None, "spaces are a name");
+        assert!(path_reach(&d, &t.root.join("other/x"), "touches").unwrap().1.contains("outside this project"));
+        let (reach, why) = d.path_reach(&t.root.join("config/plugin/x.lua"), true).unwrap();
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("loads code from"), "{why}");
+        let (_, why) = d.path_reach(&t.root.join("config/plugin/x.lua"), false).unwrap();
+        assert!(why.contains("outside this project"), "{why}");
+        assert_eq!(d.path_reach(&t.root.join("project/src/b.rs"), true), None);
     }
 
     #[test]

@@ -546,6 +546,7 @@ end
 
 --- Put Neovim's environment back as it was before the step.
 function H.git_env_disarm(s)
+  -- vim.env, not libuv's calls: Neovim keeps its own copy of what it read.
   for k, v in pairs(s.git_env or {}) do
     vim.env[k] = v or nil
   end

@@ -202,7 +202,7 @@ function hooks.lsp_rename()
   end
   local answer = {
     documentChanges = {
-      { textDocument = { uri = uri, version = vim.NIL }, edits = { { range = range(0, 6, 0, 7), newText = 'count' } } },
+      { textDocument = { uri = uri, version = 0 }, edits = { { range = range(0, 6, 0, 7), newText = 'count' } } },
       { kind = 'rename', oldUri = vim.uri_from_fname(dir .. '/keep.lua'), newUri = vim.uri_from_fname(to) },
     },
   }

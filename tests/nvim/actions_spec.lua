@@ -570,7 +570,7 @@ describe('LSP and diagnostics actions', function()
     end
     local function rename_x(u)
       return {
-        textDocument = { uri = u, version = vim.NIL },
+        textDocument = { uri = u, version = 0 },
         edits = { { range = range(0, 6, 0, 7), newText = 'count' } },
       }
     end

@@ -8,7 +8,9 @@
 --- just before each step below `code` runs (|M.check()|), with the current directory,
 --- file and changed buffers of that moment and the path options the plan set before, so
 --- an earlier step (`:cd`, `:saveas`, 'backupdir') cannot move a write into such a folder
---- after the window showed it.
+--- after the window showed it. The same check says when a step opens, writes or changes
+--- into a file or folder of another project (`profile/neovim/projects.rs`): that is
+--- `code` too, and an earlier `:cd` can make a relative name one.
 local M = {}
 local H = {}
 
@@ -59,6 +61,26 @@ function M.check(step, settings)
     file = H.current_file(),
     modified = H.modified_files(),
     settings = settings or {},
+  })
+  if not ok then return nil, 'leash: the write check failed: ' .. require('leash.native').message(why) end
+  return why
+end
+
+--- Why writing, creating or moving to the file `path` (a name leash was handed, such as a
+--- language server's workspace edit) reaches further than a `[write]` step shows, or nil:
+--- it lands in a folder Neovim loads code from, or in another project. With
+--- `{ code_folders = false }` (editing or deleting a file) only the project is asked.
+---@param path string absolute
+---@param opts? { code_folders?: boolean }
+---@return string? why
+---@return string? err the check could not run (then nothing may be applied either)
+function M.check_path(path, opts)
+  local native, err = require('leash.native').load()
+  if not native then return nil, err end
+  local ok, why = pcall(native.path_landing, path, {
+    code_dirs = M.list(),
+    cwd = vim.uv.cwd(),
+    code_folders = not (opts and opts.code_folders == false),
   })
   if not ok then return nil, 'leash: the write check failed: ' .. require('leash.native').message(why) end
   return why

@@ -288,7 +288,9 @@ function H.run_step(step, entries, ctx)
     -- current directory or file (|leash.code_dirs|).
     local why, cerr = require('leash.code_dirs').check(step, ctx.settings)
     if cerr then return false, cerr end
-    if why then return false, ('it would write where Neovim loads code from, not shown as [code]: %s'):format(why) end
+    -- The reason says what: a write into a folder Neovim loads code from, or a file of
+    -- another project (|leash.code_dirs|).
+    if why then return false, ('it reaches further than shown, so it needs [code]: %s'):format(why) end
   end
   local ok, err
   local terminal = require('leash.ui.terminal')
@@ -298,6 +300,7 @@ function H.run_step(step, entries, ctx)
   else
     ok, err = require('leash.guard').run(run, {
       plan_text = ctx.plan_text,
+      label = ('step %d (%s)'):format(ctx.number or 0, H.label(step)),
       on_starts = function(starts) H.log_starts(step, ctx.number, starts) end,
     })
   end
@@ -360,12 +363,18 @@ function H.entry_map(entries)
 end
 
 --- What the window should show beside a step that the core's label cannot say: the
---- folder a script runs in.
+--- folder a script runs in, and what a source says the item may do besides its label.
 function H.annotate(plan, entries)
   for _, step in ipairs(plan.steps) do
     local entry = type(step) == 'table' and step.type == 'item' and entries[step.id]
     if entry and type(entry.cwd) == 'string' and entry.cwd ~= '' and step.note == nil then
       step.note = 'runs in ' .. vim.fn.fnamemodify(entry.cwd, ':~')
+    end
+    -- What a source knows the step may do besides what its label says (a language
+    -- server's rename may also move files).
+    if entry and type(entry.window_note) == 'string' and entry.window_note ~= '' then
+      local note = type(step.note) == 'string' and step.note ~= '' and step.note or nil
+      step.note = note and (note .. '; ' .. entry.window_note) or entry.window_note
     end
   end
 end
@@ -399,6 +408,10 @@ function H.at_window(plan)
     end
   end
 end
+
+--- The notes the window shows beside steps that only the editor knows (specs).
+---@private
+function M._annotate(plan, entries) H.annotate(plan, H.entry_map(entries)) end
 
 -- Items that act on the current file: the window names it, and they run only on it.
 H.current_file_items = { ['file:delete'] = true, ['file:rename'] = true }

@@ -27,6 +27,22 @@
 ---    cannot be read is stopped too. Language servers, git for gitsigns and lualine,
 ---    formatters, provider probes and the clipboard provider keep running.
 ---
+--- 4. Child processes get an environment that switches off Git's settings that make it run
+---    a command (`core.fsmonitor`, hooks, `diff.external`, the pager, editor, SSH command,
+---    credential helper, signing programs: `GIT_CONFIG_COUNT`/`KEY`/`VALUE`, which Git
+---    reads after every configuration file), so the git the user's setup runs in a
+---    repository the step opened does not run that repository's commands. Drivers a
+---    repository names itself (`filter.<name>`, `diff.<name>.textconv`) cannot be switched
+---    off by name: a step that opens a file of another project is `[code]` and says so
+---    (the core's `profile/neovim/projects.rs`).
+---
+--- 5. Callbacks the step schedules (`vim.schedule()`, `vim.defer_fn()`, a libuv timer,
+---    `timer_start()` from Lua) run inside the guard when they run within
+---    |M.later_ms| of the step's end, and so do the callbacks those schedule, within the
+---    same time. One that tries a refused start is stopped and reported on its own (the
+---    plan has moved on). A libuv timer's callback runs on the main loop then (arming
+---    needs it), one loop turn later. Later ones run as what the step left behind.
+---
 --- Every start during a step is recorded (allowed or refused) and written to the log. A
 --- step that tried a refused start fails with a message naming what it tried, and the
 --- executor stops the plan. Each layer is undone after the step; a step that changed
@@ -51,6 +67,9 @@ local H = {}
 ---  commands): a program named by it, or an argument beginning with `-` that holds a
 ---  piece of it beginning with `-`, is refused even as an argument list
 ---@field on_starts? fun(starts: leash.GuardStart[]) called after the step with every start seen
+---  (and after each callback it scheduled that ran inside the guard)
+---@field label? string the step as messages name it (`step 2 (Run :edit x)`), for a
+---  callback of it that tried a refused start
 
 --- Run `fn` with the guard armed; `fn` returns `ok, err` like a step handler. Returns
 --- `false, message` when the guard cannot be armed (nothing ran) or when `fn` tried a
@@ -65,6 +84,7 @@ function M.run(fn, opts)
   local program, err = M.refusal_program()
   if not program then return false, err end
   local state = H.new_state(program, opts.plan_text)
+  state.later = { plan_text = opts.plan_text, label = opts.label, on_starts = opts.on_starts }
   local armed, aerr = pcall(H.arm, state)
   if not armed then
     H.disarm(state)
@@ -72,10 +92,36 @@ function M.run(fn, opts)
   end
   local ok, ferr = H.call(fn)
   local attempts = H.disarm(state)
+  -- What the step scheduled is covered until then (see the module header, 5).
+  state.later.until_ms = vim.uv.now() + M.later_ms
   if opts.on_starts and #state.starts > 0 then pcall(opts.on_starts, state.starts) end
   if #attempts > 0 then return false, M.describe(attempts) end
   return ok, ferr
 end
+
+--- The environment entries the guard adds while a step runs (`{ "GIT_CONFIG_KEY_0=…" }`
+--- on top of `base`, a `vim.uv.spawn()` environment list). Exposed for specs.
+---@param base string[]
+---@return string[]
+function M.git_env_list(base) return H.git_env_list(base) end
+
+--- `fn` as a continuation of the step running now, to be called later by something that
+--- is not a schedule or timer (the person's choice in `vim.ui.select()`): whenever it
+--- runs, it runs inside the guard with this step's plan text, and a refused start it
+--- tries is reported with the step. Outside a guarded step, `fn` itself.
+---@generic F: function
+---@param fn F
+---@return F
+function M.bind(fn)
+  local s = H.armed
+  if not (s and s.later) then return fn end
+  local later = s.later
+  return H.later({ plan_text = later.plan_text, label = later.label, on_starts = later.on_starts }, fn)
+end
+
+--- How long after a step ends the callbacks it scheduled still run inside the guard, in
+--- milliseconds.
+M.later_ms = 2000
 
 --- Whether a guarded step is running.
 ---@return boolean
@@ -173,6 +219,25 @@ echo "leash: refused to run a program from a step that is not [shell]" >&2
 exit 126
 ]]
 
+--- Git's settings that make it run a command, and the value that switches each off while
+--- a step runs (see the module header, 4). An empty `credential.helper` clears the list;
+--- an empty `core.askPass` or `core.alternateRefsCommand` means none.
+H.git_config = {
+  { 'core.fsmonitor', 'false' },
+  { 'core.hooksPath', '/dev/null' },
+  { 'diff.external', 'false' },
+  { 'core.pager', 'cat' },
+  { 'core.editor', 'false' },
+  { 'sequence.editor', 'false' },
+  { 'core.sshCommand', 'ssh' },
+  { 'core.askPass', '' },
+  { 'credential.helper', '' },
+  { 'core.alternateRefsCommand', '' },
+  { 'gpg.program', 'gpg' },
+  { 'gpg.ssh.program', 'ssh-keygen' },
+  { 'gpg.x509.program', 'gpgsm' },
+}
+
 -- The starting functions whose program has ended when they return.
 H.ends_at_once = { ['system()'] = true, ['systemlist()'] = true }
 
@@ -240,6 +305,59 @@ H.wrappers = {
 
 -- Helper functionality =======================================================
 
+--- `fn` as a callback scheduled by a step whose schedule context is `later`: run inside
+--- the guard when it runs before `later.until_ms` (or while the step still runs), else
+--- as it is. Anything but a function is left alone.
+function H.later(later, fn)
+  if type(fn) ~= 'function' or not later then return fn end
+  return function(...)
+    if H.armed or (later.until_ms and vim.uv.now() > later.until_ms) then return fn(...) end
+    local args = vim.F.pack_len(...)
+    if vim.in_fast_event() then
+      -- A libuv callback cannot arm the guard ('shell', the environment): the main loop can.
+      vim.schedule(function() H.run_later(later, fn, args) end)
+      return
+    end
+    return H.run_later(later, fn, args)
+  end
+end
+
+--- Run a scheduled callback inside the guard; a refused start it tried is reported with
+--- the step that scheduled it. A callback that cannot be guarded does not run.
+function H.run_later(later, fn, args)
+  local notify = require('leash.ui.notify').notify
+  local who = later.label and ('a callback that %s scheduled'):format(later.label) or 'a callback a step scheduled'
+  local program, perr = M.refusal_program()
+  if not program then return notify(('leash: %s did not run: %s'):format(who, perr), vim.log.levels.ERROR) end
+  local state = H.new_state(program, later.plan_text)
+  state.later = later
+  local armed, aerr = pcall(H.arm, state)
+  if not armed then
+    H.disarm(state)
+    return notify(
+      ('leash: %s did not run: the process guard could not be set up: %s'):format(who, tostring(aerr)),
+      vim.log.levels.ERROR
+    )
+  end
+  local ok, res = pcall(fn, vim.F.unpack_len(args))
+  local attempts = H.disarm(state)
+  if later.on_starts and #state.starts > 0 then pcall(later.on_starts, state.starts) end
+  if #attempts > 0 then notify(('leash: %s: %s'):format(who, M.describe(attempts)), vim.log.levels.ERROR) end
+  if not ok then error(res, 0) end
+  return res
+end
+
+--- The methods of libuv timer handles (their `start` is wrapped while a step runs).
+function H.timer_methods()
+  if H.timer_index == nil then
+    local t = vim.uv.new_timer()
+    local mt = t and getmetatable(t)
+    H.timer_index = type(mt) == 'table' and type(mt.__index) == 'table' and mt.__index or false
+    if t then t:close() end
+  end
+  return H.timer_index or nil
+end
+
 function H.call(fn)
   local ok, res, msg = pcall(fn)
   if not ok then return false, tostring(res) end
@@ -297,17 +415,21 @@ function M._set_pending()
 end
 
 --- Pieces of the plan's text that a start is compared with: each string, and each of
---- its words (split at white space, `,`, `=` and `;`).
+--- its words (split at white space, `,`, `=`, `;` and the path separators `/` and `\`,
+--- so `./--output=x` yields `--output=x`).
 function H.tokens(plan_text)
   local whole, dashed = {}, {}
   for _, t in ipairs(plan_text) do
     if type(t) == 'string' then
       local pieces = { vim.trim(t) }
-      for w in t:gmatch('[^%s,;=]+') do
+      for w in t:gmatch('[^%s,;=/\\]+') do
         pieces[#pieces + 1] = w
       end
-      -- `--flag=value` is one piece too: the `=` belongs to it.
+      -- `--flag=value` is one piece too: the `=` belongs to it, also after a `/`.
       for w in t:gmatch('%S+') do
+        pieces[#pieces + 1] = w
+      end
+      for w in t:gmatch('[^%s/\\]+') do
         pieces[#pieces + 1] = w
       end
       for _, p in ipairs(pieces) do
@@ -401,7 +523,64 @@ function H.arm(s)
   H.armed = s
   H.set_quiet('shell', s.shell_value)
   s.shell_set = true
+  H.git_env_arm(s)
   H.wrap_lua(s)
+end
+
+--- Add Git's switched-off settings (H.git_config) to Neovim's environment, after any
+--- `GIT_CONFIG_COUNT` entries the user has; what was there before is saved.
+function H.git_env_arm(s)
+  local base = tonumber(vim.env.GIT_CONFIG_COUNT or '') or 0
+  local saved = {}
+  s.git_env = saved
+  local function set(k, v)
+    if saved[k] == nil then saved[k] = vim.env[k] or false end
+    vim.env[k] = v
+  end
+  for i, kv in ipairs(H.git_config) do
+    set(('GIT_CONFIG_KEY_%d'):format(base + i - 1), kv[1])
+    set(('GIT_CONFIG_VALUE_%d'):format(base + i - 1), kv[2])
+  end
+  set('GIT_CONFIG_COUNT', tostring(base + #H.git_config))
+end
+
+--- Put Neovim's environment back as it was before the step.
+function H.git_env_disarm(s)
+  -- vim.env, not libuv's calls: Neovim keeps its own copy of what it read.
+  for k, v in pairs(s.git_env or {}) do
+    vim.env[k] = v or nil
+  end
+  s.git_env = nil
+end
+
+--- An environment list for `vim.uv.spawn()` (`{ "K=V", … }`, which replaces Neovim's
+--- whole environment) with Git's switched-off settings added after the caller's own
+--- `GIT_CONFIG_*` entries, unless it carries them already (a copy of Neovim's environment
+--- made during the step).
+function H.git_env_list(list)
+  local count, vars = 0, {}
+  local out = {}
+  for _, e in ipairs(list) do
+    local k, v = tostring(e):match('^([^=]*)=(.*)$')
+    if k == 'GIT_CONFIG_COUNT' then
+      count = tonumber(v) or 0
+    else
+      if k then vars[k] = v end
+      out[#out + 1] = e
+    end
+  end
+  local last = #H.git_config - 1
+  local base = count - #H.git_config
+  if base >= 0 and vars['GIT_CONFIG_KEY_' .. (base + last)] == H.git_config[#H.git_config][1] then
+    out[#out + 1] = 'GIT_CONFIG_COUNT=' .. count
+    return out
+  end
+  for i, kv in ipairs(H.git_config) do
+    out[#out + 1] = ('GIT_CONFIG_KEY_%d=%s'):format(count + i - 1, kv[1])
+    out[#out + 1] = ('GIT_CONFIG_VALUE_%d=%s'):format(count + i - 1, kv[2])
+  end
+  out[#out + 1] = 'GIT_CONFIG_COUNT=' .. (count + #H.git_config)
+  return out
 end
 
 --- Undo every layer and collect the refused starts. Each part is undone even when
@@ -413,6 +592,7 @@ function H.disarm(s)
     local w = s.wrapped[i]
     if rawget(w.tbl, w.key) == w.wrapper then rawset(w.tbl, w.key, w.original) end
   end
+  pcall(H.git_env_disarm, s)
   -- A step that set 'shell' itself (a confirmed code step) keeps its value.
   if s.shell_set and vim.o.shell == s.shell_value and not pcall(H.set_quiet, 'shell', s.shell) then
     vim.o.shell = s.shell
@@ -550,6 +730,11 @@ function H.wrap_lua(s)
         args[1] = checked(name .. '()', args[1])
         return original(name, unpack(args, 1, n))
       end
+      if name == 'timer_start' then
+        local n, args = select('#', ...), { ... }
+        args[2] = H.later(s.later, args[2])
+        return original(name, unpack(args, 1, n))
+      end
       return original(name, ...)
     end
   end)
@@ -558,10 +743,24 @@ function H.wrap_lua(s)
       if H.starting_functions[name] and type(args) == 'table' then
         args = vim.list_slice(args)
         args[1] = checked(name .. '()', args[1])
+      elseif name == 'timer_start' and type(args) == 'table' then
+        args = vim.list_slice(args)
+        args[2] = H.later(s.later, args[2])
       end
       return original(name, args)
     end
   end)
+  -- What the step schedules runs inside the guard for a while (the module header, 5);
+  -- vim.defer_fn() and vim.schedule_wrap() go through these.
+  wrap(vim, 'schedule', function(original)
+    return function(fn) return original(H.later(s.later, fn)) end
+  end)
+  local function timer_start(original)
+    return function(timer, timeout, rep, fn) return original(timer, timeout, rep, H.later(s.later, fn)) end
+  end
+  local timers = H.timer_methods()
+  if timers then wrap(timers, 'start', timer_start) end
+  wrap(vim.uv, 'timer_start', timer_start)
   -- vim.system() starts through vim.uv.spawn(), looked up at call time.
   wrap(vim.uv, 'spawn', function(original)
     return function(path, opts, on_exit)
@@ -572,6 +771,8 @@ function H.wrap_lua(s)
         opts = vim.tbl_extend('force', opts, { args = vim.list_slice(run, 2) })
         path = run[1]
       end
+      -- An environment of the caller's own replaces Neovim's: Git's settings go in it too.
+      if type(opts.env) == 'table' then opts = vim.tbl_extend('force', opts, { env = H.git_env_list(opts.env) }) end
       local handle, pid = original(path, opts, on_exit)
       if handle and run == argv then
         s.approved[pid] = true

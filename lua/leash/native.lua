@@ -34,6 +34,7 @@ M.exports = {
   'is_invisible',
   'name_handler',
   'notify_fd',
+  'path_landing',
   'plan_marked',
   'plan_needs_window',
   'plan_start',

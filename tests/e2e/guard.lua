@@ -62,6 +62,8 @@ end
 
 local case = load_case()
 local setup, expect = case.setup or {}, case.expect or {}
+-- Every message shown, in order (vim.notify is replaced below).
+local messages = {}
 
 -- Setups JSON cannot describe ---------------------------------------------------------
 
@@ -81,8 +83,159 @@ function hooks.mapping_swap()
   vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/one.txt'))
 end
 
+-- A Git project whose user has a BufEnter helper that runs the real git on the name of
+-- each buffer it enters (as statusline plugins do), recording git's exit code per name.
+function hooks.git_helper()
+  local git = env.LEASH_GUARD_REAL_GIT
+  if not git or git == '' then error('no real git for this case (LEASH_GUARD_REAL_GIT)') end
+  local function run(args)
+    local out =
+      vim.system(vim.list_extend({ git, '-C', dir, '-c', 'user.name=u', '-c', 'user.email=u@x' }, args)):wait()
+    assert(out.code == 0, table.concat(args, ' ') .. ': ' .. (out.stderr or ''))
+  end
+  run({ 'init', '-q' })
+  run({ 'add', '.' })
+  run({ 'commit', '-q', '-m', 'start' })
+  vim.api.nvim_create_autocmd('BufEnter', {
+    callback = function(ev)
+      local name = vim.fn.fnamemodify(ev.file, ':t')
+      if name == '' then return end
+      vim.fn.system({ git, '-C', dir, 'log', '-1', '--format=%h', name })
+      vim.g.leash_git_helper = (vim.g.leash_git_helper or '') .. name .. ':' .. vim.v.shell_error .. ';'
+    end,
+  })
+end
+
+-- The project is a Git work tree with a nested repository vendor/lib whose own config
+-- names an fsmonitor command (which writes the marker), and the user has a gitsigns-like
+-- BufEnter hook that runs the real git in the folder of each file it enters.
+function hooks.nested_repo()
+  local git = env.LEASH_GUARD_REAL_GIT
+  if not git or git == '' then error('no real git for this case (LEASH_GUARD_REAL_GIT)') end
+  local function run(where, args)
+    local cmd = vim.list_extend({ git, '-C', where, '-c', 'user.name=u', '-c', 'user.email=u@x' }, args)
+    local out = vim.system(cmd):wait()
+    assert(out.code == 0, table.concat(args, ' ') .. ': ' .. (out.stderr or ''))
+  end
+  local lib = dir .. '/vendor/lib'
+  run(lib, { 'init', '-q' })
+  run(lib, { 'add', '.' })
+  run(lib, { 'commit', '-q', '-m', 'lib' })
+  run(lib, { 'config', 'core.fsmonitor', 'touch ' .. marker })
+  run(dir, { 'init', '-q' })
+  vim.api.nvim_create_autocmd('BufEnter', {
+    callback = function(ev)
+      if ev.file == '' then return end
+      vim.fn.system({ git, '-C', vim.fn.fnamemodify(ev.file, ':p:h'), 'status', '--short' })
+      vim.g.leash_git_status = vim.v.shell_error
+    end,
+  })
+end
+
+-- A relative entry first on $PATH (a folder of the project, as some setups have).
+function hooks.relative_path() vim.env.PATH = 'bin:' .. vim.env.PATH end
+
 -- An empty plugin/ folder in the config folder, for a plan to aim at.
 function hooks.config_plugin_folder() vim.fn.mkdir(vim.fn.stdpath('config') .. '/plugin', 'p') end
+
+-- notes.txt in the project: a symbolic link to the config's plugin/notes.lua, which does
+-- not exist yet (a write through the link creates code the next Neovim runs).
+function hooks.dangling_config_link()
+  hooks.config_plugin_folder()
+  assert(vim.uv.fs_symlink(vim.fn.stdpath('config') .. '/plugin/notes.lua', dir .. '/notes.txt'))
+end
+
+-- The same, with notes.txt open and changed (the user's own :edit).
+function hooks.dangling_config_link_open()
+  hooks.dangling_config_link()
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/notes.txt'))
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "print('pwned')" })
+end
+
+-- An option value and the current file's name that are not UTF-8 (Neovim allows both).
+function hooks.not_utf8()
+  vim.o.titlestring = 'x\255y'
+  write(dir .. '/caf\233.txt', 'text\n')
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/caf\233.txt'))
+end
+
+-- A user command :Tidy, and a FileType hook (a plugin's) that defines its own :Tidy with
+-- the same description for markdown buffers, which writes the marker.
+function hooks.tidy_redefined()
+  vim.api.nvim_create_user_command('Tidy', function() vim.g.leash_tidy = 'yours' end, { desc = 'tidy up' })
+  vim.api.nvim_create_autocmd('FileType', {
+    pattern = 'markdown',
+    callback = function()
+      vim.api.nvim_create_user_command('Tidy', function() vim.fn.writefile({}, marker) end, { desc = 'tidy up' })
+    end,
+  })
+end
+
+-- A user entry declared safe whose function leaves shell command lines behind: one for
+-- the next turn of the main loop, one for 150 ms later.
+function hooks.scheduling_entry()
+  require('leash').setup(vim.tbl_extend('force', _G.leash_guard_base, setup.config or {}, {
+    entries = {
+      {
+        id = 'tidy',
+        title = 'tidy the project',
+        reach = 'safe',
+        run = function()
+          vim.schedule(function() vim.fn.system('touch ' .. vim.fn.shellescape(marker)) end)
+          vim.defer_fn(function() os.execute('touch ' .. vim.fn.shellescape(marker)) end, 150)
+        end,
+      },
+    },
+  }))
+end
+
+-- m.lua open, with a language server (in this Neovim) whose rename of `x` also moves
+-- keep.lua where setup.lsp_move says: "config" (the config's plugin/ folder) or "project".
+function hooks.lsp_rename()
+  hooks.config_plugin_folder()
+  vim.cmd('silent edit ' .. vim.fn.fnameescape(dir .. '/m.lua'))
+  vim.api.nvim_win_set_cursor(0, { 1, 6 })
+  local uri = vim.uri_from_fname(dir .. '/m.lua')
+  local to = setup.lsp_move == 'config' and (vim.fn.stdpath('config') .. '/plugin/keep.lua') or (dir .. '/kept.lua')
+  local function range(l1, c1, l2, c2)
+    return { start = { line = l1, character = c1 }, ['end'] = { line = l2, character = c2 } }
+  end
+  local answer = {
+    documentChanges = {
+      { textDocument = { uri = uri, version = 0 }, edits = { { range = range(0, 6, 0, 7), newText = 'count' } } },
+      { kind = 'rename', oldUri = vim.uri_from_fname(dir .. '/keep.lua'), newUri = vim.uri_from_fname(to) },
+    },
+  }
+  local id = vim.lsp.start({
+    name = 'leash-guard-spec',
+    root_dir = dir,
+    cmd = function(dispatchers)
+      local closing = false
+      return {
+        request = function(method, _, callback)
+          vim.schedule(function()
+            if method == 'initialize' then return callback(nil, { capabilities = { renameProvider = true } }) end
+            callback(nil, method == 'textDocument/rename' and answer or nil)
+          end)
+          return true, 1
+        end,
+        notify = function(method)
+          if method == 'exit' then dispatchers.on_exit(0, 15) end
+          return true
+        end,
+        is_closing = function() return closing end,
+        terminate = function()
+          closing = true
+          vim.schedule(function() dispatchers.on_exit(0, 15) end)
+        end,
+      }
+    end,
+  })
+  vim.wait(2000, function()
+    local c = id and vim.lsp.get_client_by_id(id)
+    return c and c.initialized
+  end)
+end
 
 -- A user entry declared safe whose function opens what it is given.
 function hooks.safe_entry()
@@ -132,9 +285,35 @@ function checks.precious_kept() return vim.uv.fs_stat(dir .. '/precious.txt') ~=
 
 function checks.marker() return vim.uv.fs_stat(marker) ~= nil, 'the shell step did not run' end
 
+function checks.git_status_ran()
+  return vim.g.leash_git_status == 0, "the user's git hook did not run git status: " .. tostring(vim.g.leash_git_status)
+end
+
+function checks.kept_moved()
+  return vim.uv.fs_stat(dir .. '/kept.lua') ~= nil
+    and vim.api.nvim_buf_get_lines(0, 0, 1, false)[1] == 'local count = 1',
+    'the rename inside the project did not run'
+end
+
+function checks.callbacks_refused()
+  local n = 0
+  for _, m in ipairs(messages) do
+    if m.msg:find('^leash: a callback that step 1 %(tidy the project%) scheduled: it tried to start a program') then
+      n = n + 1
+    end
+  end
+  return n == 2, ('%d of the 2 scheduled callbacks were reported refused'):format(n)
+end
+
+function checks.precious_md_kept() return read(dir .. '/precious.md') == 'keep\n', 'precious.md was overwritten' end
+
+function checks.git_helper_ran()
+  return vim.g.leash_git_helper == 'notes.md:0;',
+    "the user's git helper did not run git on notes.md: " .. tostring(vim.g.leash_git_helper)
+end
+
 -- Setting the case up --------------------------------------------------------------------
 
-local messages = {}
 local shown_notify = vim.notify
 vim.notify = function(msg, level, opts)
   -- A notifier gets leash's messages titled leash, without the `leash: ` in front: the

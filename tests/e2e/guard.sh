@@ -58,9 +58,13 @@ _G.leash_guard_base = {
 require('leash').setup(_G.leash_guard_base)
 EOF
 
+# The real git, for the cases whose user's setup runs git (the stand-in only logs).
+real_git=$(command -v git || true)
+
 # Every case runs with these: stand-ins first on PATH, an X display for the clipboard
 # provider to pick xclip, no tmux or Wayland for it to prefer.
 run_env=(env -u TMUX -u WAYLAND_DISPLAY PATH="$bin:$PATH" DISPLAY=:99 NO_PROXY=127.0.0.1,localhost
+  LEASH_GUARD_REAL_GIT="$real_git"
   no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
   XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" LEASH_E2E_KEY=e2e-not-a-secret
   LEASH_GUARD_CASES="$cases_file" LEASH_GUARD_DIR="$work" LEASH_GUARD_LOGS="$logs"
@@ -150,7 +154,15 @@ if [ $# -eq 0 ]; then
   tui gz-cfile no '' 'it tried to start a program: .*lz4 -d'
   tui mapping-swap yes y 'not the one the plan showed'
   tui write-compressed-buffer yes y 'it would write .*notes\.gz'
-  tui cd-then-write-into-config yes y 'would write where Neovim loads'
+  tui cd-then-write-into-config yes y 'needs .code.: writes'
+  tui dash-name-hook no '' 'part beginning with .-.'
+  tui code-names-system yes q 'cancelled, nothing ran'
+  tui edit-then-write-dangling-link yes y 'needs .code.: writes'
+  tui not-utf8 no '' 'ran 1 step'
+  tui user-command-redefined yes y 'is not the command the plan showed'
+  tui nested-repo-config yes y 'ran 1 step'
+  tui scheduled-shell no '' 'a callback that step 1'
+  tui lsp-rename-into-config yes y 'rename was refused'
   # The clipboard tool runs (an argument-list start of the user's setup, rule 7): the
   # listing shows the yanked text; the driver's verdict requires that no shell ran.
   tui clipboard no '' '"0 +some text'

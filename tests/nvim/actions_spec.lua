@@ -555,6 +555,112 @@ describe('LSP and diagnostics actions', function()
     matches('supports', derr)
   end)
 
+  it('checks a language server’s file operations and outside edits before applying any', function()
+    local dir = project({ ['m.lua'] = 'local x = 1\nreturn x', ['keep.lua'] = 'return 1' })
+    vim.fn.chdir(dir)
+    edit(dir .. '/m.lua')
+    local uri = vim.uri_from_fname(dir .. '/m.lua')
+    local plugin = vim.fn.stdpath('config') .. '/plugin'
+    vim.fn.mkdir(plugin, 'p')
+    local outside = vim.fn.tempname() .. '-outside'
+    vim.fn.mkdir(outside, 'p')
+    vim.fn.writefile({ 'return 0' }, outside .. '/other.lua')
+    local function range(l1, c1, l2, c2)
+      return { start = { line = l1, character = c1 }, ['end'] = { line = l2, character = c2 } }
+    end
+    local function rename_x(u)
+      return {
+        textDocument = { uri = u, version = 0 },
+        edits = { { range = range(0, 6, 0, 7), newText = 'count' } },
+      }
+    end
+    local answer, actions
+    local client = start_server(dir, {
+      ['textDocument/rename'] = function() return answer end,
+      ['textDocument/codeAction'] = function() return actions end,
+      -- The server's command sends its edit back as a request of its own.
+      ['workspace/executeCommand'] = function(p, d)
+        return d.server_request('workspace/applyEdit', { edit = p.arguments[1] })
+      end,
+    }, { renameProvider = true, codeActionProvider = true, executeCommandProvider = { commands = { 'spec.apply' } } })
+    ok(client, 'client')
+    local before = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+    local refusals = {
+      -- moves a project file into a folder Neovim loads code from
+      {
+        rename_x(uri),
+        {
+          kind = 'rename',
+          oldUri = vim.uri_from_fname(dir .. '/keep.lua'),
+          newUri = vim.uri_from_fname(plugin .. '/keep.lua'),
+        },
+      },
+      -- creates a file there
+      { rename_x(uri), { kind = 'create', uri = vim.uri_from_fname(plugin .. '/new.lua') } },
+      -- edits a file of another place
+      { rename_x(uri), rename_x(vim.uri_from_fname(outside .. '/other.lua')) },
+      -- a name with a part beginning with "-"
+      { rename_x(uri), { kind = 'create', uri = vim.uri_from_fname(dir .. '/--output=x') } },
+    }
+    for i, changes in ipairs(refusals) do
+      answer = { documentChanges = changes }
+      vim.api.nvim_win_set_cursor(0, { 1, 6 })
+      local okk, err = run({ { type = 'item', id = 'lsp:rename', args = 'count' } })
+      eq(false, okk, 'case ' .. i)
+      matches('the language server’s rename was refused, nothing of it was applied: ', err)
+      eq(before, vim.api.nvim_buf_get_lines(0, 0, -1, false), 'case ' .. i .. ': nothing applied')
+    end
+    eq(nil, vim.uv.fs_stat(plugin .. '/keep.lua'))
+    eq(nil, vim.uv.fs_stat(plugin .. '/new.lua'))
+    ok(vim.uv.fs_stat(dir .. '/keep.lua'), 'keep.lua stays')
+    eq({ 'return 0' }, vim.fn.readfile(outside .. '/other.lua'))
+
+    -- Control: a rename inside the project that also moves a file runs, and says so.
+    local seen, restore = helpers.capture_notify()
+    answer = {
+      documentChanges = {
+        rename_x(uri),
+        {
+          kind = 'rename',
+          oldUri = vim.uri_from_fname(dir .. '/keep.lua'),
+          newUri = vim.uri_from_fname(dir .. '/kept.lua'),
+        },
+      },
+    }
+    vim.api.nvim_win_set_cursor(0, { 1, 6 })
+    local okk, err, plan = run({ { type = 'item', id = 'lsp:rename', args = 'count' } })
+    restore()
+    eq(true, okk, err)
+    eq('local count = 1', vim.api.nvim_buf_get_lines(0, 0, 1, false)[1])
+    ok(vim.uv.fs_stat(dir .. '/kept.lua'), 'the file was moved')
+    matches('moved keep%.lua → kept%.lua', seen[#seen].msg)
+    -- The window says what else a rename may do before it runs.
+    require('leash.execute')._annotate(plan)
+    matches('may also create, move or delete files', plan.steps[1].note)
+
+    -- A code action picked after the step: its command's edit, sent by the server, is
+    -- checked the same way.
+    local saved_select = vim.ui.select
+    local picked
+    vim.ui.select = function(items, _, on_choice)
+      picked = function() on_choice(items[1], 1) end
+    end
+    local create = { documentChanges = { { kind = 'create', uri = vim.uri_from_fname(plugin .. '/action.lua') } } }
+    actions =
+      { { title = 'generate', command = { title = 'generate', command = 'spec.apply', arguments = { create } } } }
+    seen, restore = helpers.capture_notify()
+    okk, err = run({ { type = 'item', id = 'lsp:code_action' } })
+    eq(true, okk, err)
+    ok(picked, 'the actions were offered')
+    picked() -- the person picks, after the plan ran
+    restore()
+    vim.ui.select = saved_select
+    eq(nil, vim.uv.fs_stat(plugin .. '/action.lua'), 'the server’s edit was applied')
+    matches('refused, nothing of it was applied: writes .*loads code from', seen[#seen].msg)
+    vim.lsp.stop_client(client, true)
+    vim.fn.delete(plugin, 'rf')
+  end)
+
   it('jumps inside the process guard, to file targets only, with a deadline', function()
     local dir = project({ ['a.lua'] = 'return 1', ['b.lua'] = 'return 2' })
     vim.fn.chdir(dir)

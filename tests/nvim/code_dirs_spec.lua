@@ -89,7 +89,7 @@ describe('writes where Neovim loads code from', function()
     eq({ 'write' }, { p.steps[2].reach }, 'project/plugin/x.lua is no code folder')
     local okr, err = require('leash.execute').run(p, { entries = entries })
     eq(false, okr)
-    matches('^leash: step 2 .*would write where Neovim loads code from', err)
+    matches('^leash: step 2 .*needs %[code%]: writes .*a folder Neovim loads code from', err)
     eq(false, exists(plugin_dir .. '/x.lua'), 'the file was written')
   end)
 

@@ -27,6 +27,98 @@ describe('guard', function()
     vim.fn.delete(marker)
   end)
 
+  it('covers what a step schedules for a while after it, and reports a refused start of it', function()
+    local g = require('leash.guard')
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = tostring(msg) end
+    local seen = {}
+    local okr, err = g.run(function()
+      -- A shell line from each way a step can leave work behind; an argument-list start
+      -- of the user's kind runs.
+      vim.schedule(function() vim.fn.system(touch) end)
+      vim.defer_fn(function() os.execute(touch) end, 150)
+      vim.uv.new_timer():start(100, 0, function() pcall(vim.uv.spawn, 'sh', { args = { '-c', touch } }) end)
+      vim.fn.timer_start(120, function() vim.fn.jobstart(touch) end)
+      vim.defer_fn(function()
+        seen.shell = vim.o.shell
+        seen.code = vim.system({ 'true' }):wait().code
+        -- What a scheduled callback schedules is covered too.
+        vim.schedule(function() vim.fn.system(touch) end)
+      end, 50)
+    end, { label = 'step 1 (Run :edit x)' })
+    eq(true, okr, err)
+    vim.wait(800, function() return exists(marker) end)
+    vim.notify = notify
+    eq(false, exists(marker), 'a scheduled callback ran a shell command')
+    eq(0, seen.code, 'an argument-list start runs')
+    ok(seen.shell and seen.shell:find('refuse%-shell'), tostring(seen.shell))
+    local text = table.concat(notes, '\n')
+    matches('leash: a callback that step 1 %(Run :edit x%) scheduled: it tried to start a program: “touch', text)
+    ok(#notes >= 5, text)
+    eq(false, g.active())
+    -- Past the bound, what the step left behind runs as it is.
+    local bound = g.later_ms
+    g.later_ms = 50
+    okr = g.run(function()
+      vim.defer_fn(function() vim.fn.system(touch) end, 300)
+    end)
+    g.later_ms = bound
+    eq(true, okr)
+    vim.wait(1000, function() return exists(marker) end)
+    eq(true, exists(marker), 'control: a callback after the bound runs without the guard')
+  end)
+
+  it("switches off Git's command settings for child processes while a step runs", function()
+    if vim.fn.executable('git') == 0 then return skip('git is not installed') end
+    -- A repository whose own config names commands Git would run: fsmonitor on status,
+    -- a hook on commit.
+    local repo = dir .. '/repo'
+    vim.fn.mkdir(repo .. '/hooks', 'p')
+    local function git(args, opts)
+      return vim
+        .system(vim.list_extend({ 'git', '-C', repo, '-c', 'user.name=u', '-c', 'user.email=u@x' }, args), opts)
+        :wait()
+    end
+    eq(0, git({ 'init', '-q' }).code)
+    vim.fn.writefile({ 'a' }, repo .. '/f')
+    eq(0, git({ 'add', 'f' }).code)
+    eq(0, git({ 'config', 'core.fsmonitor', touch }).code)
+    vim.fn.writefile({ '#!/bin/sh', touch }, repo .. '/hooks/pre-commit')
+    vim.uv.fs_chmod(repo .. '/hooks/pre-commit', tonumber('755', 8))
+    eq(0, git({ 'config', 'core.hooksPath', repo .. '/hooks' }).code)
+    local user_count = vim.env.GIT_CONFIG_COUNT
+    local seen = {}
+    local okr, err = require('leash.guard').run(function()
+      seen.count = vim.env.GIT_CONFIG_COUNT
+      seen.status = git({ 'status', '--short' }).code
+      seen.commit = git({ 'commit', '-q', '-m', 'x' }).code
+      -- A caller's own environment (which replaces Neovim's in vim.uv.spawn) gets it too.
+      seen.fsmonitor = git({ 'config', 'core.fsmonitor' }, { env = { LEASH_SPEC = '1' }, clear_env = true }).stdout
+    end)
+    eq(true, okr, err)
+    eq(0, seen.status, 'git status runs')
+    eq(0, seen.commit, 'git commit runs, without the hook')
+    eq('false\n', seen.fsmonitor)
+    ok(tonumber(seen.count) and tonumber(seen.count) >= 2, tostring(seen.count))
+    vim.wait(300, function() return exists(marker) end)
+    eq(false, exists(marker), "the repository's own command ran")
+    eq(user_count, vim.env.GIT_CONFIG_COUNT, 'the environment is put back after the step')
+    -- Outside a step, the repository's settings are the user's business again.
+    git({ 'status', '--short' })
+    eq(true, exists(marker), 'control: git runs the fsmonitor command outside a step')
+    -- The caller's own GIT_CONFIG entries stay first; a list that has them already is kept.
+    local list = require('leash.guard').git_env_list({
+      'A=1',
+      'GIT_CONFIG_COUNT=1',
+      'GIT_CONFIG_KEY_0=x.y',
+      'GIT_CONFIG_VALUE_0=z',
+    })
+    ok(vim.tbl_contains(list, 'GIT_CONFIG_KEY_1=core.fsmonitor'), vim.inspect(list))
+    ok(vim.tbl_contains(list, 'GIT_CONFIG_KEY_0=x.y'), vim.inspect(list))
+    eq(list, require('leash.guard').git_env_list(list))
+  end)
+
   it("points 'shell' at the refusal program and puts the user's value back", function()
     local user = vim.o.shell
     local seen
@@ -125,6 +217,10 @@ describe('guard', function()
     matches('the plan chose the program', g.check_argv({ 'touch', marker }, { 'touch' }))
     matches('the plan chose the program', g.check_argv({ '/tmp/evil' }, { 'x /tmp/evil' }))
     matches('begins with “%-”', g.check_argv({ 'git', 'log', '--output=' .. marker }, { '--output=' .. marker }))
+    -- A path whose last part begins with `-`: `./` in front does not hide it.
+    for _, name in ipairs({ './--output=' .. marker, 'docs/--output=' .. marker, 'a\\--output=' .. marker }) do
+      matches('begins with “%-”', g.check_argv({ 'git', 'log', '--output=' .. marker }, { name }))
+    end
     eq(nil, g.check_argv({ 'git', 'log', '--', '--not-a-flag' }, { 'notes.txt' }))
     eq(nil, g.check_argv({ 'git', 'log', '--' }, { '--' }))
     local err = refused(
@@ -250,6 +346,8 @@ end)
 describe('guarded steps in a plan', function()
   before_each(function()
     fresh()
+    -- The files the steps open are this project's (a file of another project is [code]).
+    vim.cmd.cd(vim.fn.fnameescape(dir))
     vim.fn.delete(marker)
     vim.cmd('silent! only!')
     vim.cmd('enew!')

@@ -31,10 +31,12 @@ function M.write(path, lines)
 end
 
 --- An in-process language server attached to the current buffer: it answers
---- `initialize` with `caps` and every other request with `handlers[method](params)`
---- (nil for a method it does not know). Returns the client id once it is initialized.
+--- `initialize` with `caps` and every other request with `handlers[method](params,
+--- dispatchers)` (nil for a method it does not know; `dispatchers.server_request` sends
+--- the client a request of the server's own, such as `workspace/applyEdit`). Returns the
+--- client id once it is initialized.
 ---@param dir string the root folder
----@param handlers table<string, fun(params: table): any>
+---@param handlers table<string, fun(params: table, dispatchers: table): any>
 ---@param caps table the server's capabilities
 ---@return integer id
 function M.start_server(dir, handlers, caps)
@@ -48,7 +50,7 @@ function M.start_server(dir, handlers, caps)
           vim.schedule(function()
             if method == 'initialize' then return callback(nil, { capabilities = caps }) end
             local h = handlers[method]
-            callback(nil, h and h(params) or nil)
+            callback(nil, h and h(params, dispatchers) or nil)
           end)
           return true, 1
         end,

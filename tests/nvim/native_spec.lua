@@ -309,6 +309,22 @@ function H.checks.provider_key(mod)
   })
   eq({ 'openai', false, nil }, { here.kind, here.required, here.key })
   matches('provider', raises(mod.provider_key, { provider = 'nowhere' }))
+
+function H.checks.path_landing(mod)
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. '/config/plugin', 'p')
+  vim.fn.mkdir(dir .. '/project/.git', 'p')
+  vim.fn.mkdir(dir .. '/project/vendor/lib/.git', 'p')
+  local where = { code_dirs = { dir .. '/config' }, cwd = dir .. '/project' }
+  eq(nil, mod.path_landing(dir .. '/project/src/a b.lua', where))
+  matches('loads code from', mod.path_landing(dir .. '/config/plugin/x.lua', where))
+  matches(
+    'outside this project',
+    mod.path_landing(dir .. '/config/plugin/x.lua', vim.tbl_extend('force', where, { code_folders = false }))
+  )
+  matches('in another project %(vendor/lib', mod.path_landing(dir .. '/project/vendor/lib/x.lua', where))
+  eq(nil, mod.path_landing(dir .. '/elsewhere/x.lua', {}), 'no folders known: nothing to find')
+  vim.fn.delete(dir, 'rf')
 end
 
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.

@@ -320,6 +320,32 @@ describe('planner with a provider', function()
     ok(vim.tbl_count(values) > 300, 'every option')
   end)
 
+  it('plans normally with an option value and a current file name that are not UTF-8', function()
+    server = anthropic_server(WRAP_PLAN, 0)
+    use_server(server.port)
+    -- 'titlestring' and the file name as bytes Neovim accepts but UTF-8 does not.
+    vim.o.titlestring = 'x\255y'
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, 'p')
+    local name = dir .. '/caf\233.txt'
+    vim.cmd('silent edit ' .. vim.fn.fnameescape(name))
+    local r = plan_and_wait('turn on word wrap and change the window title string')
+    eq('done', r.status, r.err)
+    eq('wrap', r.plan.steps[1].key)
+    local user = vim.json.decode(server.requests[1].body).messages[1].content
+    matches('titlestring %(.-now "x<ff>y"%)', user)
+    -- The core's sources for this file, and the check of a step before it runs.
+    local found = require('leash.sources.shared.core_sources').discover()
+    eq('table', type(found.files))
+    eq(nil, select(2, require('leash.code_dirs').check({ type = 'item', id = 'cmd:write', args = {} })))
+    local okr, err = require('leash.execute').run(r.plan)
+    eq(true, okr, err)
+    eq(true, vim.wo.wrap)
+    vim.cmd('silent bwipeout!')
+    vim.o.titlestring = ''
+    vim.fn.delete(dir, 'rf')
+  end)
+
   it('counts the seconds while it waits, in one notification replaced in place', function()
     server = anthropic_server(WRAP_PLAN, 2300)
     use_server(server.port)

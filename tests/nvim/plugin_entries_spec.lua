@@ -106,6 +106,46 @@ describe('user commands are pinned', function()
     eq(true, okr, err)
     eq('global', vim.g.note)
   end)
+
+  it('a Lua command redefined with the same description does not run in its place', function()
+    -- nvim_get_commands() shows any two Lua callbacks with one description alike.
+    vim.api.nvim_create_user_command('LeashTidy', function() vim.g.tidy = 'first' end, { desc = 'tidy up' })
+    local okr, err = plan_and_run({ { type = 'item', id = 'user:LeashTidy' } }, function()
+      vim.api.nvim_create_user_command('LeashTidy', function() vim.g.tidy = 'second' end, { desc = 'tidy up' })
+    end)
+    eq(false, okr)
+    matches('is not the command the plan showed', err)
+    eq(nil, vim.g.tidy)
+    -- Shown as it is now, it runs.
+    okr, err = plan_and_run({ { type = 'item', id = 'user:LeashTidy' } })
+    eq(true, okr, err)
+    eq('second', vim.g.tidy)
+  end)
+
+  it('a buffer-local command of another buffer does not run in its place', function()
+    -- The same buffer-local :LeashTidy (same callback, same description) in two
+    -- buffers: the catalog described the first one's; step 1 switches to the second.
+    local function tidy() vim.g.tidy_buf = vim.api.nvim_get_current_buf() end
+    local first = vim.api.nvim_get_current_buf()
+    local second = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_buf_set_name(second, vim.fn.tempname() .. '-second.txt')
+    for _, b in ipairs({ first, second }) do
+      vim.api.nvim_buf_create_user_command(b, 'LeashTidy', tidy, { desc = 'tidy this buffer' })
+    end
+    local okr, err = plan_and_run({
+      { type = 'item', id = 'cmd:buffer', args = tostring(second) },
+      { type = 'item', id = 'user:LeashTidy' },
+    })
+    eq(false, okr)
+    matches('step 2 .*is not the command the plan showed', err)
+    eq(nil, vim.g.tidy_buf)
+    vim.api.nvim_set_current_buf(first)
+    okr, err = plan_and_run({ { type = 'item', id = 'user:LeashTidy' } })
+    eq(true, okr, err)
+    eq(first, vim.g.tidy_buf)
+    vim.api.nvim_buf_del_user_command(first, 'LeashTidy')
+    vim.api.nvim_buf_delete(second, { force = true })
+  end)
 end)
 
 describe('lazy.nvim stand-ins', function()
@@ -138,6 +178,8 @@ describe('lazy.nvim stand-ins', function()
     })
     -- (a help file sorted before it does not stand for the plugin)
     write(plug .. '/doc/changelog.txt', { '*changelog.txt*  Old news', '', 'Version 2 broke everything.' })
+    local fmt_plug = tmp .. '/plugs/fmt.nvim'
+    write(fmt_plug .. '/lua/fmt/init.lua', { 'return {}' })
     vim.opt.rtp:prepend(lazy_dir)
     require('lazy').setup({
       {
@@ -150,6 +192,14 @@ describe('lazy.nvim stand-ins', function()
         cmd = { 'FooCmd', 'FooOther' },
         config = function()
           vim.api.nvim_create_user_command('FooCmd', function() vim.g.foo_cmd = true end, {})
+        end,
+      },
+      {
+        dir = fmt_plug,
+        name = 'fmt.nvim',
+        cmd = { 'Fmt' },
+        config = function()
+          vim.api.nvim_create_user_command('Fmt', function() vim.g.fmt = 'fmt.nvim' end, { desc = 'format' })
         end,
       },
     }, {
@@ -183,10 +233,24 @@ describe('lazy.nvim stand-ins', function()
       assert(require('leash').rank('polish the gadgets', { limit = 5 }))
     )
     ok(vim.tbl_contains(top, 'user:FooCmd'), vim.inspect(top))
-    local okr, err, plan = plan_and_run({ { type = 'item', id = a }, { type = 'item', id = b } })
-    eq('foo.nvim: Foo first action (loads foo.nvim)', plan.steps[1].label)
+    -- The stand-in :FooCmd: leash loads foo.nvim, and the :FooCmd that loading defined
+    -- runs; the plugin's mappings then run as the plugin's.
+    local okr, err, plan =
+      plan_and_run({ { type = 'item', id = 'user:FooCmd' }, { type = 'item', id = a }, { type = 'item', id = b } })
+    eq('foo.nvim: Run :FooCmd (loads foo.nvim)', plan.steps[1].label)
+    eq('foo.nvim: Foo first action (loads foo.nvim)', plan.steps[2].label)
     eq(true, okr, err)
+    eq(true, vim.g.foo_cmd)
     eq(1, vim.g.foo_a)
     eq(1, vim.g.foo_b)
+    -- A stand-in whose name another plugin took: fmt.nvim gets loaded, then another
+    -- plugin defines its own :Fmt with the same description. That one does not run.
+    okr, err = plan_and_run({ { type = 'item', id = 'user:Fmt' } }, function()
+      require('lazy').load({ plugins = { 'fmt.nvim' } })
+      vim.api.nvim_create_user_command('Fmt', function() vim.g.fmt = 'other' end, { desc = 'format' })
+    end)
+    eq(false, okr)
+    matches('is not the command the plan showed', err)
+    eq(nil, vim.g.fmt)
   end)
 end)

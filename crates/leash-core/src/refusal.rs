@@ -193,6 +193,11 @@ pub enum Hazard {
     /// `..` in a runtime-file name.
     #[error("contains “..”, which could reach outside the runtime directories")]
     ParentDir,
+    /// A part of a file name beginning with `-` ([`crate::paths::dash_part`]).
+    #[error(
+        "has a part beginning with “-” (“{part}”), which a program your setup hands the file name to (git, a formatter) would read as an option"
+    )]
+    DashName { part: String },
 }
 
 /// Why a value is not one the setting takes (the setting-value check of
@@ -296,6 +301,12 @@ pub enum HelixRule {
         .name.chars().take(60).collect::<String>()
     )]
     FileNameExpansion { name: String },
+    /// A file name with a part beginning with `-` ([`crate::paths::dash_part`]).
+    #[error(
+        "the file name {:?} has a part beginning with “-”, which a program the name is handed to (git, a formatter, a language server) would read as an option",
+        .name.chars().take(60).collect::<String>()
+    )]
+    DashName { name: String },
 }
 
 /// Why a `%` in a shell command's tail is refused: Helix expands it before the shell

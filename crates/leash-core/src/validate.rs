@@ -786,6 +786,23 @@ mod tests {
     }
 
     #[test]
+    fn code_that_names_a_function_starting_programs_is_shell() {
+        for step in [
+            json!({"type": "item", "id": "cmd:call", "args": "system(['sh', '-c', 'touch x'])"}),
+            json!({"type": "item", "id": "cmd:call", "args": "systemlist(['sh', '-c', 'id'])"}),
+            json!({"type": "item", "id": "cmd:lua", "args": "vim.fn.jobstart({'sh'})"}),
+            json!({"type": "setting", "key": "foldexpr", "value": "system('id')"}),
+        ] {
+            let p = neovim(json!([step]));
+            assert_eq!((p.steps[0].reach, p.confirm), (Reach::Shell, Confirm::Required), "{step}");
+            let note = p.steps[0].note.as_deref().unwrap_or_default();
+            assert!(note.starts_with("it names "), "{note}");
+        }
+        let p = neovim(json!([{"type": "item", "id": "cmd:lua", "args": "print(vim.o.filesystem)"}]));
+        assert_eq!(p.steps[0].reach, Reach::Code);
+    }
+
+    #[test]
     fn a_command_named_by_its_alias_is_that_command() {
         let c = Catalog::from_value(&json!({"version": 1, "editor": "helix", "entries": [
             {"id": "cmd:write", "kind": "command", "title": "write", "aliases": ["w"], "args": "optional", "reach": "write"},

@@ -8,7 +8,9 @@ use leash_core::planner::session::SessionCatalog;
 use leash_core::profile::neovim::present::{present, Known, Shown};
 use leash_core::validate;
 
-use crate::convert::{code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, to_lua};
+use crate::convert::{
+    code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, text_value, to_lua,
+};
 use crate::method;
 
 /// A catalog shared with Lua (and with planner jobs), with the ranker's index of it.
@@ -25,8 +27,8 @@ impl UserData for LuaCatalog {
 /// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries (`opts`:
 /// name_handlers, code_dirs, cwd).
 pub fn new(lua: &Lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)) -> mlua::Result<LuaCatalog> {
-    let values: Vec<Value> =
-        lua.from_value(entries).map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
+    let values: Vec<Value> = text_value(lua, entries, |v| lua.from_value(v))
+        .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
     let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
     let code_dirs = code_dirs(lua, &opts)?;
     let editor = editor.as_deref().unwrap_or("neovim");

@@ -14,7 +14,7 @@ use leash_core::profile::neovim::name_handlers::handler_index;
 use leash_core::reach::Reach;
 use leash_core::{confirm, entry, limits};
 
-use crate::convert::{code_dirs, err, json_of, name_handlers, opt, reach};
+use crate::convert::{code_dirs, err, json_of, lua_path, name_handlers, opt, opt_path, reach};
 
 /// `policy_lists()`: the Neovim profile's lists the Lua side needs (its argument filter
 /// and text checks use these, so the two sides cannot drift apart).
@@ -96,8 +96,8 @@ pub fn name_handler(lua: &Lua, (name, handlers): (String, LuaValue)) -> mlua::Re
 /// write is `code`.
 pub fn write_landing(lua: &Lua, (step, state): (Table, Option<Table>)) -> mlua::Result<Option<String>> {
     let dirs = code_dirs(lua, &state)?;
-    let file = opt::<String>(&state, "file")?;
-    let modified = opt::<Vec<String>>(&state, "modified")?.unwrap_or_default();
+    let file = opt_path(&state, "file")?;
+    let modified = opt::<Vec<mlua::String>>(&state, "modified")?.unwrap_or_default().iter().map(lua_path).collect();
     let step = pending_step(&step)?;
     let now = RunState {
         file,
@@ -171,4 +171,15 @@ pub fn plan_needs_window(_: &Lua, (plan, confirm_before_run): (LuaValue, bool)) 
 /// `plan_marked(plan)`: whether the plan the Lua side holds has a marked step.
 pub fn plan_marked(_: &Lua, plan: LuaValue) -> mlua::Result<bool> {
     Ok(confirm::plan_value_is_marked(&json_of(&plan)))
+}
+
+/// `path_landing(path, state?)`: where writing, creating or moving to the file `path`
+/// lands, with the current directory and folders of `state` (as for `write_landing`):
+/// nil, or why that reaches further than a `[write]` step shows (a folder Neovim loads
+/// code from, another project); `state.code_folders = false` (editing or deleting a
+/// file) asks only about the project. A language server's workspace edit is checked
+/// with it.
+pub fn path_landing(lua: &Lua, (path, state): (mlua::String, Option<Table>)) -> mlua::Result<Option<String>> {
+    let code_folders = opt::<bool>(&state, "code_folders")?.unwrap_or(true);
+    Ok(code_dirs(lua, &state)?.path_reach(&lua_path(&path), code_folders).map(|(_, why)| why))
 }

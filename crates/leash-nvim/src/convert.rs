@@ -43,6 +43,86 @@ pub fn opt<T: mlua::FromLua>(opts: &Option<Table>, key: &str) -> mlua::Result<Op
     }
 }
 
+/// A file name from Lua as a path: Lua strings are bytes, and a file name need not be
+/// UTF-8 (Neovim edits such files; the core must not fail on one).
+pub fn lua_path(s: &mlua::String) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(&s.as_bytes()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(s.to_string_lossy())
+    }
+}
+
+/// An optional, non-empty file name of an options table, as a path.
+pub fn opt_path(opts: &Option<Table>, key: &str) -> mlua::Result<Option<std::path::PathBuf>> {
+    Ok(opt::<mlua::String>(opts, key)?.filter(|s| !s.as_bytes().is_empty()).map(|s| lua_path(&s)))
+}
+
+/// A Lua value read as `T`, where a string that is not UTF-8 (an option's value, a
+/// mapping's description, as Neovim allows them) is read as Neovim draws it, each such
+/// byte as `<ff>`, instead of failing the whole value. The copy is made only when the
+/// value as it is does not read.
+pub fn text_value<T>(lua: &Lua, v: LuaValue, read: impl Fn(LuaValue) -> mlua::Result<T>) -> mlua::Result<T> {
+    match read(v.clone()) {
+        Ok(t) => Ok(t),
+        Err(first) => match utf8_copy(lua, v, 0)? {
+            Some(copy) => read(copy),
+            None => Err(first),
+        },
+    }
+}
+
+/// A copy of `v` with every string that is not UTF-8 written out (see [`text_value`]), or
+/// `None` when nothing in it needed that. Tables keep their metatable (mlua's array
+/// marker); past 32 levels of tables the rest is nil.
+fn utf8_copy(lua: &Lua, v: LuaValue, depth: usize) -> mlua::Result<Option<LuaValue>> {
+    match v {
+        LuaValue::String(s) if s.to_str().is_err() => {
+            let mut shown = String::new();
+            for chunk in s.as_bytes().utf8_chunks() {
+                shown.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    shown.push_str(&format!("<{b:02x}>"));
+                }
+            }
+            Ok(Some(LuaValue::String(lua.create_string(shown)?)))
+        }
+        LuaValue::Table(t) if depth < 32 => {
+            let mut changed = false;
+            let copy = lua.create_table()?;
+            for pair in t.pairs::<LuaValue, LuaValue>() {
+                let (k, v) = pair?;
+                let k = match utf8_copy(lua, k.clone(), depth + 1)? {
+                    Some(c) => {
+                        changed = true;
+                        c
+                    }
+                    None => k,
+                };
+                let v = match utf8_copy(lua, v.clone(), depth + 1)? {
+                    Some(c) => {
+                        changed = true;
+                        c
+                    }
+                    None => v,
+                };
+                copy.raw_set(k, v)?;
+            }
+            if !changed {
+                return Ok(None);
+            }
+            copy.set_metatable(t.metatable())?;
+            Ok(Some(LuaValue::Table(copy)))
+        }
+        LuaValue::Table(_) => Ok(Some(LuaValue::Nil)),
+        _ => Ok(None),
+    }
+}
+
 /// The `limit` and `mode` options of a ranking.
 pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
@@ -56,7 +136,7 @@ pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
 /// The `context` option: what the editor says about where the request was made.
 pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     match opt::<LuaValue>(opts, "context")? {
-        Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}"))),
+        Some(v) => text_value(lua, v, |v| lua.from_value(v)).map_err(|e| err(format!("option “context”: {e}"))),
         None => Ok(Context::default()),
     }
 }

@@ -67,6 +67,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "is_invisible", checks::is_invisible)?;
     export(lua, &m, "name_handler", checks::name_handler)?;
     export(lua, &m, "notify_fd", job::notify_fd)?;
+    export(lua, &m, "path_landing", checks::path_landing)?;
     export(lua, &m, "plan_marked", checks::plan_marked)?;
     export(lua, &m, "plan_needs_window", checks::plan_needs_window)?;
     export(lua, &m, "plan_start", job::plan_start)?;

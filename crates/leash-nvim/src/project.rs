@@ -7,13 +7,13 @@ use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
 
 use leash_core::project::{self, git};
 
-use crate::convert::{err, opt};
+use crate::convert::{err, lua_path, opt, opt_path};
 
 /// `sources(opts?)`: the scripts, Git and file items of a project, discovered by reading
 /// files only. `opts`: cwd, file, editor.
 pub fn sources(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaValue> {
-    let cwd = opt::<String>(&opts, "cwd")?;
-    let file = opt::<String>(&opts, "file")?;
+    let cwd = opt_path(&opts, "cwd")?;
+    let file = opt_path(&opts, "file")?;
     let editor = opt::<String>(&opts, "editor")?;
     let options =
         project::Options::for_frontend(cwd.as_deref(), file.as_deref(), editor.as_deref().unwrap_or("neovim"))
@@ -43,8 +43,8 @@ pub fn sources_reset(_: &Lua, (): ()) -> mlua::Result<()> {
 }
 
 /// `git_root(start)`: the work tree root above a folder, or nil.
-pub fn git_root(_: &Lua, start: String) -> mlua::Result<Option<String>> {
-    Ok(git::root(Path::new(&start)).and_then(|r| r.to_str().map(str::to_string)))
+pub fn git_root(_: &Lua, start: mlua::String) -> mlua::Result<Option<String>> {
+    Ok(git::root(&lua_path(&start)).and_then(|r| r.to_str().map(str::to_string)))
 }
 
 /// `git_argv(action, opts?)`: the git arguments of an action: `{argv}`, or nil and the

@@ -73,6 +73,9 @@ function M.check_path(p, base, root)
   if p:find('^[-+!]') then
     return refuse('it starts with “-”, “+” or “!”, which programs read as an option or a command')
   end
+  if p:find('[/\\]%-') then
+    return refuse('a part of it begins with “-”, which a program the name is handed to reads as an option')
+  end
   if p:find('`', 1, true) then return refuse('it contains a backtick') end
   if p:find('^~') then return refuse('“~” is not expanded; write the path from the project root') end
   local windows_drive = jit.os == 'Windows' and p:find('^%a:[\\/]')

@@ -11,10 +11,19 @@
 ---   reverts them.
 --- - `lsp:rename` is `write`, not `edit`: the workspace edit a server returns may
 ---   rename, create or delete files (Neovim advertises and applies resource operations,
----   e.g. renaming a module renames its file), and it edits other files.
+---   e.g. renaming a module renames its file), and it edits other files. What the server
+---   answers is checked before anything of it is applied (|M.check_edit()|): every file
+---   must be a `file:` URI whose name passes the argument filter and lies in this
+---   project, and a file it creates or moves to must not land in a folder Neovim loads
+---   code from (that would be `code`, not the `write` the window showed). A refused edit
+---   applies nothing. The window says this before the step runs; the message after it
+---   names the files it created, moved or deleted.
 --- - `lsp:code_action` is `code`: an action may carry a command that the server (or a
 ---   client-side Lua handler) executes, which can do anything that server implements,
----   besides workspace edits with file operations.
+---   besides workspace edits with file operations. The actions are asked for inside the
+---   step; the one the person picks afterwards runs inside the process guard as part of
+---   the step (|leash.guard.bind()|), its edit checked like a rename's, and so is an edit
+---   the server sends while its command runs (up to 5 s).
 ---
 --- A step runs through `vim.lsp.buf.*` and `vim.lsp.inlay_hint` on the current buffer
 --- (no Ex commands). The only model text that reaches a server is the new name of
@@ -54,6 +63,7 @@ function M.entries(ctx)
         args = a.args or 'none',
         reach = a.reach,
         description = a.description,
+        window_note = a.window_note,
       }
     end
   end
@@ -121,6 +131,7 @@ M.actions = {
     title = 'rename the symbol under the cursor',
     args = 'required',
     reach = 'write', -- see the file header: a workspace edit may rename or delete files
+    window_note = 'the language server’s answer may also create, move or delete files: only files of this project, none where Neovim loads code from, or nothing is applied',
     aliases = { 'rename symbol', 'rename variable', 'rename function', 'refactor name' },
     description = 'Renames the symbol under the cursor everywhere to the new name (the argument), through the language server.',
   },
@@ -129,6 +140,7 @@ M.actions = {
     method = 'textDocument/codeAction',
     title = 'code actions: quick fixes and refactorings at the cursor',
     reach = 'code', -- see the file header: actions may run server commands
+    window_note = 'the action you pick runs inside the process guard, its file changes checked like a rename’s',
     aliases = { 'quick fix', 'fix this', 'refactor', 'organize imports' },
     description = 'Lists the language server code actions at the cursor and lets you choose one.',
   },
@@ -272,13 +284,164 @@ function H.rename(new)
     for client_id, r in pairs(results) do
       local client = vim.lsp.get_client_by_id(client_id)
       if r.err then return 'leash: the language server could not rename: ' .. tostring(r.err.message or r.err) end
-      if r.result and client then
-        vim.lsp.util.apply_workspace_edit(r.result, client.offset_encoding)
-        return nil
-      end
+      if r.result and client then return H.apply_edit(r.result, client.offset_encoding, 'rename') end
     end
     vim.wait(250)
   end
+end
+
+--- Why the workspace edit `edit` may not be applied, or nil, and what it does to files
+--- (`renames a.py → b.py`…) for the message after it. Every file must be a `file:` URI
+--- whose name passes the argument filter and lies in this project; a file it creates or
+--- moves to must not land in a folder Neovim loads code from.
+---@param edit table a WorkspaceEdit
+---@return string? why
+---@return string[] ops
+function M.check_edit(edit)
+  local text = require('leash.text')
+  local ops = {}
+  if type(edit) ~= 'table' then return 'it is not a workspace edit', ops end
+  local function check(uri, what, code_folders)
+    if type(uri) ~= 'string' or not uri:find('^file:') then
+      return ('it %s “%s”, which is not a file'):format(what, text.visible(tostring(uri)))
+    end
+    local name = vim.uri_to_fname(uri)
+    local why = require('leash.policy').check_file_name(name)
+    if why then return why end
+    local land, err = require('leash.code_dirs').check_path(name, { code_folders = code_folders })
+    return err or land
+  end
+  local function shown(uri) return text.visible(vim.fn.fnamemodify(vim.uri_to_fname(uri), ':~:.')) end
+  for uri in pairs(type(edit.changes) == 'table' and edit.changes or {}) do
+    local why = check(uri, 'edits', false)
+    if why then return why, ops end
+  end
+  for _, c in ipairs(type(edit.documentChanges) == 'table' and edit.documentChanges or {}) do
+    local why
+    if type(c) ~= 'table' then
+      why = 'it holds a change that is not one'
+    elseif c.kind == 'create' then
+      why = check(c.uri, 'creates', true)
+      ops[#ops + 1] = not why and ('created ' .. shown(c.uri)) or nil
+    elseif c.kind == 'rename' then
+      why = check(c.oldUri, 'moves', false) or check(c.newUri, 'moves a file to', true)
+      ops[#ops + 1] = not why and ('moved %s → %s'):format(shown(c.oldUri), shown(c.newUri)) or nil
+    elseif c.kind == 'delete' then
+      why = check(c.uri, 'deletes', false)
+      ops[#ops + 1] = not why and ('deleted ' .. shown(c.uri)) or nil
+    elseif type(c.textDocument) == 'table' then
+      why = check(c.textDocument.uri, 'edits', false)
+    else
+      why = ('it holds a change of a kind leash does not know (%s)'):format(text.visible(tostring(c.kind)))
+    end
+    if why then return why, ops end
+  end
+  return nil, ops
+end
+
+--- Check `edit` (|M.check_edit()|), then apply it; an error message when it was refused
+--- (nothing applied), else nil. The files it created, moved or deleted are said after.
+function H.apply_edit(edit, encoding, what)
+  local why, ops = M.check_edit(edit)
+  if why then
+    return ('leash: the language server’s %s was refused, nothing of it was applied: %s'):format(what, why)
+  end
+  H.apply_original(edit, encoding)
+  if #ops > 0 then
+    require('leash.ui.notify').notify(('leash: the language server’s %s %s'):format(what, table.concat(ops, ', ')))
+  end
+end
+
+--- Neovim's own apply, as it was before leash checked edits (see H.checked_edits).
+function H.apply_original(edit, encoding)
+  local apply = H.saved_apply or vim.lsp.util.apply_workspace_edit
+  return apply(edit, encoding)
+end
+
+--- Run `fn` with every workspace edit a server sends meanwhile (`workspace/applyEdit`
+--- while its command runs) checked like a rename's: a refused one is not applied, and the
+--- server is told why.
+function H.checked_edits(fn)
+  local util = vim.lsp.util
+  if H.saved_apply then return fn() end
+  H.saved_apply = util.apply_workspace_edit
+  local refused
+  util.apply_workspace_edit = function(edit, encoding)
+    local err = H.apply_edit(edit, encoding, 'edit')
+    if err then
+      refused = err
+      error(err, 0)
+    end
+  end
+  local ok, res = pcall(fn)
+  util.apply_workspace_edit, H.saved_apply = H.saved_apply, nil
+  if not ok then error(res, 0) end
+  return refused
+end
+
+--- Ask the servers for the code actions at the cursor now, and let the person pick one;
+--- the one picked runs inside the process guard as part of this step.
+function H.code_action(bufnr)
+  local win = vim.api.nvim_get_current_win()
+  local lnum = vim.api.nvim_win_get_cursor(win)[1] - 1
+  local results = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', function(client)
+    local params = vim.lsp.util.make_range_params(win, client.offset_encoding)
+    local diagnostics = vim.diagnostic.get(bufnr, { lnum = lnum })
+    params.context = { diagnostics = vim.lsp.diagnostic.from(diagnostics), triggerKind = 1 }
+    return params
+  end, M.jump_ms)
+  if not results then
+    return ('leash: the language server did not answer within %d s (code actions)'):format(M.jump_ms / 1000)
+  end
+  local items = {}
+  for client_id, r in pairs(results) do
+    for _, action in ipairs(type(r.result) == 'table' and r.result or {}) do
+      items[#items + 1] = { client_id = client_id, action = action }
+    end
+  end
+  if #items == 0 then return 'leash: the language server has no code action here' end
+  local text = require('leash.text')
+  local run = require('leash.guard').bind(function(item) H.run_action(item, bufnr) end)
+  vim.ui.select(items, {
+    prompt = 'Code actions:',
+    kind = 'codeaction',
+    format_item = function(item) return text.visible(tostring(item.action.title)) end,
+  }, function(choice)
+    if choice then run(choice) end
+  end)
+end
+
+--- Run a picked code action: resolve it if the server wants that, apply its edit
+--- (checked), then run its command with the server's edits checked too. Problems are
+--- reported as messages: the plan has moved on.
+function H.run_action(item, bufnr)
+  local notify = require('leash.ui.notify').notify
+  local client = vim.lsp.get_client_by_id(item.client_id)
+  if not client then
+    return notify('leash: the language server of that code action has stopped', vim.log.levels.ERROR)
+  end
+  local action = item.action
+  if type(action.command) == 'string' then
+    action = { title = action.title, command = action } -- a bare Command
+  elseif not action.edit and client:supports_method('codeAction/resolve') then
+    local r = client:request_sync('codeAction/resolve', action, M.jump_ms, bufnr)
+    if r and type(r.result) == 'table' then action = r.result end
+  end
+  if action.edit then
+    local err = H.apply_edit(action.edit, client.offset_encoding, 'code action')
+    if err then return notify(err, vim.log.levels.ERROR) end
+  end
+  local command = type(action.command) == 'table' and action.command or nil
+  if not command then return end
+  local refused = H.checked_edits(function()
+    local fn = client.commands[command.command] or vim.lsp.commands[command.command]
+    if fn then return fn(command, { bufnr = bufnr, client_id = client.id }) end
+    client:request_sync('workspace/executeCommand', {
+      command = command.command,
+      arguments = command.arguments,
+    }, M.jump_ms, bufnr)
+  end)
+  if refused then notify(refused, vim.log.levels.ERROR) end
 end
 
 --- Why a jump target may not be opened, or nil.
@@ -303,7 +466,7 @@ H.runs = {
     end
     return H.rename(new)
   end,
-  code_action = function() vim.lsp.buf.code_action() end,
+  code_action = function(_, bufnr) return H.code_action(bufnr) end,
   hover = function() vim.lsp.buf.hover() end,
   definition = function(_, bufnr) return H.jump(bufnr, 'textDocument/definition', 'definition') end,
   declaration = function(_, bufnr) return H.jump(bufnr, 'textDocument/declaration', 'declaration') end,

@@ -7,12 +7,16 @@
 --- lazy.nvim stand-in (`:Telescope` before telescope.nvim is loaded) is named after the
 --- plugin it loads and says so. A plugin's command is described by the plugin's own help
 --- (|leash.sources.shared.plugin_help|), so the ranker can find it. Each command is pinned
---- (|M.pin()|): a buffer-local command that shadows the one the catalog described does
---- not run in its place.
+--- (|M.pin()|): what runs must be what the catalog described, or the step is refused.
 ---
 --- A step runs the command's current definition, through |nvim_cmd()| with the
 --- arguments as a list and expansion off. The command must still be the one the catalog
---- pinned. The arguments get the text checks always and, unless the step is shown as
+--- pinned: the same buffer's (by number) or the global one, the same definition, and for
+--- a Lua callback the same function reference (|nvim_get_commands()| shows two Lua
+--- callbacks with one description alike; `:command` names each by its reference). A
+--- lazy.nvim stand-in is loaded by leash itself before the step runs its command, and
+--- the command that loading defined is the one that runs; a command that took the
+--- stand-in's name some other way is refused. The arguments get the text checks always and, unless the step is shown as
 --- `shell`, the file-argument rules (|leash.policy.check_item_args()|): a command whose
 --- reach was declared lower must not receive `term://…`, `+cmd` or `|`.
 local M = {}
@@ -31,9 +35,10 @@ M.name, M.prefix = 'user_commands', 'user'
 ---@return table[]
 function M.entries(ctx)
   local bufnr, help = ctx and ctx.bufnr, ctx and ctx.static and ctx.static.user_help
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local out, seen = {}, {}
   local sets = {
-    vim.api.nvim_buf_get_commands(bufnr or 0, { builtin = false }), -- buffer-local win over global
+    vim.api.nvim_buf_get_commands(bufnr, { builtin = false }), -- buffer-local win over global
     vim.api.nvim_get_commands({ builtin = false }),
   }
   for set, cmds in ipairs(sets) do
@@ -56,7 +61,7 @@ function M.entries(ctx)
           reach = 'plugin', -- a callback can do anything; see the file header
           plugin = plugin,
           loads = loads and #loads > 0 or nil,
-          pin = M.pin(def, set == 1, loads),
+          pin = M.pin(def, set == 1 and bufnr or nil, loads, H.lua_ref(name, bufnr)),
           description = help and help[name] or H.plugin_help(name, loads, plugin),
         }
       end
@@ -77,9 +82,16 @@ function M.run(entry, step, ctx)
   local defined = vim.api.nvim_buf_get_commands(0, {})[name] or vim.api.nvim_get_commands({})[name]
   if not defined then return nil, ':' .. name .. ' is no longer defined' end
   local now = M.current_pin(name)
-  if entry.pin and not (now and M.same(entry.pin, now)) then
+  if entry.pin and now == entry.pin and H.is_stand_in(now) then
+    -- Load the plugin here, so the command its loading defines is the one that runs
+    -- (the stand-in would load it and run whatever `:name` is then).
+    local loaded, lerr = H.load_stand_in(name)
+    if not loaded then return nil, lerr end
+    now = M.current_pin(name)
+  end
+  if entry.pin and not (now and M.same(entry.pin, now, name)) then
     return nil,
-      (':%s is not the command the plan showed now (a buffer-local command shadows it, or it was redefined)'):format(
+      (':%s is not the command the plan showed now (another buffer’s command, a redefinition, or another plugin took its name)'):format(
         name
       )
   end
@@ -94,20 +106,24 @@ function M.run(entry, step, ctx)
   return true
 end
 
---- What identifies a user command: whether it is buffer-local, and its definition
---- (|nvim_get_commands()| gives no callback: its description, arguments, range, bang…);
---- a lazy.nvim stand-in is pinned by what it loads.
+--- What identifies a user command: the buffer it belongs to (its number) or none, its
+--- definition (its description, arguments, range, bang, defining script…) and, for a
+--- Lua callback, the reference `:command` shows for it (`<Lua 123>`), which a
+--- redefinition changes even when every other field stays the same. A lazy.nvim
+--- stand-in is pinned by what it loads.
 ---@param def table a command as |nvim_get_commands()| returns it
----@param buffer_local boolean
+---@param bufnr? integer the buffer a buffer-local command belongs to (nil: global)
 ---@param loads? string[] the plugins a lazy.nvim stand-in loads
+---@param ref? string the Lua reference of its callback, when it has one
 ---@return string
-function M.pin(def, buffer_local, loads)
-  local owner = buffer_local and 'buffer' or 'global'
+function M.pin(def, bufnr, loads, ref)
+  local owner = bufnr and ('buffer ' .. bufnr) or 'global'
   if loads then return owner .. '\31lazy:' .. table.concat(loads, ',') end
   local parts = { owner }
   for _, k in ipairs(H.pinned_fields) do
     parts[#parts + 1] = tostring(def[k])
   end
+  parts[#parts + 1] = 'lua:' .. (ref or '')
   return table.concat(parts, '\31')
 end
 
@@ -115,25 +131,91 @@ end
 ---@param name string
 ---@return string?
 function M.current_pin(name)
-  local local_def = vim.api.nvim_buf_get_commands(0, { builtin = false })[name]
+  local bufnr = vim.api.nvim_get_current_buf()
+  local local_def = vim.api.nvim_buf_get_commands(bufnr, { builtin = false })[name]
   local def = local_def or vim.api.nvim_get_commands({ builtin = false })[name]
   if not def then return nil end
-  return M.pin(def, local_def ~= nil, origin.lazy_command(name))
+  local owner = local_def and bufnr or nil
+  return M.pin(def, owner, origin.lazy_command(name), H.lua_ref(name, bufnr))
 end
 
 --- Whether the command now (`now`, its pin) is the one the catalog pinned: the same, or
---- the plugin's real command that a lazy.nvim stand-in was replaced with.
+--- for a lazy.nvim stand-in, the command that leash's own loading of its plugin defined
+--- (|M.run()| loads it; an earlier step that ran a stand-in of the same plugin did too).
+--- A stand-in replaced some other way (another plugin took the name, or the plugin was
+--- loaded by something leash did not watch) is not the same: which code runs cannot be
+--- told, so the step is refused and a new plan shows the command as it is now.
 ---@param pinned string
 ---@param now string
+---@param name string the command's name
 ---@return boolean
-function M.same(pinned, now) return require('leash.sources.keymaps').same(pinned, now) end
+function M.same(pinned, now, name)
+  if pinned == now then return true end
+  local loaded = H.loaded_as[name]
+  return H.is_stand_in(pinned) and loaded ~= nil and loaded.from == pinned and loaded.pin == now
+end
 
 -- Helper data ================================================================
+
+--- What leash's loading of a lazy.nvim plugin defined, by command name: the pin of the
+--- stand-in it replaced (`from`) and of the command it became (`pin`).
+---@type table<string, { from: string, pin: string }>
+H.loaded_as = {}
 
 H.pinned_fields =
   { 'definition', 'nargs', 'range', 'count', 'addr', 'bang', 'bar', 'register', 'complete', 'script_id' }
 
 -- Helper functionality =======================================================
+
+function H.is_stand_in(pin) return pin:find('\31lazy:', 1, true) ~= nil end
+
+--- The reference of the Lua callback of `:name` as `:command` lists it (`<Lua 123>`;
+--- `<Lua function>` is a completion function, not it), as seen from buffer `bufnr` (its
+--- own command shadows a global one there); nil for a Vimscript command.
+---@param name string
+---@param bufnr? integer
+---@return string?
+function H.lua_ref(name, bufnr)
+  local function list() return vim.api.nvim_exec2('command ' .. name, { output = true }).output end
+  local ok, out
+  if bufnr and bufnr ~= vim.api.nvim_get_current_buf() and vim.api.nvim_buf_is_valid(bufnr) then
+    ok, out = pcall(vim.api.nvim_buf_call, bufnr, list)
+  else
+    ok, out = pcall(list)
+  end
+  if not ok or type(out) ~= 'string' then return nil end
+  for line in out:gmatch('[^\n]+') do
+    -- Four columns of flags (`!"b|`), then the name.
+    if line:sub(5):match('^(%S+)') == name then return line:match('<Lua (%d+)') end
+  end
+end
+
+--- Load the plugins of the lazy.nvim stand-in `:name` through lazy.nvim's
+--- loader, and remember every stand-in that loading replaced and with what, so the step
+--- (and a later step of the same plugin's commands) runs what it defined. Returns true,
+--- or nil and why not.
+---@return boolean? ok
+---@return string? err
+function H.load_stand_in(name)
+  local loader = package.loaded['lazy.core.loader']
+  local plugins = origin.lazy_command(name)
+  if type(loader) ~= 'table' or type(loader.load) ~= 'function' or not plugins then
+    return nil, (':%s is a lazy.nvim stand-in, but lazy.nvim’s loader is not there to load its plugin'):format(name)
+  end
+  local before = {}
+  for cmd in pairs(vim.api.nvim_get_commands({ builtin = false })) do
+    before[cmd] = M.current_pin(cmd)
+  end
+  local ok, err = pcall(loader.load, plugins, { cmd = name })
+  if not ok then return nil, ('loading %s failed: %s'):format(table.concat(plugins, ', '), tostring(err)) end
+  for cmd in pairs(vim.api.nvim_get_commands({ builtin = false })) do
+    local now = M.current_pin(cmd)
+    if before[cmd] and now and now ~= before[cmd] and H.is_stand_in(before[cmd]) then
+      H.loaded_as[cmd] = { from = before[cmd], pin = now }
+    end
+  end
+  return true
+end
 
 --- A lazy.nvim stand-in has no description of its own: the plugin's name stands in.
 function H.stand_in_title(name, plugin)

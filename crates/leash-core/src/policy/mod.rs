@@ -116,8 +116,9 @@ impl Policy {
         self.rules().claimed_name(item, args, handlers)
     }
 
-    /// A step that evaluates its text (reach `code` or more) and names `libcall()` or
-    /// `libcallnr()` runs C code the process guard does not see: `shell`, with the reason.
+    /// A step that evaluates its text (reach `code` or more) and names a function that
+    /// starts a program (`system()`, `jobstart()`…) or runs C code the process guard does
+    /// not see (`libcall()`): `shell`, with the reason.
     pub fn foreign_code<'a>(&self, reach: Reach, texts: impl IntoIterator<Item = &'a str>) -> Option<(Reach, String)> {
         let texts: Vec<&str> = texts.into_iter().collect();
         self.rules().foreign_code(reach, &texts)

@@ -104,12 +104,12 @@ pub enum OptionsError {
 impl Options {
     /// The options as a frontend gives them: the working directory (none: this
     /// process's), the current file (none or empty: no file) and the editor by name.
-    pub fn for_frontend(cwd: Option<&str>, file: Option<&str>, editor: &str) -> Result<Options, OptionsError> {
+    pub fn for_frontend(cwd: Option<&Path>, file: Option<&Path>, editor: &str) -> Result<Options, OptionsError> {
         let cwd = match cwd {
-            Some(c) => PathBuf::from(c),
+            Some(c) => c.to_path_buf(),
             None => std::env::current_dir().map_err(OptionsError::NoCwd)?,
         };
-        let file = file.filter(|f| !f.is_empty()).map(PathBuf::from);
+        let file = file.filter(|f| !f.as_os_str().is_empty()).map(Path::to_path_buf);
         let editor = Editor::parse(editor).ok_or_else(|| OptionsError::Editor(editor.to_string()))?;
         Ok(Options { cwd, file, editor })
     }
@@ -164,12 +164,12 @@ mod tests {
 
     #[test]
     fn a_frontends_options_name_where_to_look() {
-        let o = Options::for_frontend(Some("/p"), Some(""), "nvim").unwrap();
+        let o = Options::for_frontend(Some(Path::new("/p")), Some(Path::new("")), "nvim").unwrap();
         assert_eq!((o.cwd, o.file, o.editor), (PathBuf::from("/p"), None, Editor::Neovim), "empty is no file");
-        let o = Options::for_frontend(None, Some("src/a.rs"), "helix").unwrap();
+        let o = Options::for_frontend(None, Some(Path::new("src/a.rs")), "helix").unwrap();
         assert_eq!(o.cwd, std::env::current_dir().unwrap(), "this process's directory");
         assert_eq!((o.file, o.editor), (Some(PathBuf::from("src/a.rs")), Editor::Helix));
-        let e = Options::for_frontend(Some("/p"), None, "emacs").unwrap_err().to_string();
+        let e = Options::for_frontend(Some(Path::new("/p")), None, "emacs").unwrap_err().to_string();
         assert_eq!(e, "option “editor” is neovim or helix, not “emacs”");
     }
 }

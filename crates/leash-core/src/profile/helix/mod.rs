@@ -160,8 +160,37 @@ pub fn check_file_name(name: &str) -> Result<(), HelixRule> {
     if has_expansion(name) {
         return Err(HelixRule::FileNameExpansion { name: name.to_string() });
     }
-    Ok(())
+    check_dash_name(name)
 }
+
+/// A file name with a part beginning with `-` ([`crate::paths::dash_part`]): the
+/// language servers and tools that get the opened or written name read it as an option.
+pub fn check_dash_name(name: &str) -> Result<(), HelixRule> {
+    match crate::paths::dash_part(name) {
+        Some(_) => Err(HelixRule::DashName { name: name.to_string() }),
+        None => Ok(()),
+    }
+}
+
+/// Typable commands whose positional arguments are file or folder names.
+const FILE_COMMANDS: &[&str] = &[
+    "open",
+    "write",
+    "write!",
+    "write-buffer-close",
+    "write-buffer-close!",
+    "write-quit",
+    "write-quit!",
+    "exit",
+    "exit!",
+    "vsplit",
+    "hsplit",
+    "read",
+    "move",
+    "move!",
+    "change-current-directory",
+    "push-directory",
+];
 
 /// The reach of running `:name args` in Helix, or why it must not run.
 pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, HelixRule> {
@@ -174,6 +203,12 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, HelixRule> {
         return Ok(Reach::Shell);
     }
     let (flags, positionals) = split_flags(t, args)?;
+    if FILE_COMMANDS.contains(&t.name.as_str()) {
+        // `:cd -` goes back to the previous folder.
+        for p in positionals.iter().filter(|p| !(t.name == "change-current-directory" && **p == "-")) {
+            check_dash_name(p)?;
+        }
+    }
     if let Some((min, max)) = t.positionals {
         if t.raw_after.is_none() && (positionals.len() < min || max.is_some_and(|m| positionals.len() > m)) {
             return Err(HelixRule::ArgumentCount { command: t.name.clone(), min, max, got: positionals.len() });
@@ -415,7 +450,10 @@ mod tests {
         assert_eq!(command_reach("write", &[]), Ok(Reach::Shell), "formatters run on write");
         assert_eq!(command_reach("write", &args(&["--no-format"])), Ok(Reach::Write));
         assert!(command_reach("write", &args(&["--force"])).unwrap_err().to_string().contains("not a flag"));
-        assert_eq!(command_reach("write", &args(&["--", "-odd.txt"])), Ok(Reach::Shell));
+        // Helix reads `-odd.txt` after `--` as a name, but the formatter and language
+        // servers it is handed to may not.
+        assert!(matches!(command_reach("write", &args(&["--", "-odd.txt"])), Err(HelixRule::DashName { .. })));
+        assert_eq!(command_reach("write", &args(&["--", "odd.txt"])), Ok(Reach::Shell));
         assert!(command_reach("theme", &args(&["../../etc/x"])).is_err());
         assert_eq!(command_reach("theme", &args(&["gruvbox"])), Ok(Reach::Safe));
         assert!(command_reach("goto", &[]).unwrap_err().to_string().contains("takes 1"));
@@ -494,6 +532,22 @@ mod tests {
         assert!(check_file_name("%sh{touch x}").is_err());
         assert!(check_file_name("notes/a%b.md").is_err());
         assert!(check_file_name("notes/ab.md").is_ok());
+    }
+
+    #[test]
+    fn a_file_name_with_a_part_beginning_with_a_dash_is_refused() {
+        for name in ["./--output=x.md", "docs/--output=x.md", "-x"] {
+            assert!(check_file_name(name).is_err(), "{name}");
+            for c in ["open", "write", "vsplit", "move", "change-current-directory"] {
+                let got = command_reach(c, &args(&[name]));
+                // A leading `-` is also a flag the command does not have (`:write`).
+                let dash = matches!(got, Err(HelixRule::DashName { .. }));
+                assert!(dash || (name == "-x" && got.is_err()), "{c} {name}: {got:?}");
+            }
+        }
+        assert!(command_reach("open", &args(&["notes-2024/a-b.md"])).is_ok());
+        assert!(command_reach("change-current-directory", &args(&["-"])).is_ok(), "the previous folder");
+        assert!(command_reach("echo", &args(&["./--not-a-file"])).is_ok(), "not a file argument");
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!
 //! Paths are resolved before they are compared: `~` and `$VAR` (as Neovim expands them
 //! in option values), relative to the current directory, `.` and `..`, and symbolic links
-//! of whatever part of the path exists. A target leash cannot place (an unset variable,
+//! part by part, a link whose target does not exist yet too (writing through it creates
+//! the target). A target leash cannot place (an unset variable,
 //! `~user`, a folder relative to the file being written) counts as a code folder.
 
 use std::path::{Component, Path, PathBuf};
@@ -81,10 +82,16 @@ impl CodeDirs {
     }
 
     fn landing(&self, path: &str, base: Option<&Path>) -> Option<Landing> {
+        self.landing_of(self.candidates(path, base))
+    }
+
+    /// Where one of `candidates` (the absolute forms of a target, `None`: it cannot be
+    /// told) lands.
+    fn landing_of(&self, candidates: Option<Vec<PathBuf>>) -> Option<Landing> {
         if self.is_empty() {
             return None;
         }
-        let Some(candidates) = self.candidates(path, base) else {
+        let Some(candidates) = candidates else {
             return Some(Landing::Unknown("leash cannot tell where it points (an unset variable or ~user)"));
         };
         if let Some(dir) = candidates.iter().find_map(|c| self.dirs.iter().find(|d| c.starts_with(d))) {
@@ -118,7 +125,19 @@ impl CodeDirs {
     /// expanded.
     fn candidates(&self, path: &str, base: Option<&Path>) -> Option<Vec<PathBuf>> {
         let expanded = expand(path)?;
-        let p = Path::new(&expanded);
+        self.candidates_of(Path::new(&expanded), base)
+    }
+
+    /// The path `path` (a name as a step gives it: `~` and `$VAR` expanded, relative to
+    /// the current directory) stands for, its symbolic links resolved; `None` if leash
+    /// cannot tell.
+    pub fn resolved(&self, path: &str) -> Option<PathBuf> {
+        self.candidates(path, None)?.pop()
+    }
+
+    /// The absolute forms of `p`, which is not expanded (a file name the editor has, which
+    /// need not be UTF-8).
+    fn candidates_of(&self, p: &Path, base: Option<&Path>) -> Option<Vec<PathBuf>> {
         let joined = if p.is_absolute() {
             p.to_path_buf()
         } else {
@@ -126,7 +145,9 @@ impl CodeDirs {
         };
         let lexical = normalize(&joined);
         let mut out = vec![lexical.clone()];
-        for p in [real(&lexical), real(&joined)].into_iter().flatten() {
+        // `joined` differs only with `.` or `..` in it (then a link before `..` reads two ways).
+        let physical = if joined == lexical { None } else { real(&joined) };
+        for p in [real(&lexical), physical].into_iter().flatten() {
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -136,8 +157,18 @@ impl CodeDirs {
 
     /// Why a write to `path` is `code`: it lands in a code folder (or leash cannot tell).
     fn write_note(&self, path: &str, base: Option<&Path>, what: &str) -> Option<(Reach, String)> {
-        let shown = shown(&home_relative(Path::new(path)));
-        match self.landing(path, base)? {
+        self.note(self.landing(path, base)?, Path::new(path), what)
+    }
+
+    /// The same for a file the editor names (the current file, a changed buffer's), taken
+    /// as it is: no `~` or `$VAR` in it is expanded, and it need not be UTF-8.
+    fn file_note(&self, path: &Path, what: &str) -> Option<(Reach, String)> {
+        self.note(self.landing_of(self.candidates_of(path, None))?, path, what)
+    }
+
+    fn note(&self, landing: Landing, path: &Path, what: &str) -> Option<(Reach, String)> {
+        let shown = shown(&home_relative(path));
+        match landing {
             Landing::In(dir) => Some((
                 Reach::Code,
                 format!(
@@ -196,47 +227,58 @@ impl CodeDirs {
         &self,
         name: &str,
         args: &[String],
-        file: Option<&str>,
-        modified: &[String],
+        file: Option<&Path>,
+        modified: &[PathBuf],
     ) -> Option<(Reach, String)> {
         let arg = args.join(" ");
         let what = "writes";
         match write_target(name, arg.trim()) {
             Target::Nothing => None,
             Target::Named(target) => self.write_note(&target, None, what),
-            Target::Current => file.and_then(|f| self.write_note(f, None, what)),
-            Target::Modified => modified.iter().find_map(|f| self.write_note(f, None, what)),
+            Target::Current => file.and_then(|f| self.file_note(f, what)),
+            Target::Modified => modified.iter().find_map(|f| self.file_note(f, what)),
         }
     }
 
-    /// The reach item `id` with `args` adds when what it writes lands in a code folder:
-    /// write commands (`cmd:…`) and `file:rename`. `file`/`modified` as for
+    /// The reach item `id` with `args` adds when what it writes lands in a code folder
+    /// (write commands, `cmd:…`, and `file:rename`), or when a file it opens or writes, or
+    /// a folder it changes into, belongs to another project (`super::projects`). `file`/`modified` as for
     /// [`CodeDirs::command_reach`].
     pub fn item_reach(
         &self,
         id: &str,
         args: &[String],
-        file: Option<&str>,
-        modified: &[String],
+        file: Option<&Path>,
+        modified: &[PathBuf],
     ) -> Option<(Reach, String)> {
-        if let Some(name) = ItemKind::Command.name_in(id) {
+        let write = if let Some(name) = ItemKind::Command.name_in(id) {
             self.command_reach(name, args, file, modified)
         } else if id == FILE_RENAME {
             self.rename_reach(args.first()?, file)
         } else {
             None
-        }
+        };
+        write.or_else(|| super::projects::item_reach(self, id, args))
+    }
+
+    /// The reach of writing, creating or moving to the file `path` (absolute, a name the
+    /// editor was handed, such as a language server's workspace edit): a code folder
+    /// (when `code_folders`), or a file of another project (`super::projects`), with the
+    /// reason. Editing or deleting a file asks only about the project.
+    pub fn path_reach(&self, path: &Path, code_folders: bool) -> Option<(Reach, String)> {
+        let code = if code_folders { self.file_note(path, "writes") } else { None };
+        code.or_else(|| super::projects::path_reach(self, path, "touches"))
     }
 
     /// The reach `file:rename new` adds when the new path lands in a code folder: a bare
     /// name stays in the current file's folder (known at run time), a path is relative to
     /// the current directory.
-    pub fn rename_reach(&self, new: &str, file: Option<&str>) -> Option<(Reach, String)> {
+    pub fn rename_reach(&self, new: &str, file: Option<&Path>) -> Option<(Reach, String)> {
         let what = "moves the file to";
         if new.contains(['/', '\\']) {
             return self.write_note(new, None, what);
         }
-        let dir = Path::new(file?).parent()?;
+        let dir = file?.parent()?;
         self.write_note(new, Some(dir), what)
     }
 }
@@ -255,10 +297,11 @@ pub enum PendingStep {
 /// What the editor says when a step is about to run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunState {
-    /// The current buffer's file; empty is none.
-    pub file: Option<String>,
+    /// The current buffer's file; empty is none. A path, not text: a file name need not
+    /// be UTF-8.
+    pub file: Option<PathBuf>,
     /// The changed buffers' files (what `:wall` writes).
-    pub modified: Vec<String>,
+    pub modified: Vec<PathBuf>,
     /// The values the plan's earlier steps gave options, each when it is text.
     pub settings: Vec<(String, Option<String>)>,
 }
@@ -269,7 +312,7 @@ impl CodeDirs {
     /// option the plan set before it points (checked again: a relative 'backupdir'
     /// follows a later `:cd`). The first reason found, or `None`.
     pub fn write_landing(&self, step: &PendingStep, state: &RunState) -> Option<String> {
-        let file = state.file.as_deref().filter(|f| !f.is_empty());
+        let file = state.file.as_deref().filter(|f| !f.as_os_str().is_empty());
         let own = match step {
             PendingStep::Item { id, args } => self.item_reach(id, args, file, &state.modified),
             PendingStep::Setting { key, value } => value.as_deref().and_then(|v| self.option_reach(key, v)),
@@ -459,29 +502,51 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// `path` with the symbolic links of its longest existing part resolved, the rest kept
-/// (normalized); `None` if no part of it exists.
-fn real(path: &Path) -> Option<PathBuf> {
-    let mut head = path.to_path_buf();
-    let mut tail = Vec::new();
-    loop {
-        if let Ok(resolved) = std::fs::canonicalize(&head) {
-            let mut out = resolved;
-            for part in tail.iter().rev() {
-                out.push(part);
+/// `path` with its symbolic links resolved, part by part as the system would when the
+/// file is written: a link whose target does not exist yet counts like one whose target
+/// does (`notes.txt` → `~/.config/nvim/plugin/notes.lua` writes the target), `..` after
+/// a link goes up from the link's target, and parts that do not exist are kept as they
+/// are. `None` for a relative path, or one with a loop of links.
+pub(super) fn real(path: &Path) -> Option<PathBuf> {
+    /// More links than any real path holds (Linux stops at 40).
+    const MAX_LINKS: usize = 40;
+    if !path.is_absolute() {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    let mut pending: Vec<std::ffi::OsString> = path.components().rev().map(|c| c.as_os_str().to_owned()).collect();
+    let mut links = 0;
+    while let Some(part) = pending.pop() {
+        match Path::new(&part).components().next() {
+            Some(Component::Prefix(_) | Component::RootDir) => out.push(&part),
+            Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir) => {
+                out.pop();
             }
-            return Some(normalize(&out));
-        }
-        let name = head.file_name()?.to_os_string();
-        tail.push(name);
-        if !head.pop() {
-            return None;
+            Some(Component::Normal(name)) => {
+                let next = out.join(name);
+                let target = match std::fs::symlink_metadata(&next) {
+                    Ok(meta) if meta.file_type().is_symlink() => std::fs::read_link(&next).ok(),
+                    _ => None,
+                };
+                let Some(target) = target else {
+                    out = next;
+                    continue;
+                };
+                links += 1;
+                if links > MAX_LINKS {
+                    return None;
+                }
+                // The target's parts come next; an absolute one starts again from its root.
+                pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+            }
         }
     }
+    Some(out)
 }
 
 /// A folder for messages, with `~` for the home folder.
-fn home_relative(dir: &Path) -> String {
+pub(super) fn home_relative(dir: &Path) -> String {
     let text = dir.display().to_string();
     match std::env::var("HOME") {
         Ok(home) if !home.is_empty() && text.starts_with(&home) && text[home.len()..].starts_with('/') => {
@@ -558,6 +623,58 @@ mod tests {
                 "a link, then names that do not exist"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_whose_target_does_not_exist_yet_is_followed_too() {
+        use std::os::unix::fs::symlink;
+        let t = Tree::new("dangling");
+        let d = t.dirs();
+        let config = t.root.join("config");
+        // notes.txt -> config/plugin/notes.lua, which does not exist: a write creates it.
+        symlink(t.root.join("config/plugin/notes.lua"), t.root.join("project/notes.txt")).unwrap();
+        assert_eq!(d.containing("notes.txt", None), Some(config.clone()));
+        let (reach, why) = d.command_reach("write", &["notes.txt".into()], None, &[]).expect(":write notes.txt");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("loads code from"), "{why}");
+        assert!(d.command_reach("saveas", &["notes.txt".into()], None, &[]).is_some());
+        let current = PathBuf::from(t.path("project/notes.txt"));
+        assert!(d.command_reach("write", &[], Some(&current), &[]).is_some(), "the current file");
+        // A relative target, a chain of links, and a link to a folder that does not exist.
+        symlink("../config/plugin/x.lua", t.root.join("project/rel.txt")).unwrap();
+        symlink("rel.txt", t.root.join("project/chain.txt")).unwrap();
+        symlink(t.root.join("config/new/deeper"), t.root.join("project/newdir")).unwrap();
+        assert_eq!(d.containing("rel.txt", None), Some(config.clone()));
+        assert_eq!(d.containing("chain.txt", None), Some(config.clone()));
+        assert_eq!(d.containing("newdir/x.lua", None), Some(config.clone()));
+        // `..` after a link goes up from its target: project/up/.. is config, not project.
+        symlink(t.root.join("config/plugin"), t.root.join("project/up")).unwrap();
+        assert_eq!(d.containing("up/../x.lua", None), Some(config));
+        // A dangling link that stays in the project, and a loop, are not code folders.
+        symlink(t.root.join("project/src/missing.txt"), t.root.join("project/ok.txt")).unwrap();
+        assert_eq!(d.containing("ok.txt", None), None);
+        symlink("loop2", t.root.join("project/loop1")).unwrap();
+        symlink("loop1", t.root.join("project/loop2")).unwrap();
+        assert_eq!(d.containing("loop1", None), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_current_file_whose_name_is_not_utf8_is_placed() {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let t = Tree::new("bytes");
+        let d = t.dirs();
+        let mut name = t.root.join("config/plugin").into_os_string().into_vec();
+        name.extend_from_slice(b"/caf\xe9.lua");
+        let file = PathBuf::from(std::ffi::OsStr::from_bytes(&name));
+        let (reach, why) = d.command_reach("write", &[], Some(&file), &[]).expect("placed");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("loads code from"), "{why}");
+        let mut outside = t.root.join("project").into_os_string().into_vec();
+        outside.extend_from_slice(b"/caf\xe9.txt");
+        let outside = PathBuf::from(std::ffi::OsStr::from_bytes(&outside));
+        assert!(d.command_reach("write", &[], Some(&outside), &[]).is_none());
     }
 
     #[test]
@@ -639,9 +756,11 @@ mod tests {
         assert!(d.command_reach("mkview", &a("3"), None, &[]).is_none());
         // Without a name: the current file, the changed buffers, a default name in the cwd.
         assert!(d.command_reach("write", &[], None, &[]).is_none(), "unknown at validation");
-        assert!(d.command_reach("write", &[], Some(&target), &[]).is_some());
-        assert!(d.command_reach("write", &a(">>"), Some(&target), &[]).is_some());
-        assert!(d.command_reach("wall", &[], Some("/tmp/x"), &["/tmp/y".into(), target.clone()]).is_some());
+        let file = PathBuf::from(&target);
+        assert!(d.command_reach("write", &[], Some(&file), &[]).is_some());
+        assert!(d.command_reach("write", &a(">>"), Some(&file), &[]).is_some());
+        let tmp_x = PathBuf::from("/tmp/x");
+        assert!(d.command_reach("wall", &[], Some(&tmp_x), &["/tmp/y".into(), file.clone()]).is_some());
         assert!(d.command_reach("wall", &[], None, &["/tmp/y".into()]).is_none());
         let in_config = CodeDirs::new(Some(&t.path("config")), &[t.path("config")]);
         assert!(in_config.command_reach("mksession", &[], None, &[]).is_some(), "Session.vim in the cwd");
@@ -695,12 +814,15 @@ mod tests {
         assert!(why.starts_with("writes “") && why.contains("loads code from"), "{why}");
         // Without a name: the current file, where the editor has one ("" is none).
         assert_eq!(d.write_landing(&write(&[]), &none), None);
-        let in_config = RunState { file: Some(t.path("config/x.lua")), ..RunState::default() };
+        let in_config = RunState { file: Some(t.path("config/x.lua").into()), ..RunState::default() };
         assert!(d.write_landing(&write(&[]), &in_config).is_some());
-        let unnamed = RunState { file: Some(String::new()), ..RunState::default() };
+        let unnamed = RunState { file: Some(PathBuf::new()), ..RunState::default() };
         let in_config_cwd = d.with_cwd(&t.path("config"));
         assert_eq!(in_config_cwd.write_landing(&write(&[]), &unnamed), None, "not the current directory");
-        let changed = RunState { modified: vec![t.path("project/a"), t.path("config/b.vim")], ..RunState::default() };
+        let changed = RunState {
+            modified: vec![t.path("project/a").into(), t.path("config/b.vim").into()],
+            ..RunState::default()
+        };
         let wall = PendingStep::Item { id: "cmd:wall".into(), args: vec![] };
         assert!(d.write_landing(&wall, &changed).unwrap().contains("config/b.vim"));
         // A setting: only a text value names a path.
@@ -731,8 +853,8 @@ mod tests {
         let d = t.dirs();
         assert!(d.rename_reach("../config/plugin/x.lua", None).is_some());
         assert!(d.rename_reach("src/x.lua", None).is_none());
-        assert!(d.rename_reach("x.lua", Some(&t.path("config/plugin/x.txt"))).is_some());
-        assert!(d.rename_reach("x.lua", Some(&t.path("project/x.txt"))).is_none());
+        assert!(d.rename_reach("x.lua", Some(Path::new(&t.path("config/plugin/x.txt")))).is_some());
+        assert!(d.rename_reach("x.lua", Some(Path::new(&t.path("project/x.txt")))).is_none());
         assert!(d.rename_reach("x.lua", None).is_none(), "a bare name is placed at run time");
     }
 }

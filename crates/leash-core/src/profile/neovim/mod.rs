@@ -32,6 +32,7 @@ pub mod foreign_code;
 mod isprint;
 pub mod name_handlers;
 pub mod present;
+pub mod projects;
 pub mod rules;
 mod tables;
 #[cfg(test)]
@@ -269,9 +270,68 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
         }
         if full_filter {
             check_arg(arg, flags)?;
+            if flags.xfile || flags.loads_files {
+                check_dash_names(name, arg)?;
+            }
         }
     }
     check_number_args(name, args)
+}
+
+/// Commands whose argument may hold one word beginning with `-` that is not a file name:
+/// `:cd -` goes back to the previous directory, `:mkspell -ascii` is its flag.
+const DASH_WORDS: &[(&str, &str)] =
+    &[("cd", "-"), ("chdir", "-"), ("lcd", "-"), ("lchdir", "-"), ("tcd", "-"), ("tchdir", "-"), ("mkspell", "-ascii")];
+
+/// The `:vimgrep` family takes a pattern before its file names.
+const PATTERN_FIRST: &[&str] = &["vimgrep", "vimgrepadd", "lvimgrep", "lvimgrepadd"];
+
+/// Refuses a file name in the argument of `:name` with a part beginning with `-`
+/// ([`crate::paths::dash_part`]): the user's own hooks hand the opened or written name to
+/// programs (`git log <name>` in a `BufEnter` helper), which read it as an option. Each
+/// white-space separated word is checked (`:args` splits the argument at white space;
+/// a part of `:edit`'s one name that begins with `-` begins a word too).
+fn check_dash_names(name: &str, arg: &str) -> Result<(), Refusal> {
+    for word in file_words(name, arg) {
+        if let Some(part) = crate::paths::dash_part(word) {
+            let hazard = Hazard::DashName { part: shown(part) };
+            return Err(unsafe_arg(format!("argument “{}” for :{name}", shown(arg)), hazard));
+        }
+    }
+    Ok(())
+}
+
+/// The white-space separated words of the argument of `:name` that are file or folder
+/// names: not a `:vimgrep` pattern, `:cd -`, `:mkspell -ascii`, or the `>`/`>>` of
+/// `:redir`/`:write`.
+pub(crate) fn file_words<'a>(name: &'a str, arg: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let names = if PATTERN_FIRST.contains(&name) { after_pattern(arg) } else { arg };
+    let allowed = move |word: &str| DASH_WORDS.iter().any(|(n, w)| *n == name && *w == word);
+    names.split_whitespace().filter(move |w| !allowed(w) && !matches!(*w, ">" | ">>"))
+}
+
+/// What follows the pattern of a `:vimgrep` argument: `/pat/gj files` (any non-word
+/// delimiter) or `pat files`.
+fn after_pattern(arg: &str) -> &str {
+    let arg = arg.trim_start();
+    let Some(first) = arg.chars().next() else { return arg };
+    if first.is_alphanumeric() || first == '_' {
+        return arg.find(char::is_whitespace).map_or("", |i| &arg[i..]);
+    }
+    let body = &arg[first.len_utf8()..];
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == first {
+            let rest = &body[i + c.len_utf8()..];
+            return rest.trim_start_matches(['g', 'j', 'f']);
+        }
+    }
+    // No closing delimiter: all of it is the pattern.
+    ""
 }
 
 /// Refuses arguments of a user command or a user entry (`user:…`, `entry:…`) that could
@@ -284,7 +344,24 @@ pub fn check_item_args(args: &[String], reach: Reach) -> Result<(), Refusal> {
     if reach < Reach::Shell {
         for arg in args {
             check_arg(arg, Flags::FILE_NAMES)?;
+            // Below `plugin` the window may not be shown at all (or shows no plugin's
+            // name): such an entry must not hand on a name a program reads as an option.
+            // A `[plugin]` step shows every argument to the person who confirms it
+            // (`:Git log --oneline`).
+            if reach < Reach::Plugin {
+                check_dash_names("", arg)?;
+            }
         }
+    }
+    Ok(())
+}
+
+/// Refuses a path for a `file:` item (`file:new`, `file:rename`) with a part that a
+/// program would read as an option, as for a file argument of `:edit` (the rest of its
+/// path rules run where the item runs).
+pub fn check_file_item_args(args: &[String]) -> Result<(), Refusal> {
+    for arg in args {
+        check_dash_names("", arg)?;
     }
     Ok(())
 }
@@ -295,7 +372,11 @@ pub fn check_item_args(args: &[String], reach: Reach) -> Result<(), Refusal> {
 pub fn check_file_name(name: &str) -> Result<(), Refusal> {
     let what = format!("the file name “{}”", shown(name));
     check_plain_text(&what, name)?;
-    filter::check_hazards(name, Flags::default()).map_err(|hazard| unsafe_arg(what, hazard))
+    filter::check_hazards(name, Flags::default()).map_err(|hazard| unsafe_arg(what.clone(), hazard))?;
+    match crate::paths::dash_part(name) {
+        Some(part) => Err(unsafe_arg(what, Hazard::DashName { part: shown(part) })),
+        None => Ok(()),
+    }
 }
 
 /// The first file name in the arguments of `:name` that an autocommand reads or writes in

@@ -1,9 +1,11 @@
 //! The Neovim profile as [`EditorRules`]: the reach tables and the argument filter of this
 //! module's parent, the value rules (`values`, `value_reach`), the name handlers,
-//! `libcall()`, the folders Neovim loads code from, and the waits of a plan.
+//! functions that start programs or run C code, the folders Neovim loads code from, and
+//! the waits of a plan.
 
-use super::{check_command_args, check_item_args, check_option_value, command_reach, option_reach, withheld};
+use super::{check_command_args, check_file_item_args, check_item_args, check_option_value, command_reach};
 use super::{foreign_code, value_reach, values as neovim_values};
+use super::{option_reach, withheld};
 use crate::entry::{Item, Setting, SettingValue};
 use crate::item_id::{ItemId, ItemKind, CMD_SLEEP};
 use crate::profile::neovim::code_dirs::CodeDirs;
@@ -30,10 +32,11 @@ impl EditorRules for Rules {
     }
 
     fn check_item_args(&self, item: &Item, args: &[String], reach: Reach) -> Result<(), Refusal> {
-        if let Some(ItemId { kind: ItemKind::User | ItemKind::Entry, .. }) = ItemId::parse(&item.id) {
-            check_item_args(args, reach)?;
+        match ItemId::parse(&item.id) {
+            Some(ItemId { kind: ItemKind::User | ItemKind::Entry, .. }) => check_item_args(args, reach),
+            Some(ItemId { kind: ItemKind::File, .. }) => check_file_item_args(args),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn setting_reach(&self, setting: &Setting, value: &SettingValue, reach: Reach) -> Result<Reach, Refusal> {

@@ -553,6 +553,46 @@ fn every_name_in_a_multi_name_argument_is_checked() {
 }
 
 #[test]
+fn file_names_with_a_part_beginning_with_a_dash_are_refused() {
+    // A BufEnter helper running `git log -1 <basename>` took `--output=x` as an option:
+    // `./` in front does not help, so every part of every name counts.
+    let dash = |part: &str| Hazard::DashName { part: part.into() };
+    for name in ["edit", "split", "write", "saveas", "argadd", "badd", "drop", "diffsplit", "read", "cd", "mkspell"] {
+        for (attack, part) in [
+            ("./--output=precious.md", "--output=precious.md"),
+            ("docs/--output=x", "--output=x"),
+            ("-x", "-x"),
+            ("a.txt ./-rf", "-rf"),
+        ] {
+            assert_eq!(hazard(name, attack), dash(part), ":{name} {attack}");
+        }
+        accepted(name, "notes-2024/a-b.md");
+    }
+    assert_eq!(hazard("vimgrep", "/x/ ./--output=y"), dash("--output=y"));
+    assert_eq!(hazard("vimgrep", "pat -y"), dash("-y"));
+    // What is not a file name: a pattern, `:cd -` (the previous folder), `:mkspell -ascii`.
+    accepted("vimgrep", "/--help/ notes.md");
+    accepted("vimgrep", "/a b/gj notes.md");
+    accepted("cd", "-");
+    accepted("tcd", "-");
+    accepted("mkspell", "-ascii out.add words.txt");
+    assert_eq!(hazard("mkspell", "-ascii ./-o words.txt"), dash("-o"));
+    // Not a command that takes file names.
+    accepted("echo", "--output=x");
+    // User entries below [plugin], file: items, and names that come from elsewhere.
+    assert!(check_item_args(&args(&["./--output=x"]), Reach::Safe).is_err());
+    assert!(check_item_args(&args(&["log --oneline"]), Reach::Plugin).is_ok(), "shown with the plugin");
+    assert!(check_file_item_args(&args(&["src/-x.py"])).is_err());
+    assert!(check_file_item_args(&args(&["src/x-y.py"])).is_ok());
+    assert!(check_file_name("/tmp/p/--output=x").is_err());
+    assert_eq!(
+        refused("edit", "./--output=x.md").to_string(),
+        "argument “./--output=x.md” for :edit has a part beginning with “-” (“--output=x.md”), which a program \
+         your setup hands the file name to (git, a formatter) would read as an option"
+    );
+}
+
+#[test]
 fn handled_names_are_left_to_the_name_handlers() {
     // Which names a handler reads (gzip, tar, zip…) is reported with the catalog
     // (name_handlers); the argument filter alone has no list of them.

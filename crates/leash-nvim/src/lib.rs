@@ -258,7 +258,7 @@ fn visible_bytes(bytes: &[u8]) -> mlua::Result<mlua::BString> {
 /// The plan window's content for the plan the Lua side holds and what it knows of each
 /// step (by position: `{ now?, global?, file? }`).
 fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result<Table> {
-    use leash_core::profile::neovim::present::{present, Known};
+    use leash_core::profile::neovim::present::{present, Effect, Known};
     let plan = json_of(&plan);
     let mut by_pos = Vec::new();
     if let Some(known) = known {
@@ -268,6 +268,7 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
                 now: k.get("now").cloned().unwrap_or_default(),
                 global: k.get("global").cloned().unwrap_or_default(),
                 file: k.get("file").and_then(leash_core::present::text_of).map(str::to_owned),
+                effect: k.get("effect").and_then(Effect::from_json),
             });
         }
     }
@@ -285,6 +286,18 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
     out.set("summary", shown.summary)?;
     out.set("unchanged", shown.unchanged)?;
     out.set("nothing", shown.nothing)?;
+    Ok(out)
+}
+
+/// Which steps of the plan the Lua side holds the plan window dry-runs on a copy of the
+/// buffer (`leash_core::profile::neovim::preview`): `{ steps = { { kind, why?, apply? }… },
+/// options = { name… } }`, the steps by position and the options the copy takes.
+fn preview_steps(lua: &Lua, plan: LuaValue) -> mlua::Result<Table> {
+    use leash_core::profile::neovim::preview;
+    let steps = preview::plan(&json_of(&plan));
+    let out = lua.create_table()?;
+    out.set("steps", to_lua(lua, &serde_json::to_value(&steps).map_err(err)?)?)?;
+    out.set("options", lua.create_sequence_from(preview::TEXT_OPTIONS.iter().copied())?)?;
     Ok(out)
 }
 
@@ -549,6 +562,9 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "present_plan",
         lua.create_function(|lua, (plan, known): (LuaValue, Option<Table>)| guard(|| present_plan(lua, plan, known)))?,
     )?;
+    // Which steps the plan window dry-runs on a copy of the buffer, and the options the
+    // copy takes (`leash_core::profile::neovim::preview`).
+    m.set("preview_steps", lua.create_function(|lua, plan: LuaValue| guard(|| preview_steps(lua, plan)))?)?;
     // Where a step about to run writes, checked against the folders Neovim loads code
     // from as they are now (the current directory, file and changed buffers, and the
     // path options the plan set before): nil, or why the write is `code`.

@@ -20,6 +20,7 @@ pub mod foreign_code;
 mod isprint;
 pub mod name_handlers;
 pub mod present;
+pub mod preview;
 pub mod rules;
 pub mod substitute;
 mod tables;

@@ -9,6 +9,8 @@
 --- plan stops.
 ---
 --- Settings record their old values so |M.undo()| (`:Leash undo`) can restore them.
+--- Before a plan window's `y` runs anything, the dry run it showed (|leash.preview|) is
+--- checked to still hold.
 local M = {}
 local H = {}
 
@@ -117,7 +119,15 @@ function M.confirm_and_run(plan, opts)
     return done(false, 'not a validated plan')
   end
   local entries = opts.entries or require('leash.catalog').entries()
-  local function go()
+  local preview = require('leash.preview')
+  local show
+  local function go(pv)
+    -- What runs is what was previewed: a buffer that changed since is shown again.
+    local stale = preview.changed(pv)
+    if stale then
+      H.notify(('leash: %s, so nothing ran; here is the plan again with its effect now'):format(stale))
+      return show(true)
+    end
     -- `failure` is the unchanged steps when the count worked, else why it did not.
     local counted, failure, same = pcall(confirm.unchanged, plan)
     if not counted then
@@ -130,6 +140,8 @@ function M.confirm_and_run(plan, opts)
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
       H.notify(('leash: ran %d step%s%s (:Leash undo restores settings)'):format(n, n == 1 and '' or 's', tail))
+      local differs = preview.differs(pv)
+      if differs then H.notify('leash: ' .. differs, vim.log.levels.WARN) end
     else
       H.notify(err, vim.log.levels.ERROR)
     end
@@ -152,15 +164,19 @@ function M.confirm_and_run(plan, opts)
   if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
-    require('leash.ui.arrival').arrive(function()
-      H.at_window(plan)
+    -- `again`: the plan is shown anew after the buffer changed under its preview.
+    show = function(again)
+      if not again then H.at_window(plan) end
+      -- The effect of each step that changes text, on a copy of the buffer.
+      local pv = preview.compute(plan, { range = opts.range, entries = entries })
       -- A window that failed to open runs nothing.
       local failed = false
       local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
         nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
+        preview = pv,
         on_run = function()
-          if not failed then go() end
+          if not failed then go(pv) end
         end,
         on_cancel = function()
           if failed then return end
@@ -181,7 +197,8 @@ function M.confirm_and_run(plan, opts)
         H.notify(err, vim.log.levels.ERROR)
         done(false, err)
       end
-    end, ('%d step%s'):format(n, n == 1 and '' or 's'))
+    end
+    require('leash.ui.arrival').arrive(function() show(false) end, ('%d step%s'):format(n, n == 1 and '' or 's'))
     return
   end
   go()

@@ -1,0 +1,390 @@
+--- The plan window's dry run: what each step that changes text does, computed on a copy
+--- of the buffer before the person decides, and shown under the step as a compact diff.
+---
+--- The core decides which steps may be dry-run (|leash.native| `preview_steps`: builtin
+--- commands that change only the current buffer's text, from that text and a few
+--- options: `:substitute` whose replacement evaluates nothing, `:sort`, `:retab`, `:>`,
+--- `:join`, `:delete`, `:move`, `:global` with one of those…) and why the others are not.
+--- Those steps run here, in order, each on the result of the one before, with the same
+--- `nvim_cmd` call, arguments and range the executor uses, on a scratch buffer that holds
+--- a copy of the current buffer's lines, its text options and its marks `a`–`z`.
+---
+--- What the dry run never touches: the real buffer (its text, undo tree, marks,
+--- 'modified', folds), the jumplist and cursor of any window, the files on disk, the
+--- last search pattern and search history (`keeppatterns`), the registers and the
+--- clipboard (saved and put back; 'clipboard' is empty while it runs, so no provider
+--- starts), and every autocommand ('eventignore' is `all` while it runs). It runs no
+--- expression and starts no program: the core refuses to dry-run any step that could.
+--- One thing it does change, as typing the command would: what `&`, `:&&` and `~` repeat
+--- (the last substitute string and its flags), which Neovim offers no way to read back.
+---
+--- What runs is what was previewed: |M.changed()| says when the buffer, or the cursor
+--- that a step's default range depends on, moved on since (the window is shown again
+--- with a fresh preview), and |M.differs()| compares the buffer after the run with the
+--- copy, where every step was dry-run.
+local M = {}
+local H = {}
+
+-- Module definition ==========================================================
+
+---@class leash.Preview
+---@field buf integer the buffer whose copy the steps ran on
+---@field tick integer its |b:changedtick| then
+---@field cursor integer[] the cursor then, `{ line, col }`
+---@field effects table<integer, table> by step position: what the dry run found
+---@field ran boolean some step was dry-run
+---@field whole boolean every step was dry-run or is a setting: the buffer after the run must equal `final`
+---@field final? string[] the copy's text after the last step
+
+--- Buffers larger than this are not copied: the window says so instead.
+M.max_lines = 100000
+M.max_bytes = 16 * 1024 * 1024
+
+--- Changed lines shown under a step before `=` shows more, and at most after it.
+M.fold = 12
+M.max_shown = 2000
+
+--- Longest text shown of one changed line, in bytes.
+M.max_line_bytes = 200
+
+--- Dry-run the steps of `plan` on a copy of the current buffer.
+---@param plan table validated plan
+---@param opts? { range?: leash.LineRange, entries?: table[] } the user's lines and the catalog snapshot, as the executor gets them
+---@return leash.Preview
+function M.compute(plan, opts)
+  opts = opts or {}
+  local buf = vim.api.nvim_get_current_buf()
+  local pv = {
+    buf = buf,
+    tick = vim.api.nvim_buf_get_changedtick(buf),
+    cursor = vim.api.nvim_win_get_cursor(0),
+    effects = {},
+    ran = false,
+    whole = false,
+  }
+  local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
+  local ok, answer = require('leash.native').call('preview_steps', 'preview the plan', plan)
+  if not ok or type(answer) ~= 'table' or type(answer.steps) ~= 'table' then return pv end
+  local kinds, runs, whole = answer.steps, {}, true
+  for pos = 1, #steps do
+    local k = kinds[pos] or { kind = 'not', why = 'leash could not read this step' }
+    kinds[pos] = k
+    if k.kind == 'run' then
+      runs[#runs + 1] = pos
+    elseif k.kind ~= 'setting' then
+      whole = false
+    end
+    if k.kind == 'not' then pv.effects[pos] = { kind = 'not', why = tostring(k.why) } end
+  end
+  if #runs == 0 then return pv end
+  local too_big = H.too_big(buf)
+  if too_big then
+    for _, pos in ipairs(runs) do
+      pv.effects[pos] = { kind = 'not', why = too_big }
+    end
+    return pv
+  end
+  local dry_ok, err = pcall(H.dry_run, pv, steps, kinds, answer.options or {}, opts)
+  if not dry_ok then
+    -- Something of the editor's state stopped the copy: nothing is claimed.
+    for _, pos in ipairs(runs) do
+      pv.effects[pos] = { kind = 'not', why = 'the dry run failed: ' .. H.clean(err) }
+    end
+    pv.ran, pv.final = false, nil
+    return pv
+  end
+  pv.ran, pv.whole = true, whole
+  return pv
+end
+
+--- What the plan window's presenter shows under each step (|leash.ui.confirm.content|):
+--- the effect by step position, diffs folded to |M.fold| changed lines unless
+--- `expanded`.
+---@param pv? leash.Preview
+---@param expanded? boolean `=` was pressed: show up to |M.max_shown| lines
+---@return table<integer, table>
+function M.effects(pv, expanded)
+  local out = {}
+  for pos, e in pairs(pv and pv.effects or {}) do
+    if e.kind == 'diff' then
+      local limit = expanded and M.max_shown or M.fold
+      local shown = vim.list_slice(e.lines, 1, math.min(limit, #e.lines))
+      out[pos] = {
+        kind = 'diff',
+        file = e.file,
+        added = e.added,
+        removed = e.removed,
+        lines = shown,
+        more = e.total - #shown,
+        expand = not expanded and e.total > #shown,
+      }
+    else
+      out[pos] = e
+    end
+  end
+  return out
+end
+
+--- Whether `=` would show more of some diff.
+---@param pv? leash.Preview
+---@return boolean
+function M.foldable(pv)
+  for _, e in pairs(pv and pv.effects or {}) do
+    if e.kind == 'diff' and e.total > M.fold then return true end
+  end
+  return false
+end
+
+--- Why the preview no longer says what the plan will do, or nil: the buffer changed
+--- since, or another buffer is current, or the cursor (where a step without a range
+--- acts) moved.
+---@param pv? leash.Preview
+---@return string? why
+function M.changed(pv)
+  if not (pv and pv.ran) then return nil end
+  local name = H.file(pv.buf)
+  if not vim.api.nvim_buf_is_valid(pv.buf) then return 'the buffer it previewed is gone' end
+  if vim.api.nvim_get_current_buf() ~= pv.buf then
+    return ('another buffer is current, not %s, which it previewed'):format(name == '' and '[No Name]' or name)
+  end
+  if vim.api.nvim_buf_get_changedtick(pv.buf) ~= pv.tick then
+    return ('%s changed after the preview'):format(name == '' and '[No Name]' or name)
+  end
+  if vim.api.nvim_win_get_cursor(0)[1] ~= pv.cursor[1] then return 'the cursor moved after the preview' end
+  return nil
+end
+
+--- After the plan ran: whether the buffer differs from what the preview showed, where
+--- every step was dry-run (a message), else nil.
+---@param pv? leash.Preview
+---@return string?
+function M.differs(pv)
+  if not (pv and pv.ran and pv.whole and pv.final) or not vim.api.nvim_buf_is_valid(pv.buf) then return nil end
+  local now = vim.api.nvim_buf_get_lines(pv.buf, 0, -1, false)
+  if #now == #pv.final then
+    local same = true
+    for i = 1, #now do
+      if now[i] ~= pv.final[i] then
+        same = false
+        break
+      end
+    end
+    if same then return nil end
+  end
+  return ('the text of %s after the plan differs from its preview'):format(H.file(pv.buf))
+end
+
+-- Helper data ================================================================
+
+-- Registers a dry run of :delete (alone or under :global) may write.
+H.registers = vim.split('"-0123456789abcdefghijklmnopqrstuvwxyz', '')
+
+-- Steps whose dry run may write registers.
+H.writes_registers = { ['cmd:delete'] = true, ['cmd:global'] = true, ['cmd:vglobal'] = true }
+
+-- Helper functionality =======================================================
+
+--- Why the buffer is too large to copy, or nil.
+function H.too_big(buf)
+  local lines = vim.api.nvim_buf_line_count(buf)
+  if lines > M.max_lines then return ('the buffer has more than %d lines'):format(M.max_lines) end
+  if vim.api.nvim_buf_get_offset(buf, lines) > M.max_bytes then
+    return ('the buffer is larger than %d MB'):format(M.max_bytes / 1024 / 1024)
+  end
+end
+
+--- The buffer's name as the window shows it.
+function H.file(buf)
+  local ok, name = pcall(vim.api.nvim_buf_get_name, buf)
+  if not ok or name == '' then return '' end
+  return vim.fn.fnamemodify(name, ':~:.')
+end
+
+function H.clean(err) return (tostring(err):gsub('^[^\n]-:%d+: ', ''):gsub('^Vim%b():', ''):gsub('^Vim:', '')) end
+
+--- Run the dry run with the editor's state saved and put back whatever happens.
+function H.dry_run(pv, steps, kinds, options, opts)
+  -- The ranges are checked as the executor checks them, in the real buffer.
+  local entries = H.entry_map(opts.entries)
+  local ranges, saves_registers = {}, false
+  for pos, k in ipairs(kinds) do
+    if k.kind == 'run' then
+      local step = steps[pos]
+      local entry = entries[step.id] or { range = step.range ~= nil and step.range ~= vim.NIL }
+      local r, rerr = require('leash.sources.shared.range').for_step(step, entry, { range = opts.range })
+      ranges[pos] = rerr and { err = rerr } or { range = r }
+      saves_registers = saves_registers or H.writes_registers[step.id] == true
+    end
+  end
+  local saved = { eventignore = vim.o.eventignore, clipboard = vim.o.clipboard, hlsearch = vim.v.hlsearch }
+  -- `keeppatterns` does not reach the command :global runs on each line: a :substitute
+  -- there saves its pattern and adds it to the search history, both put back after.
+  local search = saves_registers and H.save_search() or nil
+  vim.o.eventignore = 'all'
+  vim.o.clipboard = ''
+  local registers = saves_registers and H.save_registers() or nil
+  local globals = {}
+  local ok, err = pcall(H.run_steps, pv, steps, kinds, options, ranges, globals)
+  for name, value in pairs(globals) do
+    pcall(vim.api.nvim_set_option_value, name, value, { scope = 'global' })
+  end
+  if registers then H.restore_registers(registers) end
+  if search then H.restore_search(search) end
+  vim.o.clipboard = saved.clipboard
+  vim.v.hlsearch = saved.hlsearch
+  vim.o.eventignore = saved.eventignore
+  if not ok then error(err, 0) end
+end
+
+--- The copy, and each step on it in order.
+function H.run_steps(pv, steps, kinds, options, ranges, globals)
+  local buf = pv.buf
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local scratch = vim.api.nvim_create_buf(false, true)
+  local ok, err = pcall(function()
+    vim.bo[scratch].undolevels = -1
+    for _, name in ipairs(options) do
+      local info = vim.api.nvim_get_option_info2(name, {})
+      if info.scope == 'buf' then
+        vim.api.nvim_set_option_value(name, vim.api.nvim_get_option_value(name, { buf = buf }), { buf = scratch })
+      end
+    end
+    vim.api.nvim_buf_set_lines(scratch, 0, -1, false, lines)
+    for c in ('abcdefghijklmnopqrstuvwxyz'):gmatch('.') do
+      local m = vim.api.nvim_buf_get_mark(buf, c)
+      if m[1] > 0 then pcall(vim.api.nvim_buf_set_mark, scratch, c, m[1], m[2], {}) end
+    end
+    local file = H.file(buf)
+    local failed
+    vim.api.nvim_buf_call(scratch, function()
+      -- The copy's window folds nothing: no 'foldexpr' runs while its text changes.
+      vim.wo.foldmethod, vim.wo.foldenable = 'manual', false
+      pcall(vim.api.nvim_win_set_cursor, 0, pv.cursor)
+      for pos, k in ipairs(kinds) do
+        local step = steps[pos]
+        if k.kind == 'setting' and k.apply then
+          H.apply_setting(step, scratch, globals)
+        elseif k.kind == 'run' then
+          if failed then
+            pv.effects[pos] = { kind = 'not', why = ('step %d fails first, so the plan stops there'):format(failed) }
+          elseif ranges[pos].err then
+            failed = pos
+            pv.effects[pos] = { kind = 'fails', file = file, why = ranges[pos].err }
+          else
+            local rok, rerr = pcall(vim.api.nvim_cmd, {
+              cmd = step.id:sub(5),
+              args = step.args,
+              range = ranges[pos].range,
+              magic = { file = false, bar = false },
+              mods = { keeppatterns = true, silent = true },
+            }, { output = true })
+            local after = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+            if rok then
+              pv.effects[pos] = H.effect(lines, after, file)
+            else
+              failed = pos
+              pv.effects[pos] = { kind = 'fails', file = file, why = H.clean(rerr) }
+            end
+            lines = after
+          end
+        end
+      end
+    end)
+    pv.final = lines
+  end)
+  pcall(vim.api.nvim_buf_delete, scratch, { force = true })
+  if not ok then error(err, 0) end
+end
+
+--- A setting step on the copy: a buffer option on the copy only, a global one until the
+--- dry run ends (its value before is kept in `globals` to be put back).
+function H.apply_setting(step, scratch, globals)
+  local info = vim.api.nvim_get_option_info2(step.key, {})
+  if info.scope == 'buf' then
+    pcall(vim.api.nvim_set_option_value, step.key, step.value, { buf = scratch })
+  elseif info.scope == 'global' then
+    if globals[step.key] == nil then
+      globals[step.key] = vim.api.nvim_get_option_value(step.key, { scope = 'global' })
+    end
+    pcall(vim.api.nvim_set_option_value, step.key, step.value, { scope = 'global' })
+  end
+end
+
+--- What changed from `before` to `after`: counts and the changed lines, removed ones
+--- with their line numbers before and added ones with theirs after.
+function H.effect(before, after, file)
+  local diff = vim.text and vim.text.diff or vim.diff
+  local a = table.concat(before, '\n') .. '\n'
+  local b = table.concat(after, '\n') .. '\n'
+  if a == b then return { kind = 'same', file = file } end
+  local hunks = diff(a, b, { result_type = 'indices', algorithm = 'histogram' })
+  local added, removed, shown, total = 0, 0, {}, 0
+  local function add(sign, n, text)
+    total = total + 1
+    if #shown < M.max_shown then shown[#shown + 1] = { sign, n, H.cut(text) } end
+  end
+  for _, h in ipairs(hunks) do
+    local sa, ca, sb, cb = h[1], h[2], h[3], h[4]
+    removed, added = removed + ca, added + cb
+    for i = sa, sa + ca - 1 do
+      add('-', i, before[i])
+    end
+    for i = sb, sb + cb - 1 do
+      add('+', i, after[i])
+    end
+  end
+  return { kind = 'diff', file = file, added = added, removed = removed, lines = shown, total = total }
+end
+
+--- A line cut to |M.max_line_bytes| at a character boundary.
+function H.cut(text)
+  text = text or ''
+  if #text <= M.max_line_bytes then return text end
+  return text:sub(1, M.max_line_bytes + vim.str_utf_start(text, M.max_line_bytes + 1)) .. '…'
+end
+
+function H.save_search()
+  local history = {}
+  for i = 1, vim.fn.histnr('/') do
+    local entry = vim.fn.histget('/', i)
+    if entry ~= '' then history[#history + 1] = entry end
+  end
+  return { pattern = vim.fn.getreg('/'), last = vim.fn.histnr('/'), history = history }
+end
+
+function H.restore_search(saved)
+  if vim.fn.getreg('/') ~= saved.pattern then vim.fn.setreg('/', saved.pattern) end
+  if vim.fn.histnr('/') == saved.last then return end
+  vim.fn.histdel('/')
+  for _, entry in ipairs(saved.history) do
+    vim.fn.histadd('/', entry)
+  end
+end
+
+function H.save_registers()
+  local saved = {}
+  for _, r in ipairs(H.registers) do
+    local ok, info = pcall(vim.fn.getreginfo, r)
+    if ok then saved[r] = info end
+  end
+  return saved
+end
+
+function H.restore_registers(saved)
+  -- The numbered and named ones first: the unnamed register points at one of them.
+  for _, r in ipairs(H.registers) do
+    if r ~= '"' and saved[r] then pcall(vim.fn.setreg, r, saved[r]) end
+  end
+  if saved['"'] then pcall(vim.fn.setreg, '"', saved['"']) end
+end
+
+--- `{ [id] = entry }` of the catalog snapshot (none: the step's own range decides).
+function H.entry_map(entries)
+  local map = {}
+  for _, e in ipairs(entries or {}) do
+    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
+  end
+  return map
+end
+
+return M

@@ -1165,7 +1165,7 @@ describe('steps that change nothing', function()
     })
     eq(true, done)
     eq(true, vim.o.list)
-    eq({ { 'leash: ran 2 steps; 1 changed nothing (:Leash undo restores settings)', vim.log.levels.INFO } }, notes)
+    eq({ { 'leash: ran 2 steps; 1 changed nothing (:Leash undo takes it back)', vim.log.levels.INFO } }, notes)
     vim.o.list = false
   end)
 end)

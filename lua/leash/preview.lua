@@ -313,11 +313,8 @@ end
 --- What changed from `before` to `after`: counts and the changed lines, removed ones
 --- with their line numbers before and added ones with theirs after.
 function H.effect(before, after, file)
-  local diff = vim.text and vim.text.diff or vim.diff
-  local a = table.concat(before, '\n') .. '\n'
-  local b = table.concat(after, '\n') .. '\n'
-  if a == b then return { kind = 'same', file = file } end
-  local hunks = diff(a, b, { result_type = 'indices', algorithm = 'histogram' })
+  local hunks = H.hunks(before, after)
+  if #hunks == 0 then return { kind = 'same', file = file } end
   local added, removed, shown, total = 0, 0, {}, 0
   local function add(sign, n, text)
     total = total + 1
@@ -334,6 +331,46 @@ function H.effect(before, after, file)
     end
   end
   return { kind = 'diff', file = file, added = added, removed = removed, lines = shown, total = total }
+end
+
+--- The changed runs from `before` to `after`, as `{ start_a, count_a, start_b, count_b }`.
+--- Where the step kept the number of lines (a substitute, a sort, a retab), line by
+--- line: each line that differs is shown as replaced where it stands. Otherwise a diff
+--- of the part between the common first and last lines.
+function H.hunks(before, after)
+  local hunks = {}
+  if #before == #after then
+    local i, n = 1, #before
+    while i <= n do
+      if before[i] ~= after[i] then
+        local j = i
+        while j < n and before[j + 1] ~= after[j + 1] do
+          j = j + 1
+        end
+        hunks[#hunks + 1] = { i, j - i + 1, i, j - i + 1 }
+        i = j + 1
+      else
+        i = i + 1
+      end
+    end
+    return hunks
+  end
+  local head = 0
+  while head < #before and head < #after and before[head + 1] == after[head + 1] do
+    head = head + 1
+  end
+  local tail = 0
+  while tail < #before - head and tail < #after - head and before[#before - tail] == after[#after - tail] do
+    tail = tail + 1
+  end
+  -- Each line ends in a newline, so an empty line in the middle is a line.
+  local function text(list, last) return last > head and (table.concat(list, '\n', head + 1, last) .. '\n') or '' end
+  local a, b = text(before, #before - tail), text(after, #after - tail)
+  local diff = vim.text and vim.text.diff or vim.diff
+  for _, h in ipairs(diff(a, b, { result_type = 'indices', algorithm = 'histogram' })) do
+    hunks[#hunks + 1] = { h[1] + head, h[2], h[3] + head, h[4] }
+  end
+  return hunks
 end
 
 --- A line cut to |M.max_line_bytes| at a character boundary.

@@ -181,6 +181,8 @@ describe('the dry run of each previewed command', function()
   before_each(function()
     fresh()
     reset()
+    -- Whole diffs of these small buffers in the window (the fold has a test of its own).
+    require('leash.preview').fold = 50
   end)
 
   for _, c in ipairs(commands) do
@@ -240,12 +242,15 @@ describe('the dry run of each previewed command', function()
   end)
 
   it('lines beyond the fold are shown with =, and must be read again', function()
+    require('leash.preview').fold = 12
     local text = {}
     for i = 1, 40 do
       text[i] = ('line %02d'):format(41 - i)
     end
     local buf = buffer(text)
-    local window = show(validate({ cmd('sort') }))
+    require('leash.execute').confirm_and_run(validate({ cmd('sort') }), { config = { confirm_before_run = true } })
+    vim.wait(200, function() return false end)
+    local window = lines(vim.api.nvim_win_get_buf(float()))
     local all = table.concat(window, '\n')
     matches('more changed lines: = shows them', all)
     ok(#window < 30, 'folded: ' .. #window .. ' rows')
@@ -266,6 +271,7 @@ describe('what the dry run does not run', function()
   before_each(function()
     fresh()
     reset()
+    require('leash.preview').fold = 50
   end)
 
   it('an expression replacement is [code], not previewed, and runs nothing', function()

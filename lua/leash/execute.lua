@@ -28,6 +28,7 @@ local H = {}
 ---@class leash.RunOpts
 ---@field entries? table[] the catalog snapshot the plan was made from (default: the live catalog)
 ---@field range? leash.LineRange the user's lines: a step the core gave them runs on them
+---@field preview? leash.Preview what the plan window showed: a format or rename step applies the language server's edit shown there
 
 --- Handlers for items, by the prefix of their id (`cmd`, `user`, `map`, `term`, …). A
 --- handler gets the step, its catalog entry and the context and returns `true` or
@@ -61,6 +62,8 @@ function M.run(plan, opts)
       -- Every buffer's undo state before the first step that may change text.
       if step.type ~= 'setting' then undo.before_step(record) end
       ctx.number, ctx.text_only = pos, text_only[pos] == true
+      -- The language server's edit the window showed for this step, if any.
+      ctx.shown_edit = opts.preview and opts.preview.server and opts.preview.server[pos] or nil
       ok, err = H.run_step(step, entries, ctx)
     end
     if not ok then
@@ -137,7 +140,7 @@ function M.confirm_and_run(plan, opts)
       H.notify(failure, vim.log.levels.ERROR)
       return done(false, failure)
     end
-    local ok, err, count = M.run(plan, { entries = entries, range = opts.range })
+    local ok, err, count = M.run(plan, { entries = entries, range = opts.range, preview = pv })
     if ok then
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
@@ -166,11 +169,19 @@ function M.confirm_and_run(plan, opts)
   if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
-    -- `again`: the plan is shown anew after the buffer changed under its preview.
+    local open
+    -- `again`: the plan is shown anew after the buffer changed under its preview. A
+    -- language server's format or rename is asked for its edit first.
     show = function(again)
       if not again then H.at_window(plan) end
+      if preview.asks_servers(plan) then
+        return preview.ask(plan, function(answers) open(answers) end)
+      end
+      open(nil)
+    end
+    open = function(servers)
       -- The effect of each step that changes text, on a copy of the buffer.
-      local pv = preview.compute(plan, { range = opts.range, entries = entries })
+      local pv = preview.compute(plan, { range = opts.range, entries = entries, servers = servers })
       -- A window that failed to open runs nothing.
       local failed = false
       local opened, err = pcall(confirm.open, plan, {

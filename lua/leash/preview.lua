@@ -18,6 +18,11 @@
 --- One thing it does change, as typing the command would: what `&`, `:&&` and `~` repeat
 --- (the last substitute string and its flags), which Neovim offers no way to read back.
 ---
+--- A language server's format or rename that comes before any other step that changes
+--- text is not dry-run but asked for (|M.ask()|) before the window opens: the window
+--- shows the server's edit, file by file, and the step applies exactly that edit
+--- (|leash.sources.lsp|), never a second answer that could differ.
+---
 --- What runs is what was previewed: |M.changed()| says when the buffer, or the cursor
 --- that a step's default range depends on, moved on since (the window is shown again
 --- with a fresh preview), and |M.differs()| compares the buffer after the run with the
@@ -35,6 +40,17 @@ local H = {}
 ---@field ran boolean some step was dry-run
 ---@field whole boolean every step was dry-run or is a setting: the buffer after the run must equal `final`
 ---@field final? string[] the copy's text after the last step
+---@field server table<integer, leash.ServerEdit> by step position: the language server's edit shown, which the step applies
+
+---@class leash.ServerEdit
+---@field name 'format'|'rename'
+---@field client_id integer
+---@field encoding string the client's position encoding
+---@field buf integer the buffer it was asked for
+---@field ticks table<integer, integer> |b:changedtick| of each loaded buffer the edit changes, when it was asked
+---@field result? table the server's answer: text edits (format) or a workspace edit (rename)
+---@field why? string why there is no edit to show
+---@field pending? boolean still waiting for the answer
 
 --- Buffers larger than this are not copied: the window says so instead.
 M.max_lines = 100000
@@ -47,9 +63,66 @@ M.max_shown = 2000
 --- Longest text shown of one changed line, in bytes.
 M.max_line_bytes = 200
 
+--- How long the window waits for a language server's edit, in milliseconds.
+M.server_ms = 5000
+
+--- Ask the language servers for the edits of the plan's format and rename steps that
+--- may be asked now (the core says which), then call `done(answers)` (by step position)
+--- on the main loop: when every server answered, at the latest after |M.server_ms|. The
+--- editor does not wait: the requests are sent and answered asynchronously.
+---@param plan table validated plan
+---@param done fun(answers: table<integer, leash.ServerEdit>)
+function M.ask(plan, done)
+  local ok, answer = require('leash.native').call('preview_steps', 'preview the plan', plan)
+  local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
+  local answers, pending, finished = {}, 0, false
+  local function finish()
+    if finished or pending > 0 then return end
+    finished = true
+    vim.schedule(function() done(answers) end)
+  end
+  for pos, k in ipairs(ok and type(answer) == 'table' and answer.steps or {}) do
+    if k.kind == 'server' and type(steps[pos]) == 'table' then
+      local a = H.request(steps[pos], function()
+        pending = pending - 1
+        finish()
+      end)
+      answers[pos] = a
+      if a.pending then pending = pending + 1 end
+    end
+  end
+  if pending > 0 then
+    vim.defer_fn(function()
+      if finished then return end
+      require('leash.ui.notify').notify('leash: asking the language server for the edit it would make…')
+    end, 300)
+    vim.defer_fn(function()
+      for _, a in pairs(answers) do
+        if a.pending then
+          a.pending = false
+          a.why = ('the language server did not answer within %d s'):format(M.server_ms / 1000)
+        end
+      end
+      pending = 0
+      finish()
+    end, M.server_ms)
+  end
+  finish()
+end
+
+--- Whether the plan has a step whose edit a language server is asked for first.
+---@param plan table validated plan
+---@return boolean
+function M.asks_servers(plan)
+  for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
+    if type(step) == 'table' and (step.id == 'lsp:format' or step.id == 'lsp:rename') then return true end
+  end
+  return false
+end
+
 --- Dry-run the steps of `plan` on a copy of the current buffer.
 ---@param plan table validated plan
----@param opts? { range?: leash.LineRange, entries?: table[] } the user's lines and the catalog snapshot, as the executor gets them
+---@param opts? { range?: leash.LineRange, entries?: table[], servers?: table<integer, leash.ServerEdit> } the user's lines and the catalog snapshot, as the executor gets them, and the language servers' answers (|M.ask()|)
 ---@return leash.Preview
 function M.compute(plan, opts)
   opts = opts or {}
@@ -61,6 +134,7 @@ function M.compute(plan, opts)
     effects = {},
     ran = false,
     whole = false,
+    server = {},
   }
   local steps = type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}
   local ok, answer = require('leash.native').call('preview_steps', 'preview the plan', plan)
@@ -75,7 +149,9 @@ function M.compute(plan, opts)
       whole = false
     end
     if k.kind == 'not' then pv.effects[pos] = { kind = 'not', why = tostring(k.why) } end
+    if k.kind == 'server' then H.server_step(pv, pos, opts.servers and opts.servers[pos]) end
   end
+  pv.ran = next(pv.server) ~= nil
   if #runs == 0 then return pv end
   local too_big = H.too_big(buf)
   if too_big then
@@ -90,7 +166,7 @@ function M.compute(plan, opts)
     for _, pos in ipairs(runs) do
       pv.effects[pos] = { kind = 'not', why = 'the dry run failed: ' .. H.clean(err) }
     end
-    pv.ran, pv.final = false, nil
+    pv.ran, pv.final = next(pv.server) ~= nil, nil
     return pv
   end
   pv.ran, pv.whole = true, whole
@@ -106,20 +182,11 @@ end
 function M.effects(pv, expanded)
   local out = {}
   for pos, e in pairs(pv and pv.effects or {}) do
-    if e.kind == 'diff' then
-      local limit = expanded and M.max_shown or M.fold
-      local shown = vim.list_slice(e.lines, 1, math.min(limit, #e.lines))
-      out[pos] = {
-        kind = 'diff',
-        file = e.file,
-        added = e.added,
-        removed = e.removed,
-        lines = shown,
-        more = e.total - #shown,
-        expand = not expanded and e.total > #shown,
-      }
+    if e.kind then
+      out[pos] = H.folded(e, expanded)
     else
-      out[pos] = e
+      -- One effect per file of a language server's edit.
+      out[pos] = vim.tbl_map(function(x) return H.folded(x, expanded) end, e)
     end
   end
   return out
@@ -130,7 +197,9 @@ end
 ---@return boolean
 function M.foldable(pv)
   for _, e in pairs(pv and pv.effects or {}) do
-    if e.kind == 'diff' and e.total > M.fold then return true end
+    for _, x in ipairs(e.kind and { e } or e) do
+      if x.kind == 'diff' and x.total > M.fold then return true end
+    end
   end
   return false
 end
@@ -151,6 +220,10 @@ function M.changed(pv)
     return ('%s changed after the preview'):format(name == '' and '[No Name]' or name)
   end
   if vim.api.nvim_win_get_cursor(0)[1] ~= pv.cursor[1] then return 'the cursor moved after the preview' end
+  for _, a in pairs(pv.server or {}) do
+    local why = H.changed_since(a)
+    if why then return why end
+  end
   return nil
 end
 
@@ -183,6 +256,206 @@ H.registers = vim.split('"-0123456789abcdefghijklmnopqrstuvwxyz', '')
 H.writes_registers = { ['cmd:delete'] = true, ['cmd:global'] = true, ['cmd:vglobal'] = true }
 
 -- Helper functionality =======================================================
+
+--- A diff folded to |M.fold| changed lines (or |M.max_shown| when `expanded`); any
+--- other effect as it is.
+function H.folded(e, expanded)
+  if e.kind ~= 'diff' then return e end
+  local limit = expanded and M.max_shown or M.fold
+  local shown = vim.list_slice(e.lines, 1, math.min(limit, #e.lines))
+  return {
+    kind = 'diff',
+    file = e.file,
+    added = e.added,
+    removed = e.removed,
+    lines = shown,
+    more = e.total - #shown,
+    expand = not expanded and e.total > #shown,
+  }
+end
+
+--- Send the request of a format or rename step to the one language server here that
+--- does it; `on_answer` is called when it answered. Returns the answer being filled in
+--- (`pending`), or one that says why nothing was asked.
+---@return leash.ServerEdit
+function H.request(step, on_answer)
+  local name = type(step.id) == 'string' and step.id:match('^lsp:(.+)$')
+  local bufnr, win = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+  local method = name == 'format' and 'textDocument/formatting' or 'textDocument/rename'
+  local clients = vim.lsp.get_clients({ bufnr = bufnr, method = method })
+  if #clients == 0 then return { why = ('no language server here can %s'):format(name) } end
+  if #clients > 1 then
+    return { why = ('%d language servers here can %s; the step asks them when it runs'):format(#clients, name) }
+  end
+  local client = clients[1]
+  local params
+  if name == 'format' then
+    params = vim.lsp.util.make_formatting_params()
+  else
+    local new = type(step.args) == 'table' and step.args[1] or nil
+    if type(new) ~= 'string' or not new:match('^[^%c%s]+$') then
+      return { why = 'a new name is one word without spaces or control characters' }
+    end
+    params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+    params.newName = new
+  end
+  local a = {
+    name = name,
+    client_id = client.id,
+    encoding = client.offset_encoding,
+    buf = bufnr,
+    ticks = { [bufnr] = vim.api.nvim_buf_get_changedtick(bufnr) },
+    pending = true,
+  }
+  local sent = client:request(method, params, function(err, result)
+    if not a.pending then return end -- answered after the deadline: not shown, not applied
+    a.pending = false
+    if err then
+      a.why = 'the language server answered with an error: ' .. tostring(err.message or err)
+    elseif result == nil or result == vim.NIL then
+      if name == 'format' then
+        a.result = {}
+      else
+        a.why = 'the language server found nothing to rename here (it may still be reading the project)'
+      end
+    else
+      a.result = result
+      for _, uri in ipairs(H.uris(result)) do
+        local b = vim.fn.bufnr(vim.uri_to_fname(uri))
+        if b > 0 and vim.api.nvim_buf_is_loaded(b) then
+          a.ticks[b] = a.ticks[b] or vim.api.nvim_buf_get_changedtick(b)
+        end
+      end
+    end
+    on_answer()
+  end, bufnr)
+  if not sent then
+    a.pending = false
+    a.why = 'the language server could not be asked'
+  end
+  return a
+end
+
+--- The effect of a format or rename step: the server's edit, file by file, or why there
+--- is none to show.
+function H.server_step(pv, pos, a)
+  if not a then
+    pv.effects[pos] = { kind = 'not', why = 'the language server was not asked' }
+  elseif a.why or a.result == nil then
+    pv.effects[pos] = { kind = 'not', why = a.why or 'the language server did not answer' }
+  else
+    local stale = H.changed_since(a)
+    local ok, effects
+    if stale then
+      ok, effects = false, stale .. ' while the language server answered'
+    else
+      ok, effects = pcall(H.server_effects, a)
+    end
+    if ok then
+      pv.effects[pos], pv.server[pos] = effects, a
+    else
+      pv.effects[pos] = { kind = 'not', why = H.clean(effects) }
+    end
+  end
+end
+
+--- Why an edit a server made no longer fits its buffers, or nil.
+function H.changed_since(a)
+  for b, tick in pairs(a.ticks or {}) do
+    if not vim.api.nvim_buf_is_valid(b) then return 'a buffer the language server edits is gone' end
+    if vim.api.nvim_buf_get_changedtick(b) ~= tick then
+      local name = H.file(b)
+      return ('%s changed after the preview'):format(name == '' and '[No Name]' or name)
+    end
+  end
+end
+
+--- The documents a workspace edit changes.
+function H.uris(edit)
+  local out = {}
+  if type(edit) ~= 'table' then return out end
+  if vim.islist(edit) then return out end -- text edits of the buffer asked for
+  for _, c in ipairs(edit.documentChanges or {}) do
+    if c.textDocument then out[#out + 1] = c.textDocument.uri end
+  end
+  for uri in pairs(edit.changes or {}) do
+    out[#out + 1] = uri
+  end
+  return out
+end
+
+--- One effect per file the server's edit changes (applied to copies), and a line for
+--- each file it renames, creates or deletes.
+function H.server_effects(a)
+  if a.name == 'format' then return H.edited_copy(a.buf, nil, a.result, a.encoding) end
+  local out, order, by_uri = {}, {}, {}
+  local function add(uri, edits)
+    if not by_uri[uri] then
+      by_uri[uri] = {}
+      order[#order + 1] = uri
+    end
+    vim.list_extend(by_uri[uri], edits or {})
+  end
+  local function name(uri) return vim.fn.fnamemodify(vim.uri_to_fname(uri), ':~:.') end
+  local r = a.result
+  for _, c in ipairs(r.documentChanges or {}) do
+    if c.kind == 'rename' then
+      out[#out + 1] = { kind = 'also', text = ('renames %s → %s'):format(name(c.oldUri), name(c.newUri)) }
+    elseif c.kind == 'create' then
+      out[#out + 1] = { kind = 'also', text = 'creates ' .. name(c.uri) }
+    elseif c.kind == 'delete' then
+      out[#out + 1] = { kind = 'also', text = 'deletes ' .. name(c.uri) }
+    elseif c.textDocument then
+      add(c.textDocument.uri, c.edits)
+    end
+  end
+  if not r.documentChanges then
+    local uris = vim.tbl_keys(r.changes or {})
+    table.sort(uris)
+    for _, uri in ipairs(uris) do
+      add(uri, r.changes[uri])
+    end
+  end
+  local effects = {}
+  for _, uri in ipairs(order) do
+    local fname = vim.uri_to_fname(uri)
+    local b = vim.fn.bufnr(fname)
+    effects[#effects + 1] =
+      H.edited_copy(b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil, fname, by_uri[uri], a.encoding)
+  end
+  return vim.list_extend(effects, out)
+end
+
+--- What `edits` do to a copy of buffer `buf` (or of file `fname`, read from disk, when
+--- it is not loaded).
+function H.edited_copy(buf, fname, edits, encoding)
+  local lines, file
+  if buf then
+    lines, file = vim.api.nvim_buf_get_lines(buf, 0, -1, false), H.file(buf)
+  else
+    lines = vim.fn.filereadable(fname) == 1 and vim.fn.readfile(fname) or {}
+    file = vim.fn.fnamemodify(fname, ':~:.')
+  end
+  if type(edits) ~= 'table' or #edits == 0 then return { kind = 'same', file = file } end
+  local ei = vim.o.eventignore
+  vim.o.eventignore = 'all'
+  local scratch = vim.api.nvim_create_buf(false, true)
+  local ok, after = pcall(function()
+    vim.bo[scratch].undolevels = -1
+    if buf then
+      for _, o in ipairs({ 'endofline', 'fixendofline' }) do
+        vim.api.nvim_set_option_value(o, vim.api.nvim_get_option_value(o, { buf = buf }), { buf = scratch })
+      end
+    end
+    vim.api.nvim_buf_set_lines(scratch, 0, -1, false, lines)
+    vim.lsp.util.apply_text_edits(edits, scratch, encoding)
+    return vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+  end)
+  pcall(vim.api.nvim_buf_delete, scratch, { force = true })
+  vim.o.eventignore = ei
+  if not ok then error(after, 0) end
+  return H.effect(lines, after, file)
+end
 
 --- Why the buffer is too large to copy, or nil.
 function H.too_big(buf)

@@ -268,7 +268,7 @@ fn present_plan(lua: &Lua, plan: LuaValue, known: Option<Table>) -> mlua::Result
                 now: k.get("now").cloned().unwrap_or_default(),
                 global: k.get("global").cloned().unwrap_or_default(),
                 file: k.get("file").and_then(leash_core::present::text_of).map(str::to_owned),
-                effect: k.get("effect").and_then(Effect::from_json),
+                effects: k.get("effect").map_or(Vec::new(), Effect::list_from_json),
             });
         }
     }

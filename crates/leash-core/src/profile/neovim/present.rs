@@ -25,8 +25,9 @@ pub struct Known {
     pub global: Value,
     /// The file a `file:` step acts on, as shown (relative to the working folder).
     pub file: Option<String>,
-    /// What the dry run found the step does (`preview`).
-    pub effect: Option<Effect>,
+    /// What the dry run found the step does (`preview`): one effect, or one per file a
+    /// language server's edit changes.
+    pub effects: Vec<Effect>,
 }
 
 /// What the plan window's dry run found a step does to the text, as the frontend hands
@@ -45,9 +46,20 @@ pub enum Effect {
     Fails { file: String, why: String },
     /// Not dry-run, and why.
     Not { why: String },
+    /// What else the step does, in the frontend's words: a file a language server's edit
+    /// renames, creates or deletes.
+    Also { text: String },
 }
 
 impl Effect {
+    /// One effect or a list of them (a language server's edit of several files).
+    pub fn list_from_json(v: &Value) -> Vec<Effect> {
+        match v {
+            Value::Array(list) => list.iter().filter_map(Effect::from_json).collect(),
+            other => Effect::from_json(other).into_iter().collect(),
+        }
+    }
+
     /// Read leniently: a table of another shape is no effect (nothing is shown).
     pub fn from_json(v: &Value) -> Option<Effect> {
         let text = |k: &str| text_of(v.get(k)).to_string();
@@ -76,6 +88,7 @@ impl Effect {
             "same" => Some(Effect::Same { file: text("file") }),
             "fails" => Some(Effect::Fails { file: text("file"), why: text("why") }),
             "not" => Some(Effect::Not { why: text("why") }),
+            "also" => Some(Effect::Also { text: text("text") }),
             _ => None,
         }
     }
@@ -107,6 +120,7 @@ impl Effect {
                 vec![vec![(format!("fails on {}, so the plan stops here: {}", file(f), visible(why)), Style::Error)]]
             }
             Effect::Not { why } => vec![vec![(format!("effect not previewed: {}", visible(why)), Style::Note)]],
+            Effect::Also { text } => vec![vec![(visible(text), Style::Command)]],
         }
     }
 }
@@ -232,7 +246,7 @@ fn step_view(
         body: Vec::new(),
         note: Some(text(step, "note").to_string()),
         why: text(step, "why").to_string(),
-        effect: known.and_then(|k| k.effect.as_ref()).map_or(Vec::new(), Effect::rows),
+        effect: known.map_or(Vec::new(), |k| k.effects.iter().flat_map(Effect::rows).collect()),
         mark,
     };
     let kind = text(step, "type");
@@ -485,7 +499,7 @@ mod tests {
             {"index": 2, "type": "item", "id": "cmd:substitute", "args": ["/zzz/x/"], "reach": "edit"},
             {"index": 3, "type": "item", "id": "cmd:retab", "args": [], "reach": "edit"},
         ], "dropped": {}});
-        let effect = |v: Value| Known { effect: Effect::from_json(&v), ..Default::default() };
+        let effect = |v: Value| Known { effects: Effect::list_from_json(&v), ..Default::default() };
         let known = [
             effect(json!({"kind": "diff", "file": "fruit.txt", "added": 2, "removed": 2, "more": 3, "expand": true,
                 "lines": [["-", 1, "pear"], ["-", 10, "apple\u{1b}"], ["+", 1, "apple^["], ["+", 10, "pear"]]})),
@@ -518,8 +532,15 @@ mod tests {
         assert_eq!(shown.rows[5][1].1, Style::Removed);
         assert_eq!(shown.rows[7][1].1, Style::Added);
         assert_eq!(shown.rows[9][1].1, Style::Keys);
-        // A shape it does not know shows nothing.
+        // A shape it does not know shows nothing; a list is one effect per file.
         assert_eq!(Effect::from_json(&json!({"kind": "maybe"})), None);
+        let files = Effect::list_from_json(&json!([
+            {"kind": "same", "file": "a.lua"}, {"kind": "maybe"}, {"kind": "also", "text": "renames a.lua → b.lua"}
+        ]));
+        assert_eq!(
+            files,
+            [Effect::Same { file: "a.lua".into() }, Effect::Also { text: "renames a.lua → b.lua".into() }]
+        );
         let expanded = Effect::Diff { file: "f".into(), added: 0, removed: 1, lines: vec![], more: 1, expand: false };
         assert_eq!(expanded.rows()[1][0].0, "\u{2026} 1 more changed line, not shown");
     }

@@ -7,9 +7,11 @@
 //! `:join`, `:delete`, `:move`… and `:global`/`:vglobal` whose command is one of those.
 //! Everything else is "not previewed", with the reason the window shows: it runs code,
 //! a program or a plugin, asks for input, reads a file or the undo history, or the
-//! language server answers only when it runs. Once a step that is not dry-run comes
-//! first (it may switch buffer, move the cursor or change the text in a way the copy
-//! does not see), no later step is dry-run either.
+//! action is chosen only when it runs. A language server's format or rename that comes
+//! before any other step that changes text is shown as the server's own edit, asked for
+//! before the window opens and applied exactly as shown. Once a step that is not
+//! dry-run comes first (it may switch buffer, move the cursor or change the text in a
+//! way the copy does not see), no later step is dry-run either.
 //!
 //! The frontend runs the `Run` steps on its copy with the step's own arguments, range and
 //! `nvim_cmd` call; this module only decides which may be run there. It never has to
@@ -37,6 +39,10 @@ pub enum DryRun {
     Blind,
     /// It may change text, and the window says "effect not previewed" with `why`.
     Not { why: String },
+    /// A language server's format or rename, and no step before it changes text: the
+    /// frontend asks the server for its edit before the window opens, shows it, and the
+    /// step applies exactly that edit. Nothing after it is dry-run.
+    Server,
 }
 
 /// The options a dry run copies from the buffer (and takes from the plan's settings):
@@ -64,6 +70,8 @@ pub const TEXT_OPTIONS: &[&str] = &[
     "wrapscan",
     "regexpengine",
     "maxmempattern",
+    "endofline",
+    "fixendofline",
 ];
 
 /// What the window does with each step of `plan` (a validated plan as a JSON-like
@@ -74,17 +82,29 @@ pub fn plan(plan: &Value) -> Vec<DryRun> {
     let mut out = Vec::with_capacity(steps.len());
     // The first step that is not dry-run, and whether its effect on text is unknown.
     let mut first: Option<(usize, bool)> = None;
+    // A step before was dry-run: a server asked now would edit the text before it.
+    let mut ran = false;
     for (pos, step) in steps.iter().enumerate() {
-        let dry = step_dry_run(step.as_object().unwrap_or(&empty));
+        let dry = match step_dry_run(step.as_object().unwrap_or(&empty)) {
+            DryRun::Server if ran => DryRun::Not { why: "a step before it changes the text first".into() },
+            dry => dry,
+        };
         let dry = match (dry, first) {
             (DryRun::Run, Some((at, changes))) => DryRun::Not { why: after(at, changes) },
+            (dry, _) => dry,
+        };
+        // A server's edit is asked for against the text as it is now: only before any
+        // other step that changes it.
+        let dry = match (dry, first) {
+            (DryRun::Server, Some((at, changes))) => DryRun::Not { why: after(at, changes) },
             (dry, _) => dry,
         };
         if first.is_none() {
             match &dry {
                 DryRun::Blind => first = Some((pos, false)),
-                DryRun::Not { .. } => first = Some((pos, true)),
-                _ => {}
+                DryRun::Not { .. } | DryRun::Server => first = Some((pos, true)),
+                DryRun::Run => ran = true,
+                DryRun::Setting { .. } => {}
             }
         }
         out.push(dry);
@@ -135,8 +155,11 @@ fn step_dry_run(step: &Map<String, Value>) -> DryRun {
             None => {}
         }
     }
-    if matches!(id, "lsp:format" | "lsp:rename" | "lsp:code_action") {
-        return not("the language server's edit is asked for only when the step runs");
+    if matches!(id, "lsp:format" | "lsp:rename") && reach.is_some() {
+        return DryRun::Server;
+    }
+    if id == "lsp:code_action" {
+        return not("the action is chosen, and the language server asked, only when the step runs");
     }
     match reach {
         Some(Reach::Safe | Reach::Write) => DryRun::Blind,
@@ -399,7 +422,7 @@ mod tests {
             let got = why(one(cmd(name, arg, "code")));
             assert!(got.contains(want), ":{name} {arg}: {got}");
         }
-        assert!(why(one(json!({"type": "item", "id": "lsp:format", "reach": "edit"}))).contains("language server"));
+        assert!(why(one(json!({"type": "item", "id": "lsp:code_action", "reach": "code"}))).contains("language server"));
         assert!(why(one(json!({"type": "terminal", "command": "make", "reach": "shell"}))).contains("terminal"));
         assert!(why(one(json!({"type": "item", "id": "map:n:gq", "reach": "plugin"}))).contains("plugin"));
         assert!(why(one(json!({"type": "item", "id": "user:Fmt", "reach": "mystery"}))).contains("unknown"));
@@ -426,6 +449,21 @@ mod tests {
         assert_eq!(why(steps[5].clone()), "it runs code");
         let steps = plan(&json!({"steps": [cmd("substitute", "", "code"), cmd("sort", "", "edit")]}));
         assert!(why(steps[1].clone()).contains("step 1 comes first"));
+    }
+
+    #[test]
+    fn a_language_server_is_asked_only_before_any_other_text_step() {
+        let format = json!({"type": "item", "id": "lsp:format", "reach": "edit"});
+        let rename = json!({"type": "item", "id": "lsp:rename", "args": ["count"], "reach": "write"});
+        let wrap = json!({"type": "setting", "key": "wrap", "value": true, "reach": "safe"});
+        let steps = plan(&json!({"steps": [wrap, format.clone(), cmd("sort", "", "edit")]}));
+        assert_eq!(steps[1], DryRun::Server);
+        assert!(why(steps[2].clone()).contains("step 2 comes first"));
+        let steps = plan(&json!({"steps": [cmd("sort", "", "edit"), rename.clone()]}));
+        assert_eq!(why(steps[1].clone()), "a step before it changes the text first");
+        let steps = plan(&json!({"steps": [cmd("vsplit", "", "safe"), format]}));
+        assert!(why(steps[1].clone()).contains("step 1 runs first"));
+        assert_eq!(one(rename), DryRun::Server);
     }
 
     #[test]

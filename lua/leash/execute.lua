@@ -24,6 +24,8 @@ local H = {}
 ---@field range? leash.LineRange the user's lines (|leash.context.range()|), if `:Do` got any
 ---@field settings table<string, any> option values the plan's steps have set so far
 ---@field number integer the running step's number among the steps that run (1…n), as the window shows it
+---@field text_only boolean the running step changes nothing but text (the core dry-runs such steps)
+---@field shown_edit? leash.ServerEdit the language server's edit the plan window showed for the running step
 
 ---@class leash.RunOpts
 ---@field entries? table[] the catalog snapshot the plan was made from (default: the live catalog)

@@ -191,7 +191,7 @@ pub enum Hazard {
     #[error("must be a plain name (letters, digits, “_”, “.”, “-”)")]
     NotPlainName,
     /// A `:substitute` that evaluates an expression, or may (a repeat of the last one).
-    #[error("is a substitute that runs code: {why}")]
+    #[error("runs only as a step shown as [code]: {why}")]
     Expression { why: &'static str },
     /// `..` in a runtime-file name.
     #[error("contains “..”, which could reach outside the runtime directories")]

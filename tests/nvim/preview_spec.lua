@@ -276,15 +276,21 @@ describe('what the dry run does not run', function()
 
   it('an expression replacement is [code], not previewed, and runs nothing', function()
     buffer(fruit, 2)
-    local p = validate({ cmd('substitute', ("/a/\\=writefile([], '%s')/"):format(marker)) })
-    eq('code', p.steps[1].reach)
-    local window, result = show(p)
-    local all = table.concat(window, '\n')
-    matches('%[code%] Run :substitute', all)
-    matches('effect not previewed: its replacement is an expression', all)
-    press('q')
-    vim.wait(300, function() return result.ran ~= nil end)
-    eq(false, exists(marker), 'the dry run evaluated nothing')
+    for _, arg in ipairs({
+      ("/a/\\=system('touch %s')/"):format(marker),
+      ("#a#\\=writefile([], '%s')#"):format(marker),
+      ("/[/]/\\=writefile([], '%s')/"):format(marker),
+    }) do
+      local p = validate({ cmd('substitute', arg) })
+      eq('code', p.steps[1].reach, arg)
+      local window, result = show(p)
+      local all = table.concat(window, '\n')
+      matches('%[code%] Run :substitute', all)
+      matches('effect not previewed: its replacement is an expression', all)
+      press('q')
+      vim.wait(300, function() return result.ran ~= nil end)
+      eq(false, exists(marker), 'the dry run evaluated nothing: ' .. arg)
+    end
   end)
 
   it('a substitute without an expression is [edit] and marked as nothing', function()

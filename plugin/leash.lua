@@ -15,9 +15,13 @@ end, {
   complete = function(arglead, cmdline) return require('leash').complete_request(arglead, cmdline) end,
 })
 
-vim.api.nvim_create_user_command('Leash', function(cmd) require('leash').command(cmd.fargs) end, {
+vim.api.nvim_create_user_command('Leash', function(cmd)
+  -- The range is for `:'<,'>Leash again`.
+  require('leash').command(cmd.fargs, { range = cmd.range, line1 = cmd.line1, line2 = cmd.line2 })
+end, {
   nargs = '*',
-  desc = 'leash: catalog, rank, build, log, last, show, undo, cancel (alone: list them)',
+  range = true,
+  desc = 'leash: catalog, rank, build, log, last, again, show, undo, cancel (alone: list them)',
   complete = function(arglead, cmdline) return require('leash').complete(arglead, cmdline) end,
 })
 

@@ -8,7 +8,10 @@
 --- process guard (|leash.guard|): if it tries to start a program, it is stopped and the
 --- plan stops.
 ---
---- Settings record their old values so |M.undo()| (`:Leash undo`) can restore them.
+--- What `:Leash undo` needs to take a plan back (settings' old values, each buffer's undo
+--- state before the plan) is recorded by |leash.undo| as the steps run. Before a plan
+--- window's `y` runs anything, the dry run it showed (|leash.preview|) is checked to
+--- still hold.
 local M = {}
 local H = {}
 
@@ -21,15 +24,13 @@ local H = {}
 ---@field range? leash.LineRange the user's lines (|leash.context.range()|), if `:Do` got any
 ---@field settings table<string, any> option values the plan's steps have set so far
 ---@field number integer the running step's number among the steps that run (1…n), as the window shows it
-
----@class leash.UndoRecord
----@field settings leash.SettingRecord[]
----@field not_undoable string[] labels of steps that ran and cannot be undone
----@field edits string[] labels of steps of reach `edit` that ran: buffer changes `u` undoes
+---@field text_only boolean the running step changes nothing but text (the core dry-runs such steps)
+---@field shown_edit? leash.ServerEdit the language server's edit the plan window showed for the running step
 
 ---@class leash.RunOpts
 ---@field entries? table[] the catalog snapshot the plan was made from (default: the live catalog)
 ---@field range? leash.LineRange the user's lines: a step the core gave them runs on them
+---@field preview? leash.Preview what the plan window showed: a format or rename step applies the language server's edit shown there
 
 --- Handlers for items, by the prefix of their id (`cmd`, `user`, `map`, `term`, …). A
 --- handler gets the step, its catalog entry and the context and returns `true` or
@@ -47,9 +48,12 @@ M.handlers = {}
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
-  local record = { settings = {}, not_undoable = {}, edits = {} }
-  if #plan.steps > 0 then H.push(record) end -- an empty plan keeps the previous undo
+  local undo = require('leash.undo')
+  local record = undo.begin(#plan.steps)
   local ctx = { record = record, range = opts.range, plan_text = H.plan_text(plan), settings = {} }
+  -- The steps that change nothing but text (what the plan window dry-runs): undo takes
+  -- all they did back, whatever their reach (a :global is code).
+  local text_only = H.text_only(plan)
   local entries
   for pos, step in ipairs(plan.steps) do
     local ok, err
@@ -57,38 +61,43 @@ function M.run(plan, opts)
       ok, err = false, 'not a step'
     else
       if step.type == 'item' then entries = entries or H.entry_map(opts.entries) end
-      ctx.number = pos
+      -- Every buffer's undo state before the first step that may change text.
+      if step.type ~= 'setting' then undo.before_step(record) end
+      ctx.number, ctx.text_only = pos, text_only[pos] == true
+      -- The language server's edit the window showed for this step, if any.
+      ctx.shown_edit = opts.preview and opts.preview.server and opts.preview.server[pos] or nil
       ok, err = H.run_step(step, entries, ctx)
     end
     if not ok then
-      H.drop_if_empty(record)
+      undo.finish(record)
       -- Numbered as the window numbers it: among the steps that run.
       return false, ('leash: step %d (%s): %s'):format(pos, H.label(step), H.clean(err or 'failed')), pos - 1
     end
   end
+  undo.finish(record)
   return true
 end
 
---- Restore the settings changed by the last plan not undone yet (old values, same scope,
---- same window or buffer) and say which of its steps cannot be undone, and which changed
---- text (`u` undoes those). Plans are undone newest first, up to |M.undo_depth| of them:
---- calling it again goes back one plan further. `:Leash undo` calls it with
---- `{ notify = true }`.
----@param opts? { notify?: boolean } report the outcome with |vim.notify()|
+--- Take back the last plan not undone yet (|leash.undo|): its settings (old values, same
+--- scope, same window or buffer) and the text of every buffer it changed, saying what it
+--- restored and which steps cannot be undone. Plans are undone newest first, up to
+--- |M.undo_depth| of them: calling it again goes back one plan further. `:Leash undo`
+--- calls it with `{ notify = true }`.
+---@param opts? { notify?: boolean, force?: boolean } report the outcome with |vim.notify()|; `force`: undo over the user's later edits without asking
 ---@return boolean ok
 ---@return string msg
 function M.undo(opts)
-  local ok, msg = H.undo()
+  local ok, msg = require('leash.undo').undo(opts)
   if opts and opts.notify then H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.WARN) end
   return ok, msg
 end
 
 --- What the last plan not undone yet recorded for undo (specs read it).
 ---@return leash.UndoRecord?
-function M.last() return H.stack[#H.stack] end
+function M.last() return require('leash.undo').last() end
 
 --- How many plans `:Leash undo` can go back.
-M.undo_depth = 20
+M.undo_depth = require('leash.undo').depth
 
 --- Show the plan window when the rules require it (|leash.confirm.needs_window()|), then
 --- run the plan. Reports the outcome with |vim.notify()| and writes it to the log: ran
@@ -117,7 +126,15 @@ function M.confirm_and_run(plan, opts)
     return done(false, 'not a validated plan')
   end
   local entries = opts.entries or require('leash.catalog').entries()
-  local function go()
+  local preview = require('leash.preview')
+  local show
+  local function go(pv)
+    -- What runs is what was previewed: a buffer that changed since is shown again.
+    local stale = preview.changed(pv)
+    if stale then
+      H.notify(('leash: %s, so nothing ran; here is the plan again with its effect now'):format(stale))
+      return show(true)
+    end
     -- `failure` is the unchanged steps when the count worked, else why it did not.
     local counted, failure, same = pcall(confirm.unchanged, plan)
     if not counted then
@@ -125,11 +142,13 @@ function M.confirm_and_run(plan, opts)
       H.notify(failure, vim.log.levels.ERROR)
       return done(false, failure)
     end
-    local ok, err, count = M.run(plan, { entries = entries, range = opts.range })
+    local ok, err, count = M.run(plan, { entries = entries, range = opts.range, preview = pv })
     if ok then
       local n = #plan.steps
       local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
-      H.notify(('leash: ran %d step%s%s (:Leash undo restores settings)'):format(n, n == 1 and '' or 's', tail))
+      H.notify(('leash: ran %d step%s%s (:Leash undo takes it back)'):format(n, n == 1 and '' or 's', tail))
+      local differs = preview.differs(pv)
+      if differs then H.notify('leash: ' .. differs, vim.log.levels.WARN) end
     else
       H.notify(err, vim.log.levels.ERROR, { more = ':Leash log' })
     end
@@ -152,15 +171,27 @@ function M.confirm_and_run(plan, opts)
   if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
-    require('leash.ui.arrival').arrive(function()
-      H.at_window(plan)
+    local open
+    -- `again`: the plan is shown anew after the buffer changed under its preview. A
+    -- language server's format or rename is asked for its edit first.
+    show = function(again)
+      if not again then H.at_window(plan) end
+      if preview.asks_servers(plan) then
+        return preview.ask(plan, function(answers) open(answers) end)
+      end
+      open(nil)
+    end
+    open = function(servers)
+      -- The effect of each step that changes text, on a copy of the buffer.
+      local pv = preview.compute(plan, { range = opts.range, entries = entries, servers = servers })
       -- A window that failed to open runs nothing.
       local failed = false
       local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
         nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
+        preview = pv,
         on_run = function()
-          if not failed then go() end
+          if not failed then go(pv) end
         end,
         on_cancel = function()
           if failed then return end
@@ -181,7 +212,8 @@ function M.confirm_and_run(plan, opts)
         H.notify(err, vim.log.levels.ERROR)
         done(false, err)
       end
-    end, ('%d step%s'):format(n, n == 1 and '' or 's'))
+    end
+    require('leash.ui.arrival').arrive(function() show(false) end, ('%d step%s'):format(n, n == 1 and '' or 's'))
     return
   end
   go()
@@ -196,26 +228,6 @@ end
 ---@field plan_only? boolean show the plan with no run key (`:Do!`)
 ---@field on_refine? fun() the window's `e`: called after it closed, nothing ran
 ---@field window? boolean open the window even where the rules would run the plan at once (`:Leash last`)
-
--- Helper data ================================================================
-
---- What each plan that ran recorded for undo, oldest first.
----@type leash.UndoRecord[]
-H.stack = {}
-
-function H.push(record)
-  table.insert(H.stack, record)
-  while #H.stack > M.undo_depth do
-    table.remove(H.stack, 1)
-  end
-end
-
---- A plan that failed before anything ran leaves no undo entry: `:Leash undo` goes
---- straight to the plan before it.
-function H.drop_if_empty(record)
-  if #record.settings + #record.not_undoable + #record.edits > 0 then return end
-  if H.stack[#H.stack] == record then table.remove(H.stack) end
-end
 
 -- Helper functionality =======================================================
 
@@ -312,11 +324,23 @@ function H.run_step(step, entries, ctx)
       false, "it let control characters be drawn raw ('isprint', perhaps from a modeline); leash put 'isprint' back"
   end
   if ok and step.type ~= 'setting' then
-    -- A buffer change is in the buffer's own undo history: `u` takes it back.
-    local list = step.reach == 'edit' and ctx.record.edits or ctx.record.not_undoable
+    -- A change of text is taken back with its buffer's undo state (|leash.undo|);
+    -- what else a step did may not be.
+    local list = (step.reach == 'edit' or ctx.text_only) and ctx.record.edits or ctx.record.not_undoable
     list[#list + 1] = H.label(step)
   end
   return ok, err
+end
+
+--- The positions of the steps the core dry-runs in the plan window: text changes only.
+---@return table<integer, true>
+function H.text_only(plan)
+  local out = {}
+  local ok, answer = require('leash.native').call('preview_steps', 'read the plan', plan)
+  for pos, k in ipairs(ok and type(answer) == 'table' and answer.steps or {}) do
+    if k.kind == 'run' then out[pos] = true end
+  end
+  return out
 end
 
 --- Everything the model wrote in the plan that a program could receive: arguments,
@@ -451,40 +475,6 @@ function H.handler(prefix)
   local source = require('leash.sources').by_prefix(prefix)
   if not (source and source.run) then return nil end
   return function(step, entry, ctx) return source.run(entry, step, ctx) end
-end
-
-function H.undo()
-  local record = table.remove(H.stack)
-  if not record then return false, 'leash: nothing to undo' end
-  local restored, failed = {}, {}
-  local settings = require('leash.sources.options')
-  for i = #record.settings, 1, -1 do
-    local s = record.settings[i]
-    local ok, err = pcall(settings.restore, s)
-    if ok then
-      table.insert(restored, 1, s.key)
-    else
-      failed[#failed + 1] = ('%s (%s)'):format(s.key, tostring(err))
-    end
-  end
-  local parts = {}
-  if #restored > 0 then
-    parts[#parts + 1] = 'restored ' .. table.concat(vim.fn.uniq(vim.fn.sort(restored)), ', ')
-  else
-    parts[#parts + 1] = 'no settings to restore'
-  end
-  if #failed > 0 then parts[#parts + 1] = 'could not restore ' .. table.concat(failed, ', ') end
-  if #record.not_undoable > 0 then
-    parts[#parts + 1] = 'cannot be undone: ' .. table.concat(record.not_undoable, '; ')
-  end
-  if #record.edits > 0 then
-    parts[#parts + 1] = 'changed text (press u in that buffer to undo it): ' .. table.concat(record.edits, '; ')
-  end
-  local left = #H.stack
-  if left > 0 then
-    parts[#parts + 1] = ('%d earlier plan%s: :Leash undo again'):format(left, left == 1 and '' or 's')
-  end
-  return #failed == 0, 'leash: ' .. table.concat(parts, '; ')
 end
 
 return M

@@ -133,6 +133,34 @@ function M.last()
   H.show(again, { window = true })
 end
 
+--- `:Leash again`: run the last plan of this session again without asking the model,
+--- for "do that to this buffer too". Its steps are checked again by the core against
+--- the catalog of now (a step that no longer passes is refused, as in any plan), run on
+--- the lines `:Leash again` was given (none: each command's own default), and shown and
+--- run like any plan: its window, with the effect of each step on the current buffer.
+---@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range
+function M.again(opts)
+  local last = H.last
+  if not last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local native, err = require('leash.native').load()
+  if not native then return H.notify(err, vim.log.levels.ERROR) end
+  local state, cerr = require('leash.catalog').get()
+  if not state then return H.notify(cerr, vim.log.levels.ERROR) end
+  local range = require('leash.context').range(opts)
+  local cfg = require('leash.config').get()
+  local model = vim.json.encode({ reply = '', steps = H.plain_steps(last.plan.steps) })
+  local ok, plan = pcall(native.validate, state.handle, model, {
+    profile = 'neovim',
+    raise = (cfg.raise and #cfg.raise > 0) and cfg.raise or nil,
+    context = { range = range and { range[1], range[2] } or nil },
+  })
+  if not ok then return H.notify(require('leash.native').message(plan), vim.log.levels.ERROR) end
+  require('leash.ui.arrival').request_sent()
+  local request = last.request
+  H.last = { request = request, plan = H.copy(plan), entries = state.entries, range = range, opts = last.opts }
+  H.show(H.last, {})
+end
+
 ---@class leash.Subcommand
 ---@field run fun(args: string[], opts?: table) the handler; `args` are the words after the subcommand
 ---@field complete? fun(arglead: string, cmdline: string): string[]
@@ -163,8 +191,12 @@ M.commands = {
     run = function() M.last() end,
   },
   undo = {
-    desc = 'undo the last plan (again: the one before, up to 20)',
+    desc = 'take back the last plan, its settings and text (again: the one before, up to 20)',
     run = function() require('leash.execute').undo({ notify = true }) end,
+  },
+  again = {
+    desc = "run the last plan again (checked again, on this buffer or the lines given: :'<,'>Leash again)",
+    run = function(_, opts) M.again(opts) end,
   },
   show = {
     desc = 'open the plan that arrived while you were typing',
@@ -178,7 +210,8 @@ M.commands = {
 
 --- Dispatch `:Leash {sub} {args}` (called by plugin/leash.lua).
 ---@param fargs string[]
-function M.command(fargs)
+---@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range, for the subcommands that take one
+function M.command(fargs, opts)
   local name = fargs[1]
   if not name then return H.notify(M.usage(), nil, { listing = true }) end
   local sub = M.commands[name]
@@ -188,7 +221,7 @@ function M.command(fargs)
     local msg = name and ('leash: unknown subcommand %q'):format(name) or 'leash: missing subcommand'
     return H.notify(('%s (expected one of: %s)'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
   end
-  sub.run(vim.list_slice(fargs, 2))
+  sub.run(vim.list_slice(fargs, 2), opts)
 end
 
 --- A short text for a statusline while a request is being planned, '' otherwise:

@@ -40,6 +40,7 @@ M.exports = {
   'plan_start',
   'policy_lists',
   'present_plan',
+  'preview_steps',
   'prompt',
   'provider_config',
   'provider_key',

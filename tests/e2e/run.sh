@@ -12,6 +12,9 @@
 #   3.–8. the plan window against scripted plans: keys typed ahead, an editor made small
 #      by an earlier plan, a plan that must be scrolled, 'rightleft', a plan that changes
 #      nothing (tests/e2e/window.sh).
+#   11.–12. a plan with :sort, :substitute and a setting: the window shows what each text
+#      step does before it runs, q changes nothing, y runs it, one :Leash undo takes the
+#      text and the setting back (tests/e2e/preview.sh).
 #
 # Usage: tests/e2e/run.sh [--capture DIR]   (DIR receives the screens with each window)
 # Needs: tmux, python3, the native library built (scripts/test builds it first).
@@ -147,6 +150,9 @@ echo "e2e: ok: e edited the request and planned again with the earlier plan, :Le
 
 # --- 3.–8. the plan window (tests/e2e/window.sh) ---------------------------------------
 . tests/e2e/window.sh
+
+# --- 11.–12. the dry run and :Leash undo (tests/e2e/preview.sh) ---------------------------
+. tests/e2e/preview.sh
 
 ex 'qa!'
 n=$(wc -l <"$tmp/requests.jsonl" 2>/dev/null || echo 0)

@@ -80,6 +80,19 @@ def _invisible(out_dir):
     return {"reply": "cd junk;\u061c rm -f precious.txt", "steps": [step]}
 
 
+def _preview(out_dir):
+    # Two steps that change text and a setting: the window shows what each step does to
+    # the buffer, and one :Leash undo takes all three back.
+    return {
+        "reply": "Sorting, then capitals.",
+        "steps": [
+            {"type": "item", "id": "cmd:sort", "why": "in order"},
+            {"type": "item", "id": "cmd:substitute", "args": ["/^apple/APPLE/"], "why": "capitals"},
+            _setting("tabstop", 4, "narrower tabs"),
+        ],
+    }
+
+
 PLANS = {
     "cmdheight": _set_cmdheight,
     "lines": _set_lines,
@@ -91,6 +104,7 @@ PLANS = {
     "slow": _slow,
     "already": _already,
     "invisible": _invisible,
+    "preview": _preview,
 }
 
 

@@ -136,7 +136,7 @@ plan hidden_shell
 # drawn past the terminal's edge shows up only in pieces.
 wait_for '^ *│ 2\. \[shell\] Run in a terminal: +│$' 5 ||
   fail "with 'columns' 300 and 'lines' 100 the shell step is not on the terminal"
-wait_for '^ *╰─+ y run \(marked steps: not <CR>\) · e edit · q/<Esc> cancel ─+╯$' 2 ||
+wait_for '^[~ ]*╰─+ y run \(marked steps: not <CR>\) · e edit · q/<Esc> cancel ─+╯$' 2 ||
   fail "with 'columns' 300 and 'lines' 100 the window's keys are not on the terminal"
 keys q
 gone 5 || fail "q did not close the window"

@@ -1166,7 +1166,7 @@ describe('steps that change nothing', function()
     })
     eq(true, done)
     eq(true, vim.o.list)
-    eq({ { 'ran 2 steps; 1 changed nothing (:Leash undo restores settings)', vim.log.levels.INFO } }, notes)
+    eq({ { 'ran 2 steps; 1 changed nothing (:Leash undo takes it back)', vim.log.levels.INFO } }, notes)
     vim.o.list = false
   end)
 end)

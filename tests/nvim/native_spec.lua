@@ -158,6 +158,36 @@ function H.checks.present_plan(mod)
   eq('10 steps: 10 have an unknown reach.', mod.present_plan({ steps = loop, dropped = loop }, { loop }).summary)
 end
 
+function H.checks.preview_steps(mod)
+  local sort = { type = 'item', id = 'cmd:sort', args = {}, reach = 'edit' }
+  local answer = mod.preview_steps({
+    steps = {
+      { type = 'setting', key = 'shiftwidth', value = 2, reach = 'safe' },
+      sort,
+      { type = 'item', id = 'cmd:substitute', args = { '/a/\\=1/' }, reach = 'code' },
+      sort,
+    },
+  })
+  eq({ kind = 'setting', apply = true }, answer.steps[1])
+  eq({ kind = 'run' }, answer.steps[2])
+  eq('not', answer.steps[3].kind)
+  matches('expression', answer.steps[3].why)
+  matches('^step 3 comes first', answer.steps[4].why)
+  ok(vim.list_contains(answer.options, 'tabstop'), 'the options the copy takes')
+  -- A step without a reach is never run on the copy; a table that is no plan has no steps.
+  eq('not', mod.preview_steps({ steps = { { type = 'item', id = 'cmd:sort' } } }).steps[1].kind)
+  eq(0, #mod.preview_steps('no plan').steps)
+  -- The effect of a dry run reaches the presenter's rows.
+  local shown = mod.present_plan({ steps = { sort } }, {
+    {
+      effect = { kind = 'diff', file = 'a.txt', added = 1, removed = 1, lines = { { '-', 1, 'b' }, { '+', 1, 'a' } } },
+    },
+  })
+  eq({ { '   ', 'plain' }, { '+1 −1 in a.txt', 'note' } }, shown.rows[4])
+  eq({ { '   ', 'plain' }, { '- 1 b', 'removed' } }, shown.rows[5])
+  eq({ { '   ', 'plain' }, { '+ 1 a', 'added' } }, shown.rows[6])
+end
+
 function H.checks.check_config(mod)
   local cfg, errs = mod.check_config({ shortlist_limit = 20, keymap_modes = 'ignored here' }, { 'keymap_modes' })
   eq(nil, errs)

@@ -18,7 +18,7 @@ describe('plugin/leash.lua', function()
 
   it('completes :Leash subcommands', function()
     eq(
-      { 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' },
+      { 'again', 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' },
       vim.fn.getcompletion('Leash ', 'cmdline')
     )
     eq({ 'cancel', 'catalog' }, vim.fn.getcompletion('Leash ca', 'cmdline'))
@@ -127,7 +127,7 @@ describe('plugin/leash.lua', function()
     vim.notify = saved
     ok(okc, err)
     matches('^:Leash {subcommand}, one of:', notes[1][1])
-    for _, sub in ipairs({ 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' }) do
+    for _, sub in ipairs({ 'again', 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' }) do
       matches('\n  ' .. sub .. ' +%S', notes[1][1])
     end
     ok(notes[1][2] == nil or notes[1][2] < vim.log.levels.WARN, 'not an error')

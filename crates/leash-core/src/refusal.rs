@@ -190,6 +190,9 @@ pub enum Hazard {
     /// Not a plain runtime-file name (`desert`, `c.doxygen`).
     #[error("must be a plain name (letters, digits, “_”, “.”, “-”)")]
     NotPlainName,
+    /// A `:substitute` that evaluates an expression, or may (a repeat of the last one).
+    #[error("runs only as a step shown as [code]: {why}")]
+    Expression { why: &'static str },
     /// `..` in a runtime-file name.
     #[error("contains “..”, which could reach outside the runtime directories")]
     ParentDir,

@@ -114,3 +114,16 @@ fn shown_table(lua: &Lua, shown: Shown) -> mlua::Result<Table> {
     out.set("nothing", shown.nothing)?;
     Ok(out)
 }
+
+/// `preview_steps(plan)`: which steps of the plan the Lua side holds the plan window
+/// dry-runs on a copy of the buffer (`leash_core::profile::neovim::preview`):
+/// `{ steps = { { kind, why?, apply? }… }, options = { name… } }`, the steps by position
+/// and the options the copy takes.
+pub fn preview_steps(lua: &Lua, plan: LuaValue) -> mlua::Result<Table> {
+    use leash_core::profile::neovim::preview;
+    let steps = preview::plan(&json_of(&plan));
+    let out = lua.create_table()?;
+    out.set("steps", to_lua(lua, &serde_json::to_value(&steps).map_err(err)?)?)?;
+    out.set("options", lua.create_sequence_from(preview::TEXT_OPTIONS.iter().copied())?)?;
+    Ok(out)
+}

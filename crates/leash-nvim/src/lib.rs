@@ -73,6 +73,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "plan_start", job::plan_start)?;
     export(lua, &m, "policy_lists", checks::policy_lists)?;
     export(lua, &m, "present_plan", catalog::present_plan)?;
+    export(lua, &m, "preview_steps", catalog::preview_steps)?;
     export(lua, &m, "prompt", catalog::prompt)?;
     export(lua, &m, "provider_config", config::provider_config)?;
     export(lua, &m, "provider_key", config::provider_key)?;

@@ -70,12 +70,15 @@ function M.entries(ctx)
   return out
 end
 
---- Run a step of an `lsp:` item.
+--- Run a step of an `lsp:` item. A format or rename whose edit the plan window showed
+--- (|leash.preview|, `ctx.shown_edit`) applies exactly that edit, once no buffer it
+--- changes was edited since; the server is not asked again.
 ---@param entry table catalog entry
 ---@param step? table validated step
+---@param ctx? leash.ExecContext
 ---@return boolean ok
 ---@return string? err
-function M.run(entry, step)
+function M.run(entry, step, ctx)
   local name = entry.id:match('^lsp:(.+)$')
   local fn = H.runs[name]
   if not fn then return false, ('leash: unknown LSP item %s'):format(tostring(name)) end
@@ -88,6 +91,8 @@ function M.run(entry, step)
   if not M.supported(clients, spec.method, bufnr) then
     return false, ('leash: no language server attached here supports %s'):format(spec.method)
   end
+  local shown = ctx and ctx.shown_edit
+  if shown and shown.name == name and shown.result ~= nil then return H.apply_shown(shown) end
   local args = step and step.args
   if type(args) == 'string' then args = { args } end
   if args == nil or args == vim.NIL then args = {} end
@@ -442,6 +447,32 @@ function H.run_action(item, bufnr)
     }, M.jump_ms, bufnr)
   end)
   if refused then notify(refused, vim.log.levels.ERROR) end
+end
+
+--- Apply the edit the plan window showed, as the server gave it.
+---@param a leash.ServerEdit
+function H.apply_shown(a)
+  if not vim.lsp.get_client_by_id(a.client_id) then
+    return false, 'leash: the language server whose edit was shown has stopped'
+  end
+  for b, tick in pairs(a.ticks) do
+    if not vim.api.nvim_buf_is_valid(b) or vim.api.nvim_buf_get_changedtick(b) ~= tick then
+      return false, 'leash: a buffer the language server’s edit changes was edited after the preview'
+    end
+  end
+  if a.name ~= 'format' then
+    -- A rename's workspace edit is checked like any other (|M.check_edit()|): files it
+    -- creates, moves or deletes, and files outside the project.
+    local ok, refused = pcall(H.apply_edit, a.result, a.encoding, a.name)
+    if not ok then return false, 'leash: ' .. tostring(refused) end
+    if refused then return false, refused end
+    return true
+  end
+  local ok, err = pcall(function()
+    if #a.result > 0 then vim.lsp.util.apply_text_edits(a.result, a.buf, a.encoding) end
+  end)
+  if not ok then return false, 'leash: ' .. tostring(err) end
+  return true
 end
 
 --- Why a jump target may not be opened, or nil.

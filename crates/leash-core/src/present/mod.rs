@@ -41,6 +41,9 @@ pub enum Style {
     /// Keys the user presses.
     Keys,
     Error,
+    /// A line a step adds or removes, in the effect a dry run showed.
+    Added,
+    Removed,
     /// The marks, by reach.
     Write,
     Code,
@@ -50,7 +53,7 @@ pub enum Style {
 
 impl Style {
     /// Every style (a test holds each to a name of its own).
-    pub const ALL: [Style; 14] = [
+    pub const ALL: [Style; 16] = [
         Style::Plain,
         Style::Heading,
         Style::Reply,
@@ -61,6 +64,8 @@ impl Style {
         Style::Unchanged,
         Style::Keys,
         Style::Error,
+        Style::Added,
+        Style::Removed,
         Style::Write,
         Style::Code,
         Style::Plugin,
@@ -80,6 +85,8 @@ impl Style {
             Style::Unchanged => "unchanged",
             Style::Keys => "keys",
             Style::Error => "error",
+            Style::Added => "added",
+            Style::Removed => "removed",
             Style::Write => "write",
             Style::Code => "code",
             Style::Plugin => "plugin",
@@ -126,6 +133,9 @@ pub struct StepView {
     pub note: Option<String>,
     /// The model's reason.
     pub why: String,
+    /// What a dry run showed the step does (a diff, or why there is none), under the
+    /// reason, indented like it.
+    pub effect: Vec<Row>,
 }
 
 /// A plan in the editor's words, ready to become rows.
@@ -175,7 +185,12 @@ pub fn rows(plan: &PlanView) -> Vec<Row> {
         }
         let why = visible(&step.why);
         if !why.is_empty() {
-            out.push(vec![(indent, Style::Plain), (format!("({why})"), Style::Why)]);
+            out.push(vec![(indent.clone(), Style::Plain), (format!("({why})"), Style::Why)]);
+        }
+        for effect in &step.effect {
+            let mut row: Row = vec![(indent.clone(), Style::Plain)];
+            row.extend(effect.iter().cloned());
+            out.push(row);
         }
     }
     if !plan.refused.is_empty() {

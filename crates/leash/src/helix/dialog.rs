@@ -22,6 +22,8 @@ fn ansi(style: Style) -> &'static str {
         Style::Write | Style::Code => "\x1b[1;33m",
         Style::Plugin | Style::Shell | Style::Error => "\x1b[1;31m",
         Style::Keys => "\x1b[36m",
+        Style::Added => "\x1b[32m",
+        Style::Removed => "\x1b[31m",
     }
 }
 

@@ -21,10 +21,11 @@ local H = {}
 ---@param plan table validated plan
 ---@param current? table<integer, any> value per setting step `index` before the plan runs (in the step's scope)
 ---@param globals? table<integer, any> global value per setting step `index` (default: `current`)
+---@param effects? table<integer, table> what the dry run found, by step position (|leash.preview.effects()|)
 ---@return { [1]: string, [2]: string? }[][]
-function M.render(plan, current, globals)
+function M.render(plan, current, globals, effects)
   local rows = {}
-  for _, row in ipairs(H.present(plan, current, globals).rows) do
+  for _, row in ipairs(H.present(plan, current, globals, effects).rows) do
     local chunks = {}
     for _, chunk in ipairs(row) do
       chunks[#chunks + 1] = { chunk[1], H.groups[chunk[2]] }
@@ -101,6 +102,8 @@ H.groups = {
   unchanged = 'LeashConfirmUnchanged',
   keys = 'LeashConfirmKeys',
   error = 'LeashConfirmShell',
+  added = 'LeashConfirmAdded',
+  removed = 'LeashConfirmRemoved',
   write = 'LeashConfirmWrite',
   code = 'LeashConfirmCode',
   plugin = 'LeashConfirmPlugin',
@@ -113,11 +116,12 @@ function H.steps(plan) return type(plan) == 'table' and type(plan.steps) == 'tab
 
 --- The core presenter's answer for `plan`, given what the editor knows of each step by
 --- position: its option's value now and globally (by step `index` in `current` and
---- `globals`; `globals` defaults to `current`) and the file a `file:` step acts on.
+--- `globals`; `globals` defaults to `current`), the file a `file:` step acts on and what
+--- the dry run found it does (`effects`, by position).
 --- Raises when the native module cannot present it: a plan that cannot be shown does
 --- not run.
 ---@return { rows: { [1]: string, [2]: string }[][], summary: string, unchanged: integer[], nothing?: string }
-function H.present(plan, current, globals)
+function H.present(plan, current, globals, effects)
   globals = globals or current or {}
   current = current or {}
   local known = {}
@@ -132,6 +136,7 @@ function H.present(plan, current, globals)
         k.file = step.current_file ~= '' and vim.fn.fnamemodify(step.current_file, ':~:.') or ''
       end
     end
+    k.effect = effects and effects[pos] or nil
     known[pos] = k
   end
   local ok, shown = require('leash.native').call('present_plan', 'show a plan', plan, known)

@@ -38,6 +38,8 @@ function M.create_defaults()
     LeashConfirmPlugin = 'DiagnosticError',
     LeashConfirmShell = 'DiagnosticError',
     LeashConfirmKeys = 'Special',
+    LeashConfirmAdded = 'Added',
+    LeashConfirmRemoved = 'Removed',
   }
   for name, link in pairs(links) do
     vim.api.nvim_set_hl(0, name, { link = link, default = true })
@@ -122,6 +124,8 @@ H.window_groups = {
   'LeashConfirmPlugin',
   'LeashConfirmShell',
   'LeashConfirmKeys',
+  'LeashConfirmAdded',
+  'LeashConfirmRemoved',
 }
 
 return M

@@ -63,6 +63,7 @@ local visibility = require('leash.ui.confirm.visibility')
 ---@field plan_only? boolean show the plan without a run key (`:Do!`): no key runs it
 ---@field nothing? boolean the plan has nothing to run (every step refused or unchanged): shown, no run key
 ---@field on_refine? fun() `e` closes the window (nothing runs) and calls this, once, to edit the request
+---@field preview? leash.Preview what the dry run found each step does (|leash.preview|), shown under it; `=` unfolds long diffs
 
 ---@class leash.ConfirmHandle
 ---@field buf integer
@@ -123,7 +124,8 @@ function H.open(plan, opts, made)
   if not now then
     now, globals = content.current_values(plan)
   end
-  local rows = M.render(plan, now, globals)
+  local preview = require('leash.preview')
+  local rows = M.render(plan, now, globals, preview.effects(opts.preview))
   local border = layout.border()
   local marked = decision.marked(plan)
   local trusted
@@ -234,6 +236,14 @@ function H.open(plan, opts, made)
   end
   hardening.set_window_options(win, buf)
   decision.set_keys(buf, state, handle, opts.on_refine)
+  if preview.foldable(opts.preview) then
+    -- `=` unfolds every long diff: more rows, all of which must be seen again.
+    vim.keymap.set('n', '=', function()
+      if state.done then return end
+      state.plan_rows = M.render(plan, now, globals, preview.effects(opts.preview, true))
+      state.update()
+    end, { buffer = buf, nowait = true, desc = 'leash: show the whole diff of each step' })
+  end
   state.update()
   if state.untrusted then hardening.warn_untrusted() end
   -- The window is on screen now; what was typed before it was drawn was meant for

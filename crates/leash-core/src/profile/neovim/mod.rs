@@ -32,8 +32,10 @@ pub mod foreign_code;
 mod isprint;
 pub mod name_handlers;
 pub mod present;
+pub mod preview;
 pub mod projects;
 pub mod rules;
+pub mod substitute;
 mod tables;
 #[cfg(test)]
 mod tests;
@@ -253,6 +255,13 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
         None => (Flags::STRICTEST, Reach::Shell),
     };
     let full_filter = reach <= Reach::Write || raw > reach;
+    if reach < Reach::Code && substitute::COMMANDS.contains(&name) {
+        // Below `code` only a substitute that evaluates nothing may run.
+        let joined = args.join(" ");
+        if let Some(why) = substitute::code_reason(&joined) {
+            return Err(unsafe_arg(format!("argument “{}” for :{name}", shown(&joined)), Hazard::Expression { why }));
+        }
+    }
     if NO_ARGS.contains(&name) && !args.is_empty() {
         let note = Some("its argument would be another command");
         return Err(Refusal::TakesNoArgs { id: format!("cmd:{name}"), note });

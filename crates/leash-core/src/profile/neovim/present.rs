@@ -25,6 +25,104 @@ pub struct Known {
     pub global: Value,
     /// The file a `file:` step acts on, as shown (relative to the working folder).
     pub file: Option<String>,
+    /// What the dry run found the step does (`preview`): one effect, or one per file a
+    /// language server's edit changes.
+    pub effects: Vec<Effect>,
+}
+
+/// What the plan window's dry run found a step does to the text, as the frontend hands
+/// it over (`{ kind = 'diff', file, added, removed, lines = { { '-', 12, text }… },
+/// more, expand }`, `{ kind = 'same', file }`, `{ kind = 'fails', file, why }`,
+/// `{ kind = 'not', why }`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// It changes lines: the file, how many lines it adds and removes, the changed lines
+    /// shown (added or not, line number, text) and how many more there are; `expand`
+    /// when a key shows those.
+    Diff { file: String, added: u64, removed: u64, lines: Vec<(bool, u64, String)>, more: u64, expand: bool },
+    /// It runs and changes nothing.
+    Same { file: String },
+    /// It fails on the copy, so it fails when it runs and the plan stops there.
+    Fails { file: String, why: String },
+    /// Not dry-run, and why.
+    Not { why: String },
+    /// What else the step does, in the frontend's words: a file a language server's edit
+    /// renames, creates or deletes.
+    Also { text: String },
+}
+
+impl Effect {
+    /// One effect or a list of them (a language server's edit of several files).
+    pub fn list_from_json(v: &Value) -> Vec<Effect> {
+        match v {
+            Value::Array(list) => list.iter().filter_map(Effect::from_json).collect(),
+            other => Effect::from_json(other).into_iter().collect(),
+        }
+    }
+
+    /// Read leniently: a table of another shape is no effect (nothing is shown).
+    pub fn from_json(v: &Value) -> Option<Effect> {
+        let text = |k: &str| text_of(v.get(k)).to_string();
+        let num = |k: &str| v.get(k).and_then(Value::as_f64).map_or(0, |f| f.max(0.0) as u64);
+        match text_of(v.get("kind")) {
+            "diff" => {
+                let lines = v.get("lines").and_then(Value::as_array).map_or(Vec::new(), |ls| {
+                    ls.iter()
+                        .filter_map(|l| {
+                            let l = l.as_array()?;
+                            let added = text_of(l.first()) == "+";
+                            let n = l.get(1).and_then(Value::as_f64).map_or(0, |f| f.max(0.0) as u64);
+                            Some((added, n, text_of(l.get(2)).to_string()))
+                        })
+                        .collect()
+                });
+                Some(Effect::Diff {
+                    file: text("file"),
+                    added: num("added"),
+                    removed: num("removed"),
+                    lines,
+                    more: num("more"),
+                    expand: v.get("expand").and_then(Value::as_bool) == Some(true),
+                })
+            }
+            "same" => Some(Effect::Same { file: text("file") }),
+            "fails" => Some(Effect::Fails { file: text("file"), why: text("why") }),
+            "not" => Some(Effect::Not { why: text("why") }),
+            "also" => Some(Effect::Also { text: text("text") }),
+            _ => None,
+        }
+    }
+
+    /// The rows under the step: a count line and the changed lines, `-` removed and `+`
+    /// added with their line numbers, or one line saying why there is no diff.
+    pub fn rows(&self) -> Vec<Row> {
+        let file = |f: &str| if f.is_empty() { "[No Name]".to_string() } else { visible(f) };
+        match self {
+            Effect::Diff { file: f, added, removed, lines, more, expand } => {
+                let mut out = vec![vec![(format!("+{added} \u{2212}{removed} in {}", file(f)), Style::Note)]];
+                let width = lines.iter().map(|(_, n, _)| n.to_string().len()).max().unwrap_or(1);
+                for (add, n, text) in lines {
+                    let (sign, style) = if *add { ('+', Style::Added) } else { ('-', Style::Removed) };
+                    out.push(vec![(format!("{sign} {n:>width$} {}", visible(text)), style)]);
+                }
+                if *more > 0 {
+                    let s = if *more == 1 { "" } else { "s" };
+                    out.push(if *expand {
+                        vec![(format!("\u{2026} {more} more changed line{s}: = shows them"), Style::Keys)]
+                    } else {
+                        vec![(format!("\u{2026} {more} more changed line{s}, not shown"), Style::Note)]
+                    });
+                }
+                out
+            }
+            Effect::Same { file: f } => vec![vec![(format!("no change in {}", file(f)), Style::Unchanged)]],
+            Effect::Fails { file: f, why } => {
+                vec![vec![(format!("fails on {}, so the plan stops here: {}", file(f), visible(why)), Style::Error)]]
+            }
+            Effect::Not { why } => vec![vec![(format!("effect not previewed: {}", visible(why)), Style::Note)]],
+            Effect::Also { text } => vec![vec![(visible(text), Style::Command)]],
+        }
+    }
 }
 
 impl Known {
@@ -36,6 +134,7 @@ impl Known {
             now: v.get("now").cloned().unwrap_or_default(),
             global: v.get("global").cloned().unwrap_or_default(),
             file: v.get("file").and_then(crate::present::text_of).map(str::to_owned),
+            effects: v.get("effect").map_or(Vec::new(), Effect::list_from_json),
         }
     }
 }
@@ -161,6 +260,7 @@ fn step_view(
         body: Vec::new(),
         note: Some(text(step, "note").to_string()),
         why: text(step, "why").to_string(),
+        effect: known.map_or(Vec::new(), |k| k.effects.iter().flat_map(Effect::rows).collect()),
         mark,
     };
     let kind = text(step, "type");
@@ -264,13 +364,13 @@ mod tests {
     }
 
     fn known(now: Value, global: Value) -> Known {
-        Known { now, global, file: None }
+        Known { now, global, ..Default::default() }
     }
 
     #[test]
     fn what_the_editor_knows_is_read_leniently() {
         let k = Known::from_json(&json!({"now": 4, "global": 4.0, "file": "a.txt", "other": 1}));
-        assert_eq!(k, Known { now: json!(4), global: json!(4.0), file: Some("a.txt".into()) });
+        assert_eq!(k, Known { now: json!(4), global: json!(4.0), file: Some("a.txt".into()), effects: Vec::new() });
         let bytes = Known::from_json(&json!({"file": {"bytes": "x<ff>"}}));
         assert_eq!(bytes.file.as_deref(), Some("x<ff>"), "a name that is not UTF-8, as shown");
         assert_eq!(Known::from_json(&json!({"file": 3})).file, None);
@@ -408,5 +508,59 @@ mod tests {
             lines(&present(&json!("not a plan"), &[])),
             ["0 steps: no shell command, no code, no file writes.", "", "Nothing to run."]
         );
+    }
+
+    #[test]
+    fn a_dry_run_shows_under_its_step() {
+        let plan = json!({"reply": "", "steps": [
+            {"index": 0, "type": "item", "id": "cmd:sort", "args": [], "reach": "edit", "why": "order"},
+            {"index": 1, "type": "item", "id": "cmd:substitute", "args": ["/a/\\=1/"], "reach": "code"},
+            {"index": 2, "type": "item", "id": "cmd:substitute", "args": ["/zzz/x/"], "reach": "edit"},
+            {"index": 3, "type": "item", "id": "cmd:retab", "args": [], "reach": "edit"},
+        ], "dropped": {}});
+        let effect = |v: Value| Known { effects: Effect::list_from_json(&v), ..Default::default() };
+        let known = [
+            effect(json!({"kind": "diff", "file": "fruit.txt", "added": 2, "removed": 2, "more": 3, "expand": true,
+                "lines": [["-", 1, "pear"], ["-", 10, "apple\u{1b}"], ["+", 1, "apple^["], ["+", 10, "pear"]]})),
+            effect(json!({"kind": "not", "why": "its replacement is an expression (\\=), which runs code"})),
+            effect(json!({"kind": "fails", "file": "", "why": "E486: Pattern not found: zzz"})),
+            effect(json!({"kind": "same", "file": "fruit.txt"})),
+        ];
+        let shown = present(&plan, &known);
+        let text = lines(&shown);
+        assert_eq!(
+            text[2..].to_vec(),
+            [
+                "1. Run :sort",
+                "   (order)",
+                "   +2 \u{2212}2 in fruit.txt",
+                "   -  1 pear",
+                "   - 10 apple^[",
+                "   +  1 apple^[",
+                "   + 10 pear",
+                "   \u{2026} 3 more changed lines: = shows them",
+                "2. [code] Run :substitute /a/\\=1/",
+                "   effect not previewed: its replacement is an expression (\\=), which runs code",
+                "3. Run :substitute /zzz/x/",
+                "   fails on [No Name], so the plan stops here: E486: Pattern not found: zzz",
+                "4. Run :retab",
+                "   no change in fruit.txt",
+            ]
+        );
+        // Removed and added lines are told apart by style, not only by their sign.
+        assert_eq!(shown.rows[5][1].1, Style::Removed);
+        assert_eq!(shown.rows[7][1].1, Style::Added);
+        assert_eq!(shown.rows[9][1].1, Style::Keys);
+        // A shape it does not know shows nothing; a list is one effect per file.
+        assert_eq!(Effect::from_json(&json!({"kind": "maybe"})), None);
+        let files = Effect::list_from_json(&json!([
+            {"kind": "same", "file": "a.lua"}, {"kind": "maybe"}, {"kind": "also", "text": "renames a.lua → b.lua"}
+        ]));
+        assert_eq!(
+            files,
+            [Effect::Same { file: "a.lua".into() }, Effect::Also { text: "renames a.lua → b.lua".into() }]
+        );
+        let expanded = Effect::Diff { file: "f".into(), added: 0, removed: 1, lines: vec![], more: 1, expand: false };
+        assert_eq!(expanded.rows()[1][0].0, "\u{2026} 1 more changed line, not shown");
     }
 }

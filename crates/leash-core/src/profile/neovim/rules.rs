@@ -4,7 +4,7 @@
 //! the waits of a plan.
 
 use super::{check_command_args, check_file_item_args, check_item_args, check_option_value, command_reach};
-use super::{foreign_code, value_reach, values as neovim_values};
+use super::{foreign_code, substitute, value_reach, values as neovim_values};
 use super::{option_reach, withheld};
 use crate::entry::{Item, Setting, SettingValue};
 use crate::item_id::{ItemId, ItemKind, CMD_SLEEP};
@@ -26,7 +26,15 @@ impl EditorRules for Rules {
     fn item_reach(&self, item: &Item, args: &[String], reach: Reach) -> Result<Reach, Refusal> {
         let Some(name) = ItemKind::Command.name_in(&item.id) else { return Ok(reach) };
         // A builtin the tables do not know could be anything.
-        let reach = reach.max(command_reach(name).unwrap_or(Reach::Shell));
+        let mut reach = reach.max(command_reach(name).unwrap_or(Reach::Shell));
+        // A substitute changes text unless its replacement is an expression (or may be
+        // one: a repeat); it is `edit` only when its argument passes the edit filter.
+        if reach < Reach::Code
+            && substitute::COMMANDS.contains(&name)
+            && (substitute::code_reason(&args.join(" ")).is_some() || check_command_args(name, reach, args).is_err())
+        {
+            reach = Reach::Code;
+        }
         check_command_args(name, reach, args)?;
         Ok(reach)
     }

@@ -87,15 +87,15 @@ fn command_class_counts_match_the_study() {
     assert_eq!(t.commands.len(), 559);
     let classes = || t.commands.values().map(|r| r.class);
     assert_eq!(count(classes(), CommandClass::Shell), 11);
-    assert_eq!(count(classes(), CommandClass::Code), 178);
+    assert_eq!(count(classes(), CommandClass::Code), 175); // the study's 178 less the three substitutes
     assert_eq!(count(classes(), CommandClass::Meta), 41);
     assert_eq!(count(classes(), CommandClass::Write), 29);
-    assert_eq!(count(classes(), CommandClass::Safe), 300);
+    assert_eq!(count(classes(), CommandClass::Safe), 303);
     let reaches = || t.commands.values().map(|r| r.reach);
     assert_eq!(count(reaches(), Reach::Shell), 14); // the study's 11, plus :suspend, :stop and :detach
-    assert_eq!(count(reaches(), Reach::Code), 221); // 178 code + 41 meta, plus :& and :~ (repeat a '\=' substitute)
+    assert_eq!(count(reaches(), Reach::Code), 218); // 175 code + 41 meta, plus :& and :~ (repeat a '\=' substitute)
     assert_eq!(count(reaches(), Reach::Write), 30); // the study's 29, plus :cquit raised from safe
-    assert_eq!(count(reaches(), Reach::Edit), 25);
+    assert_eq!(count(reaches(), Reach::Edit), 28); // with the three substitutes, raised to code by an expression
     assert_eq!(count(reaches(), Reach::Safe), 269);
 }
 
@@ -233,7 +233,6 @@ fn code_commands() {
         "source",
         "runtime",
         "packadd",
-        "substitute",
         "put",
         "iput",
         "cexpr",
@@ -856,4 +855,51 @@ fn settings_that_make_neovim_wait() {
     assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(5)), Some(500));
     assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(600)), Some(60_000));
     assert_eq!(setting_wait_ms("matchtime", &SettingValue::Number(-1)), Some(0));
+}
+
+/// The reach the Neovim rules give a `cmd:name` step with `list` as its arguments.
+fn item_reach(name: &str, list: &[&str]) -> Result<Reach, Refusal> {
+    use crate::profile::EditorRules;
+    let item = crate::entry::Item {
+        id: format!("cmd:{name}"),
+        kind: "command".into(),
+        title: name.into(),
+        aliases: Vec::new(),
+        args: crate::entry::Args::Optional,
+        reach: Reach::Safe,
+        range: true,
+        description: String::new(),
+        plugin: String::new(),
+        loads: false,
+    };
+    rules::Rules.item_reach(&item, &args(list), Reach::Safe)
+}
+
+#[test]
+fn a_substitute_is_code_only_when_its_replacement_is_an_expression() {
+    for name in substitute::COMMANDS {
+        for edit in ["/apple/APPLE/g", "#a#b#", "/colou\\=r/color/", "/\\(\\w\\+\\) \\(\\w\\+\\)/\\2 \\1/"] {
+            assert_eq!(item_reach(name, &[edit]), Ok(Reach::Edit), ":{name} {edit}");
+        }
+        for code in ["/x/\\=system('id')/", "#x#\\=system('id')#", "//\\=1/", "", "g", "/a/~/"] {
+            assert_eq!(item_reach(name, &[code]), Ok(Reach::Code), ":{name} {code:?}");
+        }
+        // What the edit filter refuses (a bar) stays code, as every substitute was.
+        assert_eq!(item_reach(name, &["/a\\|b/c/"]), Ok(Reach::Code), ":{name}");
+    }
+    // Arguments are joined as nvim_cmd joins them: a second one cannot hide an expression.
+    assert_eq!(item_reach("substitute", &["/x", "/\\=1/"]), Ok(Reach::Code));
+    // :& and :~ repeat the last substitute: code whatever their arguments.
+    assert_eq!(item_reach("&", &["&"]), Ok(Reach::Code));
+}
+
+#[test]
+fn a_substitute_below_code_is_refused_when_it_evaluates_an_expression() {
+    // What the executor checks again before the step runs.
+    for arg in ["/x/\\=system('id')/", "", "3"] {
+        let refusal = check_command_args("substitute", Reach::Edit, &args(&[arg])).unwrap_err();
+        assert!(matches!(refusal.hazard(), Some(Hazard::Expression { .. })), "{arg:?}: {refusal}");
+    }
+    assert!(check_command_args("substitute", Reach::Code, &args(&["/x/\\=1/"])).is_ok());
+    assert!(check_command_args("substitute", Reach::Edit, &args(&["/x/y/g"])).is_ok());
 }

@@ -26,6 +26,7 @@ M.exports = {
   'check_file_name',
   'check_item_args',
   'config_keys',
+  'entry_details',
   'git_argv',
   'git_check',
   'git_quiet',

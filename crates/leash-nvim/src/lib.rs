@@ -395,6 +395,27 @@ fn policy_lists(lua: &Lua) -> mlua::Result<Table> {
     Ok(out)
 }
 
+/// `entry_details(catalog, names, opts)`: for each name (an item's id or a setting's key),
+/// `{ entry = <the entry as the catalog holds it>, reach = <the least reach a step naming
+/// it has> }`, or `false` where the catalog has no such entry. `opts.raise`: the user's
+/// raise rules, as for `validate`. What an agent's search shows (lua/leash/agent.lua).
+fn entry_details(lua: &Lua, catalog: &LuaCatalog, names: Vec<String>, opts: Option<Table>) -> mlua::Result<Table> {
+    let policy = policy(lua, &catalog.0, &opts)?;
+    let out = lua.create_table_with_capacity(names.len(), 0)?;
+    for (i, name) in names.iter().enumerate() {
+        match catalog.0.get(name) {
+            Some(entry) => {
+                let row = lua.create_table()?;
+                row.set("entry", to_lua(lua, &entry.to_json())?)?;
+                row.set("reach", policy.least_reach(entry).as_str())?;
+                out.raw_set(i + 1, row)?;
+            }
+            None => out.raw_set(i + 1, false)?,
+        }
+    }
+    Ok(out)
+}
+
 /// The module table.
 #[mlua::lua_module(name = "leash_native")]
 fn leash_native(lua: &Lua) -> mlua::Result<Table> {
@@ -477,6 +498,13 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let plan = validate::validate_text(&text, &catalog.0, &policy, range).map_err(err)?;
                 to_lua(lua, &plan.to_json())
             })
+        })?,
+    )?;
+
+    m.set(
+        "entry_details",
+        lua.create_function(|lua, (catalog, names, opts): (UserDataRef<LuaCatalog>, Vec<String>, Option<Table>)| {
+            guard(|| entry_details(lua, &catalog, names, opts))
         })?,
     )?;
 

@@ -98,8 +98,14 @@ M.undo_depth = 20
 --- `entries` is the catalog snapshot the plan was made from: the window shows it and the
 --- steps run from it, so a project script or task that changes while the window is open
 --- runs as shown or not at all. Script steps show the folder they run in.
+---
+--- Returns a function that withdraws the plan while the person has not decided yet (it
+--- is waiting for `:Leash show`, or its window is open): nothing runs, the outcome is
+--- `withdrawn`, and the function returns true. Once the plan ran or was cancelled it
+--- does nothing and returns false.
 ---@param plan table validated plan
 ---@param opts? leash.ConfirmRunOpts
+---@return fun(): boolean withdraw
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
@@ -109,12 +115,31 @@ function M.confirm_and_run(plan, opts)
   local function done(ran, err, status, steps)
     if reported then return end
     reported = true
-    pcall(require('leash.planner').log_outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
-    if opts.on_done then opts.on_done(ran, err) end
+    status = status or (ran and 'ran' or 'failed')
+    pcall(require('leash.planner').log_outcome, opts.request, status, steps, err)
+    if opts.on_done then opts.on_done(ran, err, status, steps or 0) end
+  end
+  -- Set once the window is open, or while the plan waits for :Leash show.
+  local window, held
+  local function withdraw()
+    if reported then return false end
+    if held and require('leash.ui.arrival').drop(held) then
+      H.notify(('leash: %s withdrew the plan that was waiting, nothing ran'):format(opts.from or 'its sender'))
+      done(false, nil, 'withdrawn', 0)
+      return true
+    end
+    if window and window.status() ~= 'closed' then
+      -- Its cancel reports the outcome as withdrawn.
+      window.withdrawn = true
+      window.cancel()
+      return true
+    end
+    return false
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
     H.notify('leash: not a validated plan', vim.log.levels.ERROR)
-    return done(false, 'not a validated plan')
+    done(false, 'not a validated plan')
+    return withdraw
   end
   local entries = opts.entries or require('leash.catalog').entries()
   local function go()
@@ -142,22 +167,26 @@ function M.confirm_and_run(plan, opts)
   )
   if not shown then
     H.notify(nothing, vim.log.levels.ERROR)
-    return done(false, nothing)
+    done(false, nothing)
+    return withdraw
   end
   if nothing and not opts.window then
-    H.say_nothing(plan, nothing)
-    return done(false, nil, 'nothing to run', 0)
+    H.say_nothing(plan, nothing, opts.from)
+    done(false, nil, 'nothing to run', 0)
+    return withdraw
   end
   H.annotate(plan, H.entry_map(entries))
   if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
     -- While the user is typing the plan waits for :Leash show (|leash.ui.arrival|).
     local n = #plan.steps
-    require('leash.ui.arrival').arrive(function()
+    held = function()
+      held = nil
       H.at_window(plan)
       -- A window that failed to open runs nothing.
       local failed = false
       local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
+        from = opts.from,
         nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
         on_run = function()
           if not failed then go() end
@@ -166,6 +195,10 @@ function M.confirm_and_run(plan, opts)
           if failed then return end
           -- A plan with nothing to run was only looked at again: closing it says nothing.
           if nothing then return done(false, nil, 'shown', 0) end
+          if window and window.withdrawn then
+            H.notify(('leash: %s withdrew its plan, nothing ran'):format(opts.from or 'its sender'))
+            return done(false, nil, 'withdrawn', 0)
+          end
           H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
           done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
         end,
@@ -179,17 +212,26 @@ function M.confirm_and_run(plan, opts)
         -- confirm.open took down what it made; a cancel it had scheduled says nothing.
         failed = true
         H.notify(err, vim.log.levels.ERROR)
-        done(false, err)
+        return done(false, err)
       end
-    end, ('%d step%s'):format(n, n == 1 and '' or 's'))
-    return
+      window = err
+    end
+    -- A newer plan that replaces this one while it waits ends it: nothing ran.
+    require('leash.ui.arrival').arrive(
+      held,
+      ('%d step%s'):format(n, n == 1 and '' or 's'),
+      function() done(false, nil, 'replaced', 0) end
+    )
+    return withdraw
   end
   go()
+  return withdraw
 end
 
 ---@class leash.ConfirmRunOpts
 ---@field config? leash.Config
----@field on_done? fun(ran: boolean, err?: string)
+---@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.planner.log_outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran
+---@field from? string who sent the plan, when it is not the person's own request (an agent's name): the window's title says so
 ---@field entries? table[] the catalog snapshot the plan was made from
 ---@field range? leash.LineRange
 ---@field request? string the request, for the log line of the outcome
@@ -227,29 +269,32 @@ function H.notify(msg, level) require('leash.ui.notify').notify(msg, level) end
 --- what the checker refused. The model's reply is shown only when it is all there is
 --- (an explanation, "… needs a model"): beside refused or unchanged steps it would read
 --- as if the plan had happened.
-function H.say_nothing(plan, nothing)
+function H.say_nothing(plan, nothing, from)
   local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
   local reply = type(plan.reply) == 'string' and vim.trim(plan.reply) or ''
   local empty = #plan.steps == 0
-  -- One refused step: its reason is the whole message.
-  if empty and #dropped == 1 then
-    return H.outcome({ 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason) }, vim.log.levels.WARN)
-  end
   local lines = {}
-  if empty and #dropped > 0 then
-    lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
-  elseif empty and reply ~= '' then
-    lines[1] = 'leash: ' .. reply
+  if empty and #dropped == 1 then
+    -- One refused step: its reason is the whole message.
+    lines[1] = 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason)
   else
-    lines[1] = nothing
+    if empty and #dropped > 0 then
+      lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
+    elseif empty and reply ~= '' then
+      lines[1] = 'leash: ' .. reply
+    else
+      lines[1] = nothing
+    end
+    for _, d in ipairs(dropped) do
+      lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
+    end
   end
-  for _, d in ipairs(dropped) do
-    lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
-  end
-  H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+  -- A plan the person did not ask for says whose it was; `:Leash last` holds only theirs.
+  if from then lines[1] = lines[1]:gsub('^leash: ', ('leash: plan from %s: '):format(from), 1) end
+  H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO, from and ':Leash log' or ':Leash last')
 end
 
-function H.outcome(lines, level) require('leash.ui.notify').outcome(lines, level, ':Leash last') end
+function H.outcome(lines, level, more) require('leash.ui.notify').outcome(lines, level, more) end
 
 --- The step's label for messages, with control characters made visible.
 function H.label(step)

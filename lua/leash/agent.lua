@@ -288,6 +288,8 @@ function H.decided(p, status, steps, err)
   p.outcome = {
     status = status,
     ran = steps or 0,
+    -- The step that failed (1-based, among the steps that passed the checker), when one did.
+    failed_step = (status == 'failed' and steps) and steps + 1 or vim.NIL,
     error = err and require('leash.text').visible(err) or vim.NIL,
     steps = p.plan.steps,
     dropped = p.plan.dropped,

@@ -117,7 +117,7 @@ function M.confirm_and_run(plan, opts)
     reported = true
     status = status or (ran and 'ran' or 'failed')
     pcall(require('leash.planner').log_outcome, opts.request, status, steps, err)
-    if opts.on_done then opts.on_done(ran, err, status, steps or 0) end
+    if opts.on_done then opts.on_done(ran, err, status, steps) end
   end
   -- Set once the window is open, or while the plan waits for :Leash show.
   local window, held
@@ -230,7 +230,7 @@ end
 
 ---@class leash.ConfirmRunOpts
 ---@field config? leash.Config
----@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.planner.log_outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran
+---@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.planner.log_outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran, nil when it failed before a step could run (a window that did not open)
 ---@field from? string who sent the plan, when it is not the person's own request (an agent's name): the window's title says so
 ---@field entries? table[] the catalog snapshot the plan was made from
 ---@field range? leash.LineRange

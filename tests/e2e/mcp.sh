@@ -15,7 +15,8 @@
 #      confirm_before_run = false: the shell step is shown anyway; an all-safe plan runs
 #      at once, as for :Do. The person takes 6 s: the client hears progress meanwhile.
 #   6b. the client's own timeout cancels a waiting call: the window is withdrawn, with a
-#      notification saying so, and nothing runs.
+#      notification saying so, and nothing runs; and so when another agent's client exits
+#      while its plan is shown.
 #   7. Neovim killed while a plan waits: the call fails saying Neovim went away; the next
 #      call says it is not reachable.
 #   8. a Neovim without leash: the call says leash is not loaded there.

@@ -265,6 +265,26 @@ async def main() -> None:
                 fail("a withdrawn plan is still shown, or ran")
             ok("the client cancelled a waiting call: the plan was withdrawn, nothing ran")
 
+            # 6c. another agent goes away (its client closes leash mcp's stdin) while its
+            # plan is shown: the plan is withdrawn.
+            await asyncio.sleep(1.2)
+            async with session_for(opts.server) as (read2, write2):
+                async with ClientSession(read2, write2, client_info=Implementation(name="leaver", version="1")) as s2:
+                    await s2.initialize()
+                    gone = await propose(s2, {"steps": [{"type": "terminal", "command": f"echo no > {never_file}"}]})
+                    if not await wait_screen("─ plan from leaver ─", 15):
+                        fail("the second agent's plan window did not open")
+            # The session is closed under the pending call (no cancellation was sent for it).
+            try:
+                await asyncio.wait_for(gone, 5)
+            except Exception:
+                pass
+            if not await wait_screen("leaver withdrew its plan, nothing ran", 10):
+                fail("the plan of an agent that went away was not withdrawn")
+            if os.path.exists(never_file):
+                fail("the plan of an agent that went away ran")
+            ok("an agent went away while its plan was shown: the plan was withdrawn, nothing ran")
+
             # 7. Neovim gone while a plan waits for the person
             await asyncio.sleep(1.2)
             call = await propose(s, {"steps": [{"type": "terminal", "command": f"echo no > {never_file}"}]})

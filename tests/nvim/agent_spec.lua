@@ -173,6 +173,37 @@ describe('agent.call()', function()
     ok(vim.wait(5000, function() return vim.uv.fs_stat(out) ~= nil end), 'the terminal step ran')
   end)
 
+  it('names the agent in plain characters: in the title, or first in the text without a border', function()
+    local answer = call('propose', {
+      client = 'evil\27]0;%{T}\n',
+      plan = plan({ { type = 'setting', key = 'list', value = true } }),
+    })
+    local title = vim.api.nvim_win_get_config(floats()[1]).title
+    eq(' plan from evil0T ', type(title) == 'table' and title[1][1] or title)
+    press('q')
+    eq('cancelled', outcome_of(answer.id).status)
+    if vim.fn.exists('+winborder') == 0 then return end
+    vim.o.winborder = 'none'
+    answer = call('propose', { client = 'codex', plan = plan({ { type = 'setting', key = 'list', value = true } }) })
+    local first = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(floats()[1]), 0, 1, false)[1]
+    vim.o.winborder = ''
+    matches('^%s*plan from codex', first)
+    press('q')
+    eq('cancelled', outcome_of(answer.id).status)
+  end)
+
+  it('refuses a proposal while the person waits for a plan of their own', function()
+    local planner = require('leash.planner')
+    local busy = planner.busy
+    planner.busy = function() return true end
+    local answer =
+      call('propose', { client = 'codex', plan = plan({ { type = 'setting', key = 'list', value = true } }) })
+    planner.busy = busy
+    eq('busy', answer.error.code)
+    matches('waiting for a plan of their own %(:Do%)', answer.error.message)
+    eq(0, #floats())
+  end)
+
   it('returns cancelled when the person presses q, and nothing runs', function()
     local answer = call('propose', {
       client = 'codex',

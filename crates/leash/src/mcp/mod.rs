@@ -11,9 +11,14 @@ mod outcome;
 mod server;
 mod tools;
 
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+use tokio::io::{AsyncRead, ReadBuf};
 
 /// How `leash mcp` was started.
 #[derive(Debug, Default, Clone)]
@@ -37,12 +42,40 @@ pub fn run(opts: Options) -> Result<(), McpError> {
     let addr = opts.server.or_else(|| std::env::var("NVIM").ok()).filter(|a| !a.is_empty());
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(McpError::Runtime)?;
     runtime.block_on(async move {
-        let server = server::LeashServer::new(addr);
-        let service =
-            server.clone().serve(rmcp::transport::stdio()).await.map_err(|e| McpError::Handshake(e.to_string()))?;
+        let gone = Arc::new(AtomicBool::new(false));
+        let server = server::LeashServer::new(addr, Arc::clone(&gone));
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let service = server
+            .clone()
+            .serve((WatchedStdin { inner: stdin, gone }, stdout))
+            .await
+            .map_err(|e| McpError::Handshake(e.to_string()))?;
         let _ = service.waiting().await;
         // The client went away: a plan still shown to the person is taken back.
         let _ = tokio::time::timeout(Duration::from_secs(5), server.withdraw_all()).await;
         Ok(())
     })
+}
+
+/// Standard input that notes when the client closed it. The SDK lets handlers run on for a
+/// while after that, and a client may kill the server soon after closing: a plan still
+/// waiting for the person is withdrawn at once instead.
+struct WatchedStdin {
+    inner: tokio::io::Stdin,
+    gone: Arc<AtomicBool>,
+}
+
+impl AsyncRead for WatchedStdin {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        match &polled {
+            Poll::Ready(Ok(())) if buf.filled().len() == before && buf.remaining() > 0 => {
+                self.gone.store(true, Ordering::SeqCst)
+            }
+            Poll::Ready(Err(_)) => self.gone.store(true, Ordering::SeqCst),
+            _ => {}
+        }
+        polled
+    }
 }

@@ -2,9 +2,11 @@
 //! call is one call to leash in the person's Neovim ([`Editor`]). A plan's call waits
 //! until the person decided, asking Neovim for the outcome every [`POLL`] (Neovim itself
 //! never waits) and telling the client it is still waiting every [`PROGRESS_EVERY`]
-//! when the client gave a progress token. A call the client cancels withdraws its plan.
+//! when the client gave a progress token. A call the client cancels, or a client that
+//! goes away, withdraws its plan.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,6 +43,8 @@ pub struct LeashServer {
 
 struct Shared {
     addr: Option<String>,
+    /// Set when the client closed standard input: it waits for nothing any more.
+    client_gone: Arc<AtomicBool>,
     editor: tokio::sync::Mutex<Option<Arc<Editor>>>,
     /// Plans waiting for the person: withdrawn if this program stops waiting.
     waiting: Mutex<HashSet<u64>>,
@@ -48,10 +52,12 @@ struct Shared {
 
 impl LeashServer {
     /// A server for the Neovim at `addr` (`None`: no address was found; every call says so).
-    pub fn new(addr: Option<String>) -> LeashServer {
+    /// `client_gone` is set when the client closes standard input.
+    pub fn new(addr: Option<String>, client_gone: Arc<AtomicBool>) -> LeashServer {
         LeashServer {
             shared: Arc::new(Shared {
                 addr,
+                client_gone,
                 editor: tokio::sync::Mutex::new(None),
                 waiting: Mutex::new(HashSet::new()),
             }),
@@ -123,6 +129,10 @@ impl LeashServer {
                     ));
                 }
                 _ = tokio::time::sleep(POLL) => {}
+            }
+            if self.shared.client_gone.load(Ordering::SeqCst) {
+                let _ = editor.call("withdraw", json!({"id": id})).await;
+                return failure(format!("the client went away; plan {id} was withdrawn"));
             }
             match editor.call("outcome", json!({"id": id})).await {
                 Ok(v) => match v.get("outcome").filter(|o| !o.is_null()) {

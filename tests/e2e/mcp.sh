@@ -23,14 +23,14 @@
 #
 # Usage: tests/e2e/mcp.sh. Needs tmux, python3 with the `mcp` package (2.x; .ci/run
 # installs it), the native library and target/release/leash (scripts/test builds both),
-# or the program in $LEASH_TEST_CLI.
+# or the program in $LEASH_TEST_CLI. Neovim is $NVIM_BIN, else scripts/nvim-path's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
 . tests/e2e/lib.sh
 e2e_start "mcp e2e" mcp "$@"
-nvim=$(scripts/nvim-path)
+nvim=${NVIM_BIN:-$(scripts/nvim-path)}
 leash=${LEASH_TEST_CLI:-$root/target/release/leash}
 [ -x "$leash" ] || { echo "mcp e2e: FAIL: $leash is missing (cargo build --release --package leash)" >&2; exit 1; }
 sdk=$(python3 -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)

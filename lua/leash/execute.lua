@@ -107,8 +107,14 @@ M.undo_depth = require('leash.undo').depth
 --- `entries` is the catalog snapshot the plan was made from: the window shows it and the
 --- steps run from it, so a project script or task that changes while the window is open
 --- runs as shown or not at all. Script steps show the folder they run in.
+---
+--- Returns a function that withdraws the plan while the person has not decided yet (it
+--- is waiting for `:Leash show`, or its window is open): nothing runs, the outcome is
+--- `withdrawn`, and the function returns true. Once the plan ran or was cancelled it
+--- does nothing and returns false.
 ---@param plan table validated plan
 ---@param opts? leash.ConfirmRunOpts
+---@return fun(): boolean withdraw
 function M.confirm_and_run(plan, opts)
   opts = opts or {}
   local confirm = require('leash.ui.confirm')
@@ -118,12 +124,31 @@ function M.confirm_and_run(plan, opts)
   local function done(ran, err, status, steps)
     if reported then return end
     reported = true
-    pcall(require('leash.log').outcome, opts.request, status or (ran and 'ran' or 'failed'), steps, err)
-    if opts.on_done then opts.on_done(ran, err) end
+    status = status or (ran and 'ran' or 'failed')
+    pcall(require('leash.log').outcome, opts.request, status, steps, err)
+    if opts.on_done then opts.on_done(ran, err, status, steps) end
+  end
+  -- Set once the window is open, or while the plan waits for :Leash show.
+  local window, held
+  local function withdraw()
+    if reported then return false end
+    if held and require('leash.ui.arrival').drop(held) then
+      H.notify(('leash: %s withdrew the plan that was waiting, nothing ran'):format(opts.from or 'its sender'))
+      done(false, nil, 'withdrawn', 0)
+      return true
+    end
+    if window and window.status() ~= 'closed' then
+      -- Its cancel reports the outcome as withdrawn.
+      window.withdrawn = true
+      window.cancel()
+      return true
+    end
+    return false
   end
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then
     H.notify('leash: not a validated plan', vim.log.levels.ERROR)
-    return done(false, 'not a validated plan')
+    done(false, 'not a validated plan')
+    return withdraw
   end
   local entries = opts.entries or require('leash.catalog').entries()
   local preview = require('leash.preview')
@@ -161,11 +186,13 @@ function M.confirm_and_run(plan, opts)
   )
   if not shown then
     H.notify(nothing, vim.log.levels.ERROR)
-    return done(false, nothing)
+    done(false, nothing)
+    return withdraw
   end
   if nothing and not opts.window then
-    H.say_nothing(plan, nothing)
-    return done(false, nil, 'nothing to run', 0)
+    H.say_nothing(plan, nothing, opts.from)
+    done(false, nil, 'nothing to run', 0)
+    return withdraw
   end
   H.annotate(plan, H.entry_map(entries))
   if opts.plan_only or opts.window or confirm.needs_window(plan, opts.config) then
@@ -175,6 +202,7 @@ function M.confirm_and_run(plan, opts)
     -- `again`: the plan is shown anew after the buffer changed under its preview. A
     -- language server's format or rename is asked for its edit first.
     show = function(again)
+      held = nil
       if not again then H.at_window(plan) end
       if preview.asks_servers(plan) then
         return preview.ask(plan, function(answers) open(answers) end)
@@ -188,6 +216,7 @@ function M.confirm_and_run(plan, opts)
       local failed = false
       local opened, err = pcall(confirm.open, plan, {
         plan_only = opts.plan_only,
+        from = opts.from,
         nothing = nothing ~= nil, -- `:Leash last` on a plan with nothing to run: shown, no run key
         preview = pv,
         on_run = function()
@@ -197,6 +226,10 @@ function M.confirm_and_run(plan, opts)
           if failed then return end
           -- A plan with nothing to run was only looked at again: closing it says nothing.
           if nothing then return done(false, nil, 'shown', 0) end
+          if window and window.withdrawn then
+            H.notify(('leash: %s withdrew its plan, nothing ran'):format(opts.from or 'its sender'))
+            return done(false, nil, 'withdrawn', 0)
+          end
           H.notify(opts.plan_only and 'leash: plan only (:Do!), nothing ran' or 'leash: cancelled, nothing ran')
           done(false, nil, opts.plan_only and 'shown' or 'cancelled', 0)
         end,
@@ -210,18 +243,27 @@ function M.confirm_and_run(plan, opts)
         -- confirm.open took down what it made; a cancel it had scheduled says nothing.
         failed = true
         H.notify(err, vim.log.levels.ERROR)
-        done(false, err)
+        return done(false, err)
       end
+      window = err
     end
-    require('leash.ui.arrival').arrive(function() show(false) end, ('%d step%s'):format(n, n == 1 and '' or 's'))
-    return
+    held = function() show(false) end
+    -- A newer plan that replaces this one while it waits ends it: nothing ran.
+    require('leash.ui.arrival').arrive(
+      held,
+      ('%d step%s'):format(n, n == 1 and '' or 's'),
+      function() done(false, nil, 'replaced', 0) end
+    )
+    return withdraw
   end
   go()
+  return withdraw
 end
 
 ---@class leash.ConfirmRunOpts
 ---@field config? leash.Config
----@field on_done? fun(ran: boolean, err?: string)
+---@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.planner.log_outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran, nil when it failed before a step could run (a window that did not open)
+---@field from? string who sent the plan, when it is not the person's own request (an agent's name): the window's title says so
 ---@field entries? table[] the catalog snapshot the plan was made from
 ---@field range? leash.LineRange
 ---@field request? string the request, for the log line of the outcome
@@ -239,29 +281,32 @@ function H.notify(msg, level, opts) require('leash.ui.notify').notify(msg, level
 --- what the checker refused. The model's reply is shown only when it is all there is
 --- (an explanation, "… needs a model"): beside refused or unchanged steps it would read
 --- as if the plan had happened.
-function H.say_nothing(plan, nothing)
+function H.say_nothing(plan, nothing, from)
   local dropped = type(plan.dropped) == 'table' and plan.dropped or {}
   local reply = type(plan.reply) == 'string' and vim.trim(plan.reply) or ''
   local empty = #plan.steps == 0
-  -- One refused step: its reason is the whole message.
-  if empty and #dropped == 1 then
-    return H.outcome({ 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason) }, vim.log.levels.WARN)
-  end
   local lines = {}
-  if empty and #dropped > 0 then
-    lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
-  elseif empty and reply ~= '' then
-    lines[1] = 'leash: ' .. reply
+  if empty and #dropped == 1 then
+    -- One refused step: its reason is the whole message.
+    lines[1] = 'leash: nothing ran, refused: ' .. tostring(dropped[1].reason)
   else
-    lines[1] = nothing
+    if empty and #dropped > 0 then
+      lines[1] = ('leash: nothing ran: the checker refused all %d steps'):format(#dropped)
+    elseif empty and reply ~= '' then
+      lines[1] = 'leash: ' .. reply
+    else
+      lines[1] = nothing
+    end
+    for _, d in ipairs(dropped) do
+      lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
+    end
   end
-  for _, d in ipairs(dropped) do
-    lines[#lines + 1] = 'refused: ' .. tostring(d.reason)
-  end
-  H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+  -- A plan the person did not ask for says whose it was; `:Leash last` holds only theirs.
+  if from then lines[1] = lines[1]:gsub('^leash: ', ('leash: plan from %s: '):format(from), 1) end
+  H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO, from and ':Leash log' or ':Leash last')
 end
 
-function H.outcome(lines, level) require('leash.ui.notify').outcome(lines, level, ':Leash last') end
+function H.outcome(lines, level, more) require('leash.ui.notify').outcome(lines, level, more) end
 
 --- The step's label for messages, with control characters made visible.
 function H.label(step)

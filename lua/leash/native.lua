@@ -27,6 +27,7 @@ M.exports = {
   'check_item_args',
   'check_step_args',
   'config_keys',
+  'entry_details',
   'git_argv',
   'git_check',
   'git_quiet',

@@ -87,6 +87,29 @@ function H.checks.validate(mod)
   matches('the answer contains no JSON object', raises(mod.validate, cat, 'no plan here'))
 end
 
+function H.checks.entry_details(mod)
+  local cat = small_catalog(mod)
+  local rows = mod.entry_details(cat, { 'wrap', 'cmd:vsplit', 'fontsize' }, { profile = 'neovim' })
+  eq(3, #rows)
+  eq('wrap', rows[1].entry.key)
+  eq('boolean', rows[1].entry.type)
+  eq('safe', rows[1].reach)
+  eq('cmd:vsplit', rows[2].entry.id)
+  eq('safe', rows[2].reach)
+  eq(false, rows[3], 'a name the catalog lacks')
+  -- The user's raise rules raise it, as they raise a step.
+  local raised = mod.entry_details(
+    cat,
+    { 'wrap' },
+    { profile = 'neovim', raise = { { pattern = 'wrap', reach = 'shell' } } }
+  )
+  eq('shell', raised[1].reach)
+  matches(
+    'option “raise”',
+    raises(mod.entry_details, cat, { 'wrap' }, { raise = { { pattern = 'wrap', reach = 'huge' } } })
+  )
+end
+
 function H.checks.plan_start(mod)
   local job = mod.plan_start(small_catalog(mod), 'turn on word wrap', { profile = 'neovim' })
   eq('number', type(job:id()))

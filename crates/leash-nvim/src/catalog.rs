@@ -127,3 +127,27 @@ pub fn preview_steps(lua: &Lua, plan: LuaValue) -> mlua::Result<Table> {
     out.set("options", lua.create_sequence_from(preview::TEXT_OPTIONS.iter().copied())?)?;
     Ok(out)
 }
+
+/// `entry_details(catalog, names, opts)`: for each name (an item's id or a setting's key),
+/// `{ entry = <the entry as the catalog holds it>, reach = <the least reach a step naming
+/// it has> }`, or `false` where the catalog has no such entry. `opts.raise`: the user's
+/// raise rules, as for `validate`. What an agent's search shows (lua/leash/agent.lua).
+pub fn entry_details(
+    lua: &Lua,
+    (catalog, names, opts): (UserDataRef<LuaCatalog>, Vec<String>, Option<Table>),
+) -> mlua::Result<Table> {
+    let policy = policy(lua, &catalog.0, &opts)?;
+    let out = lua.create_table_with_capacity(names.len(), 0)?;
+    for (i, name) in names.iter().enumerate() {
+        match catalog.0.catalog().get(name) {
+            Some(entry) => {
+                let row = lua.create_table()?;
+                row.set("entry", to_lua(lua, &entry.to_json())?)?;
+                row.set("reach", policy.least_reach(entry).as_str())?;
+                out.raw_set(i + 1, row)?;
+            }
+            None => out.raw_set(i + 1, false)?,
+        }
+    }
+    Ok(out)
+}

@@ -60,6 +60,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "check_item_args", checks::check_item_args)?;
     export(lua, &m, "check_step_args", checks::check_step_args)?;
     export(lua, &m, "config_keys", config::config_keys)?;
+    export(lua, &m, "entry_details", catalog::entry_details)?;
     export(lua, &m, "git_argv", project::git_argv)?;
     export(lua, &m, "git_check", project::git_check)?;
     export(lua, &m, "git_quiet", project::git_quiet)?;

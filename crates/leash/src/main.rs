@@ -113,6 +113,21 @@ const SUBCOMMANDS: &[Subcommand] = &[
         run: cmd_plan,
     },
     Subcommand {
+        name: "mcp",
+        flags: &["--server"],
+        words: None,
+        help: "\
+  leash mcp [--server ADDR]
+      An MCP server on stdin/stdout for coding agents (claude mcp add leash -- leash mcp).
+      It reaches the running Neovim at ADDR, default $NVIM (set inside Neovim's
+      :terminal): a socket path, or HOST:PORT for nvim --listen HOST:PORT. Its tools:
+      catalog_search {request, limit?}, propose_plan {plan}, editor_state. A plan is
+      checked by leash in that Neovim and shown in its plan window; the call returns
+      when the person decided. See :help leash-mcp.
+",
+        run: cmd_mcp,
+    },
+    Subcommand {
         name: "catalog",
         flags: &["--catalog"],
         words: None,
@@ -142,6 +157,7 @@ const FLAGS: &[FlagSpec] = &[
     FlagSpec { name: "--model", value: Some("M") },
     FlagSpec { name: "--url", value: Some("U") },
     FlagSpec { name: "--config", value: Some("JSON") },
+    FlagSpec { name: "--server", value: Some("ADDR") },
 ];
 
 /// What went wrong, in words a user can act on.
@@ -163,6 +179,8 @@ enum CliError {
     Plan(#[from] leash_core::planner::PlanFailure),
     #[error("{0}")]
     Provider(#[from] leash_core::llm::LlmError),
+    #[error("{0}")]
+    Mcp(#[from] leash::mcp::McpError),
     #[error("batch line {line}: {message}")]
     Batch { line: usize, message: String },
     /// A Helix frontend error that is not about the command line (a config file).
@@ -213,6 +231,7 @@ struct Flags {
     model: Option<String>,
     url: Option<String>,
     config: Option<String>,
+    server: Option<String>,
     words: Vec<String>,
 }
 
@@ -295,6 +314,7 @@ impl Flags {
             "--model" => self.model = Some(text()),
             "--url" => self.url = Some(text()),
             "--config" => self.config = Some(text()),
+            "--server" => self.server = Some(text()),
             other => return Err(usage(command, format!("{other} is listed but not handled (a bug in leash)"))),
         }
         Ok(())
@@ -465,6 +485,16 @@ fn cmd_catalog(f: Flags) -> Result<(), CliError> {
         &mut std::io::stdout().lock(),
         &json!({"editor": catalog.editor(), "entries": catalog.len(), "kinds": counts}),
     )
+}
+
+fn cmd_mcp(f: Flags) -> Result<(), CliError> {
+    if f.server.as_deref() == Some("") {
+        return Err(usage(
+            f.command,
+            "--server takes Neovim's address (a socket path or HOST:PORT), not an empty word",
+        ));
+    }
+    Ok(leash::mcp::run(leash::mcp::Options { server: f.server })?)
 }
 
 const HELIX_USAGE: &str = "\

@@ -20,18 +20,24 @@ function M.request_sent()
   H.sent_ns = vim.uv.hrtime()
 end
 
---- Open the window with `open` now, or hold it (see the module header).
+--- Note when the user types from now on, without a request of theirs having left: a
+--- plan the user did not ask for (an agent's) waits while they type.
+function M.watch_keys() H.watch_keys() end
+
+--- Open the window with `open` now, or hold it (see the module header). A plan still
+--- held is replaced: its `on_drop` is called.
 ---@param open fun() opens the plan window
 ---@param what string a few words for the notification ("3 steps")
+---@param on_drop? fun() called if this plan is replaced or dropped while it is held
 ---@return boolean opened
-function M.arrive(open, what)
+function M.arrive(open, what, on_drop)
+  H.drop_held()
   local why = M.busy()
   if not why then
-    H.held = nil
     open()
     return true
   end
-  H.held = open
+  H.held, H.on_drop = open, on_drop
   local msg = ('leash: plan ready (%s): :Leash show opens it (held: %s)'):format(what, why)
   require('leash.ui.notify').notify(msg, vim.log.levels.WARN)
   -- In Insert mode the mode message soon covers an echoed notice: say it again once the
@@ -79,7 +85,7 @@ function M.typing(mode) return mode ~= 'r' and mode ~= 'rm' end
 ---@return boolean opened
 function M.show()
   local open = H.held
-  H.held = nil
+  H.held, H.on_drop = nil, nil
   if not open then
     require('leash.ui.notify').notify('leash: no plan is waiting', vim.log.levels.INFO)
     return false
@@ -92,10 +98,24 @@ end
 ---@return boolean
 function M.holding() return H.held ~= nil end
 
+--- Forget the held plan if it is `open` (its sender withdrew it); its `on_drop` is not
+--- called.
+---@param open fun() what |M.arrive()| was given
+---@return boolean dropped
+function M.drop(open)
+  if H.held ~= open then return false end
+  H.held, H.on_drop = nil, nil
+  return true
+end
+
 -- Helper data ================================================================
 
 ---@type fun()?
 H.held = nil
+
+--- What to call when the held plan is replaced.
+---@type fun()?
+H.on_drop = nil
 
 H.mode_names = {
   i = 'Insert',
@@ -115,6 +135,13 @@ H.mode_names = {
 H.ns = vim.api.nvim_create_namespace('leash.arrival')
 
 -- Helper functionality =======================================================
+
+--- A held plan is replaced by a newer one: it ends, and says so to whoever waits for it.
+function H.drop_held()
+  local on_drop = H.held and H.on_drop
+  H.held, H.on_drop = nil, nil
+  if on_drop then on_drop() end
+end
 
 --- Record when the user last typed (`vim.on_key` sees typed keys, not mapped ones).
 function H.watch_keys()

@@ -9,7 +9,7 @@
 pub mod budget;
 
 use crate::catalog::Catalog;
-use crate::entry::{Item, Setting, SettingValue};
+use crate::entry::{Entry, Item, Setting, SettingValue};
 use crate::item_id::TERM_RUN;
 use crate::limits::{check_args_text, check_text, hidden_character, MAX_TEXT_BYTES};
 use crate::profile::neovim::code_dirs;
@@ -98,6 +98,24 @@ impl Policy {
         let reach = self.raised(&item.id, self.rules().item_reach(item, args, declared)?);
         self.rules().check_item_args(item, args, reach)?;
         Ok(reach)
+    }
+
+    /// The least reach a step naming `entry` has, before its arguments or value add to
+    /// it: what a search result shows beside the entry (the validator decides each step's
+    /// own reach, never less than this). An item whose reach cannot be known without its
+    /// arguments is `shell`, as anything unknown is.
+    pub fn least_reach(&self, entry: &Entry) -> Reach {
+        match entry {
+            Entry::Item(item) => {
+                let declared = if item.id == TERM_RUN { Reach::Shell } else { item.reach };
+                let reach = self.rules().item_reach(item, &[], declared).unwrap_or(Reach::Shell);
+                self.raised(&item.id, reach)
+            }
+            Entry::Setting(setting) => {
+                let declared = setting.reach.unwrap_or(Reach::Safe);
+                self.raised(&setting.key, self.rules().least_setting_reach(setting, declared))
+            }
+        }
     }
 
     /// The reach of setting `setting` to `value` (already type-checked), or why not.

@@ -88,6 +88,12 @@ pub trait EditorRules: Sync {
         Ok(reach)
     }
 
+    /// The reach of setting `setting` to any value, `reach` being what was declared: the
+    /// option's own row, before a value adds to it.
+    fn least_setting_reach(&self, _setting: &Setting, reach: Reach) -> Reach {
+        reach
+    }
+
     /// The reach a file argument adds when a handler reads or writes it in the editor's
     /// place, with the reason to show.
     fn claimed_name(&self, _item: &Item, _args: &[String], _handlers: &[NameHandler]) -> Option<(Reach, String)> {

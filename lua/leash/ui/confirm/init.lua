@@ -64,6 +64,7 @@ local visibility = require('leash.ui.confirm.visibility')
 ---@field nothing? boolean the plan has nothing to run (every step refused or unchanged): shown, no run key
 ---@field on_refine? fun() `e` closes the window (nothing runs) and calls this, once, to edit the request
 ---@field preview? leash.Preview what the dry run found each step does (|leash.preview|), shown under it; `=` unfolds long diffs
+---@field from? string who sent the plan when the person did not ask for it (an agent's name): the title says `plan from NAME`, in letters, digits and `.-_@/+` only
 
 ---@class leash.ConfirmHandle
 ---@field buf integer
@@ -127,6 +128,9 @@ function H.open(plan, opts, made)
   local preview = require('leash.preview')
   local rows = M.render(plan, now, globals, preview.effects(opts.preview))
   local border = layout.border()
+  local from = opts.from and H.sender(opts.from)
+  -- Without a border there is no title: the sender goes first in the text.
+  if from and not border.has_border then table.insert(rows, 1, { { 'plan from ' .. from, 'LeashConfirmHeading' } }) end
   local marked = decision.marked(plan)
   local trusted
   made.restore_terminal, trusted = require('leash.ui.terminal').prepare()
@@ -140,7 +144,8 @@ function H.open(plan, opts, made)
     { relative = 'editor', width = 1, height = 1, row = 0, col = 0, style = 'minimal', zindex = hardening.zindex }
   if border.border then config.border = border.border end
   if border.has_border then
-    config.title = ' leash plan ' -- static text only: model text never goes here
+    -- Static text, or the sender's name in plain characters: model text never goes here.
+    config.title = from and (' plan from ' .. from .. ' ') or ' leash plan '
     config.title_pos = 'center'
   end
   local win = vim.api.nvim_open_win(buf, true, config)
@@ -252,6 +257,16 @@ function H.open(plan, opts, made)
   hardening.arm(state)
   decision.set_footer(win, state)
   return handle
+end
+
+--- A sender's name as a title may show it: letters, digits, spaces and `.-_@/+` (ASCII),
+--- at most 40 characters; anything else is dropped (a name with nothing left is `an agent`).
+---@param name string
+---@return string
+function H.sender(name)
+  local plain = tostring(name):gsub('[^A-Za-z0-9%.%-_@/+ ]', ''):gsub('%s+', ' ')
+  plain = vim.trim(plain):sub(1, 40)
+  return plain ~= '' and plain or 'an agent'
 end
 
 --- Take down what |M.open()| made, as far as it got: the window's state, autocommands,

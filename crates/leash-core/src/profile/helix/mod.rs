@@ -397,6 +397,10 @@ impl EditorRules for Rules {
         check_option_value(&setting.key, value)?;
         Ok(reach)
     }
+
+    fn least_setting_reach(&self, setting: &Setting, reach: Reach) -> Reach {
+        reach.max(option_reach(&setting.key).unwrap_or(Reach::Shell))
+    }
 }
 
 #[cfg(test)]

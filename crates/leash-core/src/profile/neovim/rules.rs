@@ -54,6 +54,10 @@ impl EditorRules for Rules {
         Ok(reach.max(option_reach(&setting.key).unwrap_or(Reach::Code)))
     }
 
+    fn least_setting_reach(&self, setting: &Setting, reach: Reach) -> Reach {
+        reach.max(option_reach(&setting.key).unwrap_or(Reach::Code))
+    }
+
     fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
         let name = ItemKind::Command.name_in(&item.id)?;
         let (word, handler) = super::claimed_name(name, args, handlers)?;

@@ -103,6 +103,17 @@ pub struct ValidatedPlan {
     pub confirm: Confirm,
     pub steps: Vec<ValidStep>,
     pub dropped: Vec<Dropped>,
+    /// Plans to pick from instead, when the offline planner is not sure (no steps then):
+    /// each validated like this one, and kept only when every step of it passed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+}
+
+/// A plan the user may pick: what it does in a line, and the plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Choice {
+    pub label: String,
+    pub plan: ValidatedPlan,
 }
 
 impl ValidatedPlan {
@@ -157,7 +168,7 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<L
         }
     }
     let confirm = if steps.iter().any(|s| s.reach.needs_confirmation()) { Confirm::Required } else { Confirm::Default };
-    ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped }
+    ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped, choices: Vec::new() }
 }
 
 /// The user's range for a checked step, and its label with the lines in it, when the step

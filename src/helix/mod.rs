@@ -379,6 +379,7 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
         // Helix commands take no line range.
         range: None,
         current: current_values(&catalog.catalog, helix_config_path(args).as_deref()),
+        colorschemes: Vec::new(),
         previous: None,
     };
     let workspace = config::Workspace::find(&cwd);

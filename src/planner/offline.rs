@@ -331,7 +331,7 @@ fn with_candidates(
     let content: Vec<&Word> =
         clause.words.iter().filter(|w| !w.soft && w.truth.is_none() && w.number.is_none()).collect();
     for r in ranked.iter().take(10) {
-        if out.len() >= CHOICES {
+        if out.iter().filter(|steps| !steps.iter().all(|s| unchanged(s, env))).count() >= CHOICES {
             break;
         }
         if !related(r.entry, &content) {
@@ -344,7 +344,17 @@ fn with_candidates(
             }
         }
     }
+    // A candidate that would change nothing is no answer.
+    out.retain(|steps| !steps.iter().all(|s| unchanged(s, env)));
     out
+}
+
+/// Whether a step sets a setting to the value it has.
+fn unchanged(step: &Planned, env: &Env) -> bool {
+    match step {
+        Planned::Setting { key, value } => env.current.get(key) == Some(value),
+        Planned::Item { .. } => false,
+    }
 }
 
 /// Words too common in titles to tie a request to an entry ("maximize this window" is

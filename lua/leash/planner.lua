@@ -57,8 +57,10 @@ function M.start(request, on_done, opts)
   prompt_context.previous = opts and opts.previous or nil
   -- The current values go with the request (read here, on the main thread, in well under
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
-  -- look may add any setting to it.
-  if provider then prompt_context.current = M.current_values(state.entries) end
+  -- look may add any setting to it. Offline they say what "toggle" means and what a
+  -- choice changes; the installed color schemes tell a name the planner may run.
+  prompt_context.current = M.current_values(state.entries)
+  if not provider then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,
@@ -152,6 +154,13 @@ function M.current_values(entries)
   return next(values) and values or vim.empty_dict()
 end
 
+--- The color schemes installed (what `:colorscheme <Tab>` offers).
+---@return string[]
+function M.colorschemes()
+  local ok, names = pcall(vim.fn.getcompletion, '', 'color')
+  return ok and type(names) == 'table' and names or {}
+end
+
 --- The log file: one JSON line per exchange, readable by the user only.
 ---@return string
 function M.log_path() return vim.fs.joinpath(vim.fn.stdpath('log'), 'leash.log') end
@@ -171,7 +180,8 @@ end
 --- Append what became of a request to the log: `{"outcome": {"request", "status",
 --- "steps", "error"?, "time_ms"}}`. `status`: `ran` (`steps` ran), `failed` (`steps` ran
 --- before the one that failed, or planning failed), `cancelled`, `nothing to run`,
---- `shown` (`:Do!`), `edited` (the window's `e`) or `cancelled while planning`.
+--- `shown` (`:Do!`), `edited` (the window's `e`), `cancelled while planning` or
+--- `nothing chosen` (the offline planner's choice dismissed).
 ---@param request? string
 ---@param status string
 ---@param steps integer

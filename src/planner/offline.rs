@@ -330,7 +330,9 @@ fn with_candidates(
     }
     let content: Vec<&Word> =
         clause.words.iter().filter(|w| !w.soft && w.truth.is_none() && w.number.is_none()).collect();
-    for r in ranked.iter().take(10) {
+    // Entries ranked far below the best are not what the request is about.
+    let floor = ranked.first().map_or(0, |r| r.score / 2);
+    for r in ranked.iter().take(10).filter(|r| r.score >= floor) {
         if out.iter().filter(|steps| !steps.iter().all(|s| unchanged(s, env))).count() >= CHOICES {
             break;
         }
@@ -424,13 +426,10 @@ fn candidate_step(entry: &Entry, clause: &Clause, env: &Env) -> Option<Planned> 
             let current = env.current.get(&s.key);
             let value = match s.value_type {
                 ValueType::Boolean => match truth {
-                    Some(Truth::On) => json!(true),
+                    None | Some(Truth::On) => json!(true),
                     Some(Truth::Off) => json!(false),
-                    // Toggling, or not said: the other value when the current is known.
-                    _ => match current.and_then(Value::as_bool) {
-                        Some(b) => json!(!b),
-                        None => json!(true),
-                    },
+                    // The other value when the current one is known.
+                    Some(Truth::Toggle) => json!(!current.and_then(Value::as_bool).unwrap_or(false)),
                 },
                 ValueType::Number => match numbers.as_slice() {
                     [n] => json!(n),

@@ -36,6 +36,10 @@ use crate::rank::{Index, Mode, Ranked};
 use phrases::{Env, Match, Planned};
 use request::{forms, Clause, Truth, Word};
 
+/// On/off words that are everyday verbs ("show me the diff"): not enough to make a
+/// word a setting's name.
+const WEAK: &[&str] = &["show", "shows", "display", "see", "visible", "hide", "hides"];
+
 /// How many top-ranked entries a request may name.
 const TOP: usize = 5;
 /// The most candidates offered when the planner is not sure.
@@ -550,7 +554,9 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     if let [only] = content.as_slice() {
         let text = words[*only].text.clone();
         if let Some(rest) = text.strip_prefix("no") {
-            if !rest.is_empty() && catalog.setting(rest).is_some() && catalog.setting(&text).is_none() {
+            // Not a command's name (`:nohlsearch`, `:noh`).
+            let command = matches!(catalog.find(&text), Some(Entry::Item(_)));
+            if !rest.is_empty() && !command && catalog.setting(rest).is_some() && catalog.setting(&text).is_none() {
                 if truth == Some(Truth::On) {
                     return None;
                 }
@@ -592,6 +598,23 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     };
     let mut score = by_name.len();
     content.retain(|i| !by_name.contains(i));
+    // A name that is an everyday word ("diff", "list", "buffer") is only Vim's name when
+    // the request speaks Vim: an explicit on/off word, a value, "set", or the name
+    // alone. "show me the diff" is not the option 'diff'; "switch buffer" is not
+    // `:buffer`. The vocabulary says the everyday requests.
+    let one_word = by_name.len() == 1 && names(entry).iter().any(|n| words[by_name[0]].forms.contains(n));
+    let vim_speak = words.len() == 1
+        || !numbers.is_empty()
+        || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
+        || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
+    if one_word && !vim_speak {
+        return None;
+    }
+    if matches!(entry, Entry::Item(_))
+        && words.iter().any(|w| w.soft && !["current", "currently"].contains(&w.text.as_str()))
+    {
+        return None;
+    }
 
     // Values a string setting allows are not content words.
     let allowed: Vec<String> = match entry {
@@ -859,6 +882,16 @@ mod tests {
     }
 
     #[test]
+    fn vim_s_own_words_plan_by_name() {
+        assert_eq!(planned("diff on"), ["diff=true"]);
+        assert_eq!(planned("set list"), ["list=true"]);
+        assert_eq!(planned("nolist"), ["list=false"]);
+        assert_eq!(planned("nohlsearch"), ["cmd:nohlsearch"], "a command, not 'hlsearch' off");
+        assert_eq!(planned("noh"), ["cmd:nohlsearch"]);
+        assert_eq!(planned("make new vertical splits open to the right"), ["splitright=true"]);
+    }
+
+    #[test]
     fn numbers_take_their_unit_and_target() {
         assert_eq!(planned("indent with 2 spaces"), ["shiftwidth=2", "tabstop=2"]);
         assert_eq!(planned("indent with two spaces"), ["shiftwidth=2", "tabstop=2"]);
@@ -1030,6 +1063,11 @@ mod tests {
             "show line numbers in insert mode",
             "status",
             "the default theme is fine",
+            // An everyday word that is also a name is Vim's name only in Vim's words.
+            "show me the diff",
+            "switch buffer",
+            "what is wrap",
+            "what does :set list do",
         ] {
             assert_eq!(planned(r), Vec::<String>::new(), "{r}");
         }

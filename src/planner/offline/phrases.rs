@@ -260,13 +260,13 @@ fn find(alternative: &str, clause: &Clause, used: &[bool]) -> Option<Vec<usize>>
     None
 }
 
-/// Whether `word` is one the phrase allows: a word of its list, or of its groups (the
-/// words a phrase is said by explain each other: "away from the edge").
+/// Whether `word` is one the phrase allows: a word of its list, or a one-word
+/// alternative of its groups (the words a phrase is said by explain each other: "away
+/// from the edge"). A word of a longer alternative is not: "paste" belongs to "clipboard
+/// copy paste", and alone says something else.
 fn allowed(word: &Word, phrase: &Phrase) -> bool {
     phrase.may.iter().any(|m| word.is(m))
-        || phrase.need.iter().any(|group| {
-            group.iter().any(|alt| alt.split(' ').any(|part| part != "<n>" && !is_filler(part) && word.is(part)))
-        })
+        || phrase.need.iter().any(|group| group.iter().any(|alt| !alt.contains(' ') && alt != &"<n>" && word.is(alt)))
 }
 
 fn match_phrase(phrase: &Phrase, clause: &Clause, env: &Env) -> Option<Match> {

@@ -82,10 +82,10 @@ const FILLER: &[&str] = &[
     "a", "an", "the", "please", "pls", "plz", "can", "could", "would", "will", "should", "shall", "you", "u", "i",
     "i'd", "i'm", "i'll", "me", "my", "mine", "we", "us", "our", "let", "let's", "lets", "want", "wanna", "like",
     "need", "to", "for", "of", "in", "into", "at", "by", "with", "from", "it", "its", "it's", "this", "that", "these",
-    "those", "here", "there", "now", "just", "some", "be", "is", "are", "was", "do", "does", "have", "has", "option",
-    "options", "setting", "settings", "value", "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then",
-    "so", "also", "too", "as", "than", "thing", "things", "kindly", "thanks", "thank", "okay", "ok", "hey", "hi", "or",
-    "nicely", "when", "while", "i've", "again", "what's", "where's", "how's", "there's", "it'd", "you'd",
+    "those", "here", "there", "now", "just", "some", "be", "is", "are", "was", "do", "does", "have", "has", "value",
+    "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "as", "than", "thing",
+    "things", "kindly", "thanks", "thank", "okay", "ok", "hey", "hi", "or", "nicely", "when", "while", "i've", "again",
+    "what's", "where's", "how's", "there's", "it'd", "you'd",
 ];
 
 /// Whether `word` is dropped from every clause.
@@ -155,6 +155,10 @@ const OFF: &[&str] = &[
     "remove",
     "false",
     "none",
+    "silence",
+    "silent",
+    "mute",
+    "muted",
 ];
 const TOGGLE: &[&str] = &["toggle", "toggles", "flip"];
 /// Words that ask for a change relative to the current value: a model's job, unless a
@@ -261,7 +265,11 @@ pub(super) fn read(request: &str) -> Reading {
     let has_literal = request.contains(['"', '`', '/', '\\', '*', '^', '$', '<', '>', '{', '}', '[', ']', '|'])
         || request.chars().filter(|c| *c == '\'').count() >= 2 && !request.contains("'t ");
     let raw = raw_words(&english);
-    let question = raw.first().is_some_and(|w| QUESTION.contains(&w.as_str()));
+    // "what does … do", "what is wrap": asking about, not asking for ("what's the
+    // working directory" asks for what a command shows).
+    let question = raw.first().is_some_and(|w| QUESTION.contains(&w.as_str()))
+        || (raw.first().is_some_and(|w| w == "what" || w == "which")
+            && raw.get(1).is_some_and(|w| ["does", "do", "did", "is", "are", "was"].contains(&w.as_str())));
     let whole = clause(&raw);
     let mut parts = Vec::new();
     let mut current: Vec<String> = Vec::new();

@@ -95,7 +95,7 @@ function H.client(name)
 end
 
 --- Append one line to the log (|leash-log|) with the agent's name.
-function H.log(entry) pcall(require('leash.planner').log, vim.json.encode({ agent = entry })) end
+function H.log(entry) pcall(require('leash.log').append, vim.json.encode({ agent = entry })) end
 
 H.methods = {}
 

@@ -262,7 +262,7 @@ end
 
 ---@class leash.ConfirmRunOpts
 ---@field config? leash.Config
----@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.planner.log_outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran, nil when it failed before a step could run (a window that did not open)
+---@field on_done? fun(ran: boolean, err?: string, status: string, steps: integer) `status` as |leash.log.outcome()| writes it, or `replaced` (a newer plan replaced it while it waited) or `withdrawn` (see the returned function); `steps`: how many ran, nil when it failed before a step could run (a window that did not open)
 ---@field from? string who sent the plan, when it is not the person's own request (an agent's name): the window's title says so
 ---@field entries? table[] the catalog snapshot the plan was made from
 ---@field range? leash.LineRange

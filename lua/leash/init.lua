@@ -300,6 +300,16 @@ H.last = nil
 ---@param last table |H.last|
 ---@param how { window?: boolean } always open the window (`:Leash last`)
 function H.show(last, how)
+  -- The offline planner was not sure: the chosen candidate becomes the plan.
+  local pick = require('leash.ui.pick')
+  if pick.wanted(last.plan) then
+    return pick.pick(last.plan, function(chosen)
+      if not chosen then return require('leash.log').outcome(last.request, 'nothing chosen', 0) end
+      local picked = vim.tbl_extend('force', last, { plan = H.copy(chosen) })
+      if H.last == last then H.last = picked end
+      H.show(picked, how)
+    end)
+  end
   require('leash.execute').confirm_and_run(H.copy(last.plan), {
     config = require('leash.config').get(),
     entries = last.entries,

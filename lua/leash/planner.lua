@@ -58,8 +58,10 @@ function M.start(request, on_done, opts)
   prompt_context.previous = opts and opts.previous or nil
   -- The current values go with the request (read here, on the main thread, in well under
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
-  -- look may add any setting to it.
-  if provider then prompt_context.current = M.current_values(state.entries) end
+  -- look may add any setting to it. Offline they say what "toggle" means and what a
+  -- choice changes; the installed color schemes tell a name the planner may run.
+  prompt_context.current = M.current_values(state.entries)
+  if not provider then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,
@@ -151,6 +153,13 @@ function M.current_values(entries)
   end
   -- An empty table would reach the core as a list.
   return next(values) and values or vim.empty_dict()
+end
+
+--- The color schemes installed (what `:colorscheme <Tab>` offers).
+---@return string[]
+function M.colorschemes()
+  local ok, names = pcall(vim.fn.getcompletion, '', 'color')
+  return ok and type(names) == 'table' and names or {}
 end
 
 -- Helper functionality =======================================================

@@ -296,7 +296,7 @@ describe('agent.call()', function()
   end)
 
   it('writes every proposal and its outcome to the log with the agent name', function()
-    local log = require('leash.planner').log_path()
+    local log = require('leash.log').path()
     vim.fn.delete(log)
     local answer =
       call('propose', { client = 'opencode', plan = plan({ { type = 'setting', key = 'list', value = true } }) })

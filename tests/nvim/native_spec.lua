@@ -362,6 +362,7 @@ function H.checks.provider_key(mod)
   })
   eq({ 'openai', false, nil }, { here.kind, here.required, here.key })
   matches('provider', raises(mod.provider_key, { provider = 'nowhere' }))
+end
 
 function H.checks.path_landing(mod)
   local dir = vim.fn.tempname()

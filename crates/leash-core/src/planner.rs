@@ -177,9 +177,11 @@ impl Run<'_> {
         let entries: Vec<&Entry> = shortlist.iter().map(|r| r.entry).collect();
 
         let Some(provider) = provider else {
-            let answer = offline::answer(&req.request, catalog, index, &shortlist);
-            let parsed = self.read(answer, 1, &[])?;
-            return Ok((self.validate(&parsed), String::new(), Vec::new(), entries.len()));
+            let offline = offline::plan(&req.request, catalog, index, &shortlist, &req.context);
+            let parsed = self.read(offline.answer, 1, &[])?;
+            let mut plan = self.validate(&parsed);
+            plan.choices = self.validate_choices(offline.choices);
+            return Ok((plan, String::new(), Vec::new(), entries.len()));
         };
 
         // A refined plan keeps what it refines within reach ("no, only this buffer"
@@ -274,6 +276,21 @@ impl Run<'_> {
         let v = validate::validate(parsed, &self.req.catalog, &self.req.policy, self.req.context.range);
         self.timings.validate_ms = ms(t.elapsed());
         v
+    }
+
+    /// The offline planner's candidates, each validated like a plan; one the validator
+    /// would change (a step dropped) is not offered.
+    fn validate_choices(&self, choices: Vec<offline::Choice>) -> Vec<validate::Choice> {
+        let req = self.req;
+        choices
+            .into_iter()
+            .filter_map(|c| {
+                let parsed = plan::plan_from_object(&c.plan).ok()?;
+                let plan = validate::validate(&parsed, &req.catalog, &req.policy, req.context.range);
+                (plan.dropped.is_empty() && plan.steps.len() == parsed.steps.len() && !plan.steps.is_empty())
+                    .then_some(validate::Choice { label: crate::text::visible(&c.label), plan })
+            })
+            .collect()
     }
 
     fn provider_label(&self) -> String {

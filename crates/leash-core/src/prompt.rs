@@ -58,6 +58,10 @@ pub struct Context {
     /// so "toggle" and "turn off" can be planned. Only shortlisted ones are shown.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub current: BTreeMap<String, Value>,
+    /// The color schemes installed (Neovim's `getcompletion('', 'color')`), so the
+    /// offline planner knows a name when it sees one. Not shown to a model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub colorschemes: Vec<String>,
     /// The plan the user asked to change ("no, only this buffer"): shown to the model
     /// with the new request, and its entries are put on the shortlist.
     #[serde(skip_serializing_if = "Option::is_none")]

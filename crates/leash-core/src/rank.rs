@@ -47,6 +47,7 @@ mod concepts;
 mod languages;
 mod text;
 
+pub use languages::to_english;
 pub use text::{query_words, stem};
 use text::{split_words, strip_emphasis};
 

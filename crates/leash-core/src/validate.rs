@@ -108,6 +108,17 @@ pub struct ValidatedPlan {
     pub confirm: Confirm,
     pub steps: Vec<ValidStep>,
     pub dropped: Vec<Dropped>,
+    /// Plans to pick from instead, when the offline planner is not sure (no steps then):
+    /// each validated like this one, and kept only when every step of it passed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+}
+
+/// A plan the user may pick: what it does in a line, and the plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Choice {
+    pub label: String,
+    pub plan: ValidatedPlan,
 }
 
 impl ValidatedPlan {
@@ -163,7 +174,7 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<L
     }
     let confirm =
         confirm::plan_confirm(steps.iter().map(|s| confirm::step_is_marked(s.reach, s.action.runs_a_shell())));
-    ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped }
+    ValidatedPlan { reply: display_text(&plan.reply), confirm, steps, dropped, choices: Vec::new() }
 }
 
 /// The user's range for a checked step, and its label with the lines in it, when the step

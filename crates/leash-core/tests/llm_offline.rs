@@ -45,3 +45,5 @@ fn make_the_font_bigger_needs_a_model() {
     assert_eq!(p["reply"], json!(offline::NEEDS_MODEL));
     assert!(offline::NEEDS_MODEL.starts_with("offline can't plan this: :help leash-providers"));
 }
+
+// ---- everyday requests (tests/data/offline-requests*.jsonl) against the real catalogs

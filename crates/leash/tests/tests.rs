@@ -9,6 +9,8 @@ mod support;
 mod cli;
 #[cfg(unix)]
 mod helix_cli;
+#[cfg(unix)]
+mod offline_requests;
 
 /// A file in `tests/` that is not a module here would never run (autotests are off).
 #[test]

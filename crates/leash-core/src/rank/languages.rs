@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn each_language_reads_as_english() {
         assert_eq!(en("Zeilennummern anzeigen").as_deref(), Some("line numbers show"));
-        assert_eq!(en("Tabulatorbreite auf 4 setzen").as_deref(), Some("tab width 4 setzen"));
+        assert_eq!(en("Tabulatorbreite auf 4 setzen").as_deref(), Some("tab width 4 set"));
         assert_eq!(en("mostrar números de línea").as_deref(), Some("show line numbers"));
         assert_eq!(en("activer le retour à la ligne").as_deref(), Some("enable wrap"));
         assert_eq!(en("toujours afficher la barre d'état").as_deref(), Some("always show status line"));

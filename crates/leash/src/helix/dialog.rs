@@ -370,6 +370,31 @@ impl Screen {
         }
     }
 
+    /// Offers the offline planner's candidates (`rows` says what it is not sure of, then
+    /// one numbered row each) and returns the index of the one picked by its number;
+    /// `None` for Esc or Ctrl-C. Keys typed before the list was on screen are ignored.
+    pub fn choose(&mut self, rows: &[Row], count: usize) -> Option<usize> {
+        let shown_at = Instant::now();
+        loop {
+            let (_, cols) = self.tty.size();
+            let mut f = Self::header_text(cols, "which one?");
+            for row in wrap(&labelled(rows.to_vec()), cols) {
+                f.push_str(&format!("{}\r\n", draw_line(&cut(&row, cols))));
+            }
+            let keys = format!("1–{count} picks · Esc cancels");
+            f.push_str(&format!("\r\n{}", draw_line(&cut(&vec![(keys, Style::Keys)], cols))));
+            self.frame(&f);
+            match self.tty.key_after(None, Some(shown_at))? {
+                Key::Esc | Key::CtrlC => return None,
+                Key::Char(c) => match c.to_digit(10).map(|d| d as usize) {
+                    Some(n) if (1..=count).contains(&n) => return Some(n - 1),
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+
     /// Leaves the dialog's text and prints below it (programs write here).
     pub fn print(&mut self, row: &Row) {
         self.tty.write(&format!("{}\r\n", draw_line(row)));

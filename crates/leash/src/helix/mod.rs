@@ -214,6 +214,12 @@ fn preview(
     let plan = HelixPlan::new(&outcome.plan, &prepared.env(cfg, context));
     let (current, notes) = settings_view(&plan, args, false);
     let mut rows = vec![vec![(format!("leash plan for: {}", dialog::visible(request)), Style::Heading)], Vec::new()];
+    if outcome.plan.steps.is_empty() && !outcome.plan.choices.is_empty() {
+        rows.extend(choice_rows(&outcome.plan));
+        rows.push(Vec::new());
+        rows.push(vec![("Nothing was applied: space . asks again and offers these to pick.".into(), Style::Note)]);
+        return Some(Ok(dialog::plain(&rows)));
+    }
     rows.extend(present::rows(&plan, &current, &notes));
     rows.push(Vec::new());
     let answer = outcome.log.exchanges.last().filter(|x| !x.truncated).map(|x| x.raw.clone());
@@ -239,6 +245,16 @@ fn preview(
     };
     rows.push(vec![(note.into(), Style::Note)]);
     Some(Ok(dialog::plain(&rows)))
+}
+
+/// The offline planner's candidates as rows: what it is not sure of, then each one
+/// numbered with what it changes.
+fn choice_rows(plan: &leash_core::validate::ValidatedPlan) -> Vec<Row> {
+    let mut rows = vec![vec![(dialog::visible(&plan.reply), Style::Plain)], Vec::new()];
+    for (i, c) in plan.choices.iter().enumerate() {
+        rows.push(vec![(format!("{}  ", i + 1), Style::Keys), (dialog::visible(&c.label), Style::Plain)]);
+    }
+    rows
 }
 
 /// `leash helix plan`: the text `ask` left for Helix's popup. Empty (no popup) when `ask`
@@ -380,6 +396,7 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
         // Helix commands take no line range.
         range: None,
         current: current_values(&catalog.catalog, helix_config_path(args).as_deref()),
+        colorschemes: Vec::new(),
         previous: None,
     };
     let workspace = config_toml::Workspace::find(&cwd);
@@ -537,7 +554,7 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
         Err(e) => return failed(screen, "leash: cannot plan", &e),
     };
     // The same request (or none) applies what was shown; another request plans anew.
-    let validated = match previewed.filter(|p| request.is_empty() || request == p.request) {
+    let mut validated = match previewed.filter(|p| request.is_empty() || request == p.request) {
         Some(p) => match previewed_plan(&p, &prepared) {
             Ok(plan) => plan,
             Err(e) => return failed(screen, "leash: the previewed plan was not applied", &e),
@@ -548,6 +565,13 @@ fn dialog_flow(screen: &mut Screen, args: &Args, context: &HelixContext) -> Hand
             Planned::Failed(e) => return failed(screen, "leash: planning failed; nothing was run", &e),
         },
     };
+    // The offline planner was not sure: the candidate picked is the plan.
+    if validated.steps.is_empty() && !validated.choices.is_empty() {
+        match screen.choose(&choice_rows(&validated), validated.choices.len()) {
+            Some(i) => validated = validated.choices.swap_remove(i).plan,
+            None => return cancelled(),
+        }
+    }
     let plan = HelixPlan::new(&validated, &prepared.env(&cfg, context));
     let (current, notes) = settings_view(&plan, args, true);
     let config_broken = notes.iter().any(|r| r.iter().any(|(_, s)| *s == Style::Error));
@@ -800,6 +824,29 @@ mod tests {
         assert!(lines.iter().all(|l| !l.contains("^J")));
         // Other controls are still shown, not sent to the terminal.
         assert_eq!(error_rows("e", "a\u{1b}[2Jb")[2][0].0, "a^[[2Jb");
+    }
+
+    #[test]
+    fn the_offline_planner_s_candidates_are_offered_by_number() {
+        let tmp = tempfile::tempdir().unwrap();
+        let args = Args { helix_config: Some(tmp.path().join("config.toml")), ..Args::default() };
+        let mut prepared = prepare(&ProgramConfig::default(), &HelixContext::default(), &args).unwrap();
+        prepared.model_context.current.insert("soft-wrap.enable".into(), json!(false));
+        let r = planner::plan_blocking(&prepared.request(&ProgramConfig::default(), "toggle"), &CancelToken::new());
+        // "toggle" alone names nothing: no plan, no candidates.
+        assert!(r.unwrap().plan.choices.is_empty());
+        let plan = planner::plan_blocking(
+            &prepared.request(&ProgramConfig::default(), "wrap long lines visually for reading"),
+            &CancelToken::new(),
+        )
+        .unwrap()
+        .plan;
+        assert!(plan.steps.is_empty() && !plan.choices.is_empty(), "{:?}", plan);
+        let lines: Vec<String> =
+            choice_rows(&plan).iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect();
+        assert_eq!(lines[0], plan.reply);
+        assert!(lines[2].starts_with("1  soft-wrap.enable: off → on"), "{lines:?}");
+        assert!(lines.len() <= 2 + leash_core::planner::offline::CHOICES);
     }
 
     #[test]

@@ -130,6 +130,13 @@ function M.room() return H.room() end
 ---@type leash.EchoItem[]
 H.queue = {}
 
+-- Notifiers that show the title: the text need not say `leash: ` again.
+H.titled = { snacks = true, noice = true, notify = true, fidget = true }
+
+-- Notifiers whose windows cut long lines ('wrap' off in snacks.nvim's notification
+-- window, where noice.nvim also shows its notifications).
+H.clips = { snacks = true, noice = true }
+
 -- Helper functionality =======================================================
 
 function H.builtin_notify()
@@ -155,13 +162,6 @@ function H.notifier()
     if source:find('/lua/' .. kind .. '[/.]') then return kind end
   end
 end
-
--- Notifiers that show the title: the text need not say `leash: ` again.
-H.titled = { snacks = true, noice = true, notify = true, fidget = true }
-
--- Notifiers whose windows cut long lines ('wrap' off in snacks.nvim's notification
--- window, where noice.nvim also shows its notifications).
-H.clips = { snacks = true, noice = true }
 
 --- The highlight of a level, as Neovim's own vim.notify gives it (an error in ErrorMsg:
 --- the colour of an error without being one).

@@ -250,9 +250,12 @@ function H.load()
   end
 
   if not mod then
-    local why = #errs > 0 and ('could not load the native library (%s)'):format(table.concat(errs, '; '))
-      or ('native library not found (looked for %s)'):format(table.concat(candidates, ', '))
-    return { error = ('leash: %s; %s'):format(why, M.build_hint()), candidates = candidates }
+    -- What to run comes before the paths: a message line shows only its start.
+    local why, detail = 'native library not found', 'looked for ' .. table.concat(candidates, ', ')
+    if #errs > 0 then
+      why, detail = 'could not load the native library', table.concat(errs, '; ')
+    end
+    return { error = ('leash: %s: %s; %s'):format(why, M.build_hint(), detail), candidates = candidates }
   end
 
   local ok, version = pcall(mod.version)

@@ -316,10 +316,7 @@ end
 
 local shown_notify = vim.notify
 vim.notify = function(msg, level, opts)
-  -- A notifier gets leash's messages titled leash, without the `leash: ` in front: the
-  -- record puts it back, as the message area shows them.
-  local titled = type(opts) == 'table' and opts.title == 'leash'
-  messages[#messages + 1] = { msg = (titled and 'leash: ' or '') .. tostring(msg), level = level }
+  messages[#messages + 1] = { msg = tostring(msg), level = level }
   -- In the TUI the person (and capture-pane) sees it as usual.
   if tui then shown_notify(msg, level, opts) end
 end

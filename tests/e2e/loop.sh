@@ -10,6 +10,9 @@
 #      not typing: the window opens when the plan arrives.
 #   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
 #      in a notification titled leash, without the "leash:" prefix.
+#   7. (80×24, a new session) `:Do <Tab>` completes the last session's request; a plan
+#      reviewed with `:Do!` runs from `:Leash last` with y; `:Leash log` lists it with its
+#      steps and outcome, and q closes it.
 #   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
 #      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
@@ -131,6 +134,43 @@ for size in 80x24 120x40; do
   gone
   echo "loop: ok ($size): the Enter that dismissed a hit-enter prompt did not hold the plan"
 done
+
+# --- 7. a new session: history, :Do! then :Leash last, :Leash log (80×24) ------------------
+start 80 24 "$tmp/init.lua" # the state folder of the 80×24 session above
+keys Escape
+keys -l ':Do '
+keys Tab
+wait_for '^:Do e2e-plan:slow *$' 5 || fail ":Do <Tab> in a new session did not complete the last request"
+keys C-u Escape
+echo "loop: ok: :Do <Tab> completes the requests of an earlier session, newest first"
+
+shell_marker="$(dirname "$echo_file")/hidden_shell.txt"
+rm -f "$shell_marker"
+ex 'Do! e2e-plan:hidden_shell'
+wait_quietly 'plan only \(:Do!\), nothing runs' 30 "appeared with :Do!" || fail ":Do! did not show the plan only"
+keys q
+gone
+ex 'Leash last'
+wait_quietly 'y run \(marked steps' 5 "appeared with :Leash last" || fail ":Leash last did not offer to run the reviewed plan"
+sleep 0.4
+keys y
+for _ in $(seq 50); do [ -s "$shell_marker" ] && break; sleep 0.1; done
+[ -s "$shell_marker" ] || fail "y in :Leash last did not run the reviewed :Do! plan"
+gone
+echo "loop: ok: a plan reviewed with :Do! ran from :Leash last with y"
+
+# One window again, without wrap (the plan turned it on and opened a terminal split).
+ex 'only | set nowrap'
+ex 'Leash log'
+wait_quietly '^leash log: [0-9]+ requests, newest first' 5 "appeared with :Leash log" || fail ":Leash log did not open its view"
+wait_for '  outcome: only shown \(:Do!\), nothing ran' 2 || fail ":Leash log does not say the plan was only shown first"
+wait_for '  outcome \([0-9:]+\): ran 2 steps' 2 || fail ":Leash log does not say the plan then ran from :Leash last"
+wait_for '  ran     2\. Run in a terminal: echo hidden_shell' 2 || fail ":Leash log does not list the steps with their outcome"
+capture log-80x24
+keys q
+sleep 0.3
+screen | grep -q '^leash log:' && fail "q did not close the log view"
+echo "loop: ok: :Leash log shows one entry per request with its steps and outcome; q closes it"
 
 # --- 6. a config with a typo, from init.lua ----------------------------------------------
 cat >"$tmp/typo.lua" <<EOF

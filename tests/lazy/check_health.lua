@@ -26,8 +26,7 @@ check(plugin._.loaded ~= nil, ':checkhealth loaded leash through lazy.nvim')
 local said = table.concat(vim.tbl_map(function(m) return m.msg end, msgs), '\n---\n')
 if bad then
   check(#msgs == 1, ('one notification (%d): %s'):format(#msgs, said))
-  -- A notifier gets it titled leash, without the `leash: ` in front.
-  local want = 'config: providers.mine.kind: should be one of '
+  local want = 'leash: config: providers.mine.kind: should be one of '
     .. "'anthropic', 'openai', 'ollama', 'offline', not \"gpt\"; timeout_ms: should be an integer from 1000 to 600000, not 5"
   check(msgs[1] and msgs[1].msg == want, 'the message is the config error alone: ' .. said)
   check(msgs[1] and msgs[1].level == vim.log.levels.ERROR, 'as an error')

@@ -595,7 +595,7 @@ describe('execute.confirm_and_run()', function()
         { config = { confirm_before_run = false } }
       )
       vim.notify = saved
-      eq({ { 'nothing ran, refused: unknown setting “x”', vim.log.levels.WARN } }, notes)
+      eq({ { 'leash: nothing ran, refused: unknown setting “x”', vim.log.levels.WARN } }, notes)
       -- two refused steps: the count, then each reason
       notes = {}
       vim.notify = function(msg, level) notes[#notes + 1] = { msg, level } end
@@ -612,7 +612,7 @@ describe('execute.confirm_and_run()', function()
       vim.notify = saved
       eq({
         {
-          'nothing ran: the checker refused all 2 steps\nrefused: unknown setting “x”\nrefused: unknown setting “y”',
+          'leash: nothing ran: the checker refused all 2 steps\nrefused: unknown setting “x”\nrefused: unknown setting “y”',
           vim.log.levels.WARN,
         },
       }, notes)
@@ -656,8 +656,7 @@ describe('execute.confirm_and_run()', function()
         'leash: cannot show the plan, so nothing runs: the native library is too old to show a plan (run :Leash build)',
         r[2]
       )
-      -- The notifier's title says `leash`.
-      eq((r[2]:gsub('^leash: ', '')), notes[i])
+      eq(r[2], notes[i])
     end
   end)
 
@@ -678,7 +677,7 @@ describe('execute.confirm_and_run()', function()
     vim.notify = notify
     eq(true, ok_, err)
     eq({ false, 'leash: cannot show the plan, so nothing runs: (spec)' }, result)
-    eq((result[2]:gsub('^leash: ', '')), notes[1])
+    eq(result[2], notes[1])
     eq(0, #floats())
     press('y')
     vim.wait(200, function() return exists(out) end)

@@ -93,7 +93,7 @@ describe(':Leash last', function()
     vim.notify = function(msg) notes[#notes + 1] = msg end
     vim.cmd('Leash last')
     vim.notify = saved
-    matches('^no plan yet', notes[1])
+    matches('^leash: no plan yet', notes[1])
   end)
 
   it('reopens a cancelled plan without asking the model again, and runs it', function()
@@ -340,7 +340,7 @@ describe(':Leash last checks the plan again against the catalog of now', functio
     eq(nil, float(), 'no window')
     eq(nil, vim.g.leash_spec_mark)
     eq(vim.log.levels.WARN, notes[1].level)
-    matches('^nothing runs, the last plan changed: .*LeashSpecMark', notes[1].msg)
+    matches('^leash: nothing runs, the last plan changed: .*LeashSpecMark', notes[1].msg)
     eq('changed', outcomes()[#outcomes()].status)
   end)
 

@@ -102,6 +102,19 @@ describe(':Leash log, the view', function()
     eq('failed', entries[2].outcome.status)
   end)
 
+  it('keeps a plan shown with :Do!, then run from :Leash last, as one entry with both outcomes', function()
+    local t = os.time({ year = 2026, month = 3, day = 4, hour = 5, min = 6, sec = 7 }) * 1000
+    local entries, bad = view.parse({
+      record(t, 'wrap', { { label = 'Set wrap = true' } }),
+      outcome('wrap', 'shown', 0),
+      vim.json.encode({ outcome = { request = 'wrap', status = 'ran', steps = 1, time_ms = t + 65000 } }),
+    })
+    eq(1, #entries)
+    local text = table.concat(view.render(entries, bad, 'x'), '\n')
+    matches('\n  ran     1%. Set wrap = true\n', text)
+    matches('\n  outcome: only shown %(:Do!%), nothing ran\n  outcome %(05:07:12%): ran 1 step$', text)
+  end)
+
   it('says when, what, who, how long, each step with its outcome, newest first', function()
     local t = os.time({ year = 2026, month = 3, day = 4, hour = 5, min = 6, sec = 7 }) * 1000
     local steps = {

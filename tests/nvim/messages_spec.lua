@@ -121,37 +121,67 @@ describe("leash's messages with Neovim's own vim.notify", function()
 end)
 
 describe("leash's messages through a notifier", function()
-  it('get the whole text titled leash, without the leash: prefix, at once', function()
+  --- A stand-in for a notifier, defined as if in `file` (what leash tells them apart by).
+  local function notifier(file, callable_table)
     local seen = {}
+    local fn = assert(
+      load('local seen = ...; return function(a, b, c, d) seen[#seen + 1] = { a, b, c, d } end', '@' .. file)
+    )(seen)
+    local n = fn
+    if callable_table then n = setmetatable({}, { __call = fn }) end
+    return n,
+      function()
+        return vim.tbl_map(function(c)
+          -- A callable table gets itself first.
+          if callable_table then return { msg = c[2], level = c[3], opts = c[4] } end
+          return { msg = c[1], level = c[2], opts = c[3] }
+        end, seen)
+      end
+  end
+
+  local function say(n, msg, level, opts)
     local saved = vim.notify
-    vim.notify = function(msg, level, opts) seen[#seen + 1] = { msg = msg, level = level, opts = opts } end
-    local long = 'leash: 401 from fake at 127.0.0.1:18734: ' .. ('the request was refused; '):rep(8)
-    notify.notify(long, vim.log.levels.ERROR, { more = ':Leash log' })
+    vim.notify = n
+    notify.notify(msg, level, opts)
     vim.notify = saved
-    eq(1, #seen)
-    eq(long:sub(#'leash: ' + 1), seen[1].msg)
-    eq('leash', seen[1].opts.title)
-    eq(vim.log.levels.ERROR, seen[1].level)
+  end
+
+  local long = 'leash: 401 from fake at 127.0.0.1:18734: ' .. ('the request was refused; '):rep(4)
+
+  it('keep the prefix where the title may be shown nowhere (a wrapper around Neovim’s own)', function()
+    local n, seen = notifier('/home/me/.config/nvim/lua/mine/log_notify.lua')
+    say(n, long, vim.log.levels.ERROR, { more = ':Leash log' })
+    eq(1, #seen())
+    eq(long, seen()[1].msg, 'whole, at once, as it is')
+    eq('leash', seen()[1].opts.title)
+    eq(vim.log.levels.ERROR, seen()[1].level)
   end)
 
-  it('wrap lines for a notifier whose windows cut them (snacks.nvim, noice.nvim)', function()
-    vim.o.columns = 80
-    local seen = {}
-    -- A stand-in defined in a file under lua/snacks/, as snacks.nvim's vim.notify is.
-    local fake =
-      assert(load('return function(msg) _G.__leash_seen = msg end', '@/plugins/snacks.nvim/lua/snacks/init.lua'))()
-    local saved = vim.notify
-    vim.notify = fake
-    local long = 'leash: 401 from fake at 127.0.0.1:18734: ' .. ('the request was refused; '):rep(4)
-    notify.notify(long)
-    vim.notify = saved
-    seen = vim.split(_G.__leash_seen, '\n')
-    _G.__leash_seen = nil
-    ok(#seen > 1, vim.inspect(seen))
-    for _, line in ipairs(seen) do
-      ok(vim.fn.strdisplaywidth(line) <= notify.notifier_width(), line)
+  it('drop the prefix for notifiers that show the title (nvim-notify, fidget.nvim)', function()
+    for _, case in ipairs({
+      { '/plugins/nvim-notify/lua/notify/init.lua', true },
+      { '/plugins/fidget.nvim/lua/fidget.lua', false },
+    }) do
+      vim.o.columns = 80
+      local n, seen = notifier(case[1], case[2])
+      say(n, long)
+      eq(long:sub(#'leash: ' + 1), seen()[1].msg, case[1])
+      eq('leash', seen()[1].opts.title)
     end
-    eq(vim.trim(long:sub(#'leash: ' + 1)), table.concat(seen, ' '))
+  end)
+
+  it('wrap lines for snacks.nvim and noice.nvim, whose windows cut them', function()
+    for _, file in ipairs({ '/plugins/snacks.nvim/lua/snacks/init.lua', '/plugins/noice.nvim/lua/noice/init.lua' }) do
+      vim.o.columns = 80
+      local n, seen = notifier(file)
+      say(n, long)
+      local lines = vim.split(seen()[1].msg, '\n')
+      ok(#lines > 1, vim.inspect(lines))
+      for _, line in ipairs(lines) do
+        ok(vim.fn.strdisplaywidth(line) <= notify.notifier_width(), line)
+      end
+      eq(vim.trim(long:sub(#'leash: ' + 1)), table.concat(lines, ' '))
+    end
   end)
 end)
 
@@ -205,6 +235,20 @@ describe('progress without a notifier or progress messages (Neovim 0.11)', funct
       end
       progress.stop()
       eq({ '3', '2' }, waits)
+    end)
+  end)
+
+  it('says a wait of a fraction of a second as the core said it, then that it asks again', function()
+    with_builtin(function()
+      local calls, restore = capture_echo(true)
+      progress.start('fake')
+      progress.news('connection refused: asking again in 1.0 s')
+      vim.wait(1250, function() return false end, 10)
+      restore()
+      progress.stop()
+      local texts = vim.tbl_map(text_of, calls)
+      ok(texts[2] and texts[2]:find('asking again in 1.0 s', 1, true), vim.inspect(texts))
+      ok(texts[#texts]:find('connection refused: asking again…', 1, true), vim.inspect(texts))
     end)
   end)
 end)

@@ -406,7 +406,7 @@ describe('planner with a provider', function()
       notes
     )
     ok(#said >= 1, vim.inspect(notes))
-    matches('^%S+ planning with spec · .*rate%-limited %(429%)', said[1].msg)
+    matches('^leash: %S+ planning with spec · .*rate%-limited %(429%)', said[1].msg)
   end)
 
   it('reports a dead endpoint clearly and runs nothing', function()

@@ -126,7 +126,7 @@ describe('plugin/leash.lua', function()
     local okc, err = pcall(vim.cmd, 'Leash')
     vim.notify = saved
     ok(okc, err)
-    matches('^:Leash {subcommand}, one of:', notes[1][1])
+    matches('^leash: :Leash {subcommand}, one of:', notes[1][1])
     for _, sub in ipairs({ 'again', 'build', 'cancel', 'catalog', 'last', 'log', 'rank', 'show', 'undo' }) do
       matches('\n  ' .. sub .. ' +%S', notes[1][1])
     end

@@ -15,14 +15,16 @@ M.max_entries = 200
 
 ---@class leash.LogEntry
 ---@field record? table the core's line for the request (absent when planning never started)
----@field outcome? table what became of it (`status`, `steps`, `error`)
+---@field outcome? table what became of it last (`status`, `steps`, `error`)
+---@field outcomes table[] every outcome, oldest first (a plan shown, then run from `:Leash last`)
 ---@field guard table[] the programs its steps started or were refused
 ---@field time_ms? integer
 ---@field request? string
 
 --- The log's lines grouped into entries, oldest first: each of the core's records, with
---- the outcome and guard lines that follow it; an outcome with no record before it (a
---- request refused before planning) is an entry of its own.
+--- the outcome and guard lines that follow it for the same request (a plan only shown,
+--- then run from `:Leash last`, has two outcomes); an outcome with no record of its
+--- request before it (a request refused before planning) is an entry of its own.
 ---@param lines string[]
 ---@return leash.LogEntry[] entries
 ---@return integer unreadable lines that are not JSON objects
@@ -34,16 +36,16 @@ function M.parse(lines)
       if line ~= '' then bad = bad + 1 end
     elseif type(t.outcome) == 'table' then
       local o = t.outcome
-      if current and not current.outcome and current.request == o.request then
-        current.outcome = o
-      else
-        current = { outcome = o, guard = {}, time_ms = o.time_ms, request = o.request }
+      if not (current and current.request == o.request) then
+        current = { outcomes = {}, guard = {}, time_ms = o.time_ms, request = o.request }
         entries[#entries + 1] = current
       end
+      current.outcomes[#current.outcomes + 1] = o
+      current.outcome = o
     elseif type(t.guard) == 'table' then
       if current then current.guard[#current.guard + 1] = t.guard end
     elseif t.request ~= nil then
-      current = { record = t, guard = {}, time_ms = t.time_ms, request = t.request }
+      current = { record = t, outcomes = {}, guard = {}, time_ms = t.time_ms, request = t.request }
       entries[#entries + 1] = current
     else
       bad = bad + 1
@@ -110,8 +112,8 @@ function M.raw_lines(entry)
     local ok, json = pcall(vim.json.encode, r)
     out[#out + 1] = text.visible(ok and json or '?')
   end
-  if entry.outcome then
-    local ok, json = pcall(vim.json.encode, { outcome = entry.outcome })
+  for _, o in ipairs(entry.outcomes) do
+    local ok, json = pcall(vim.json.encode, { outcome = o })
     out[#out + 1] = text.visible(ok and json or '?')
   end
   for _, g in ipairs(entry.guard) do
@@ -236,7 +238,12 @@ function H.entry_lines(e)
       end
     end
   end
-  out[#out + 1] = '  outcome: ' .. (e.outcome and text.visible(H.outcome_text(e.outcome)) or 'not recorded')
+  if #e.outcomes == 0 then out[#out + 1] = '  outcome: not recorded' end
+  for i, o in ipairs(e.outcomes) do
+    -- A later outcome (the plan run again from :Leash last) says when.
+    local at = (i > 1 and o.time_ms) and (' (%s)'):format(os.date('%H:%M:%S', math.floor(o.time_ms / 1000))) or ''
+    out[#out + 1] = ('  outcome%s: %s'):format(at, text.visible(H.outcome_text(o)))
+  end
   return out
 end
 

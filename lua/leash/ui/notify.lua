@@ -3,9 +3,11 @@
 --- included), and none of them ever stops the user at a |hit-enter| prompt, whatever
 --- 'cmdheight' (0 included) and 'shortmess' are.
 ---
---- Where a notifier replaced |vim.notify()| (snacks.nvim, nvim-notify, noice, fidget) it
---- gets the whole text, titled `leash` without the `leash: ` prefix, its lines wrapped to
---- what a notification window shows. Where |vim.notify()| is Neovim's own, the message
+--- Where a notifier replaced |vim.notify()| it gets the whole text titled `leash`; those
+--- that show the title (snacks.nvim, nvim-notify, noice.nvim, fidget.nvim) get it without
+--- the `leash: ` prefix, and those whose windows cut long lines (snacks.nvim's, also
+--- behind noice.nvim) get its lines wrapped. Any other (a wrapper that logs, then calls
+--- Neovim's own) keeps the prefix: the title may be shown nowhere. Where |vim.notify()| is Neovim's own, the message
 --- area holds one line: leash echoes there itself, one line that fits |v:echospace|
 --- (cut at the end, the tail saying where the rest can be read), never as an error
 --- message (`err`), and never while a command runs:
@@ -95,14 +97,17 @@ function M.one_line(msg, more)
   return H.fit(first, more and (' (' .. more .. ')') or '', room)
 end
 
---- `msg` as a notifier gets it: without the `leash: ` its title says; for a notifier
---- whose windows do not wrap (snacks.nvim's, also behind noice.nvim), each line wrapped
---- at a word to |M.notifier_width()|.
+--- `msg` as the notifier that replaced |vim.notify()| gets it: without the `leash: ` its
+--- title says where the notifier shows titles; for one whose windows do not wrap
+--- (snacks.nvim's, also behind noice.nvim), each line wrapped at a word to
+--- |M.notifier_width()|.
 ---@param msg string
 ---@return string
 function M.for_notifier(msg)
+  local kind = H.notifier()
+  if not H.titled[kind] then return msg end
   msg = msg:gsub('^leash: ', '', 1)
-  if not H.clips() then return msg end
+  if not H.clips[kind] then return msg end
   local out, width = {}, M.notifier_width()
   for _, line in ipairs(vim.split(msg, '\n', { plain = true })) do
     vim.list_extend(out, H.wrap(line, width))
@@ -125,6 +130,13 @@ function M.room() return H.room() end
 ---@type leash.EchoItem[]
 H.queue = {}
 
+-- Notifiers that show the title: the text need not say `leash: ` again.
+H.titled = { snacks = true, noice = true, notify = true, fidget = true }
+
+-- Notifiers whose windows cut long lines ('wrap' off in snacks.nvim's notification
+-- window, where noice.nvim also shows its notifications).
+H.clips = { snacks = true, noice = true }
+
 -- Helper functionality =======================================================
 
 function H.builtin_notify()
@@ -134,13 +146,21 @@ function H.builtin_notify()
   return info.source:find('vim/_editor%.lua$') ~= nil or info.source:find('vim/_core/editor%.lua$') ~= nil
 end
 
---- Whether |vim.notify()| is a notifier whose windows cut long lines instead of wrapping
---- them: snacks.nvim's (its notification window has 'wrap' off), which noice.nvim also
---- shows its notifications in.
-function H.clips()
-  local ok, info = pcall(debug.getinfo, vim.notify, 'S')
+--- Which notifier |vim.notify()| is, by the file that defines it (nvim-notify's is a
+--- table called through its metatable), or nil for any other.
+---@return 'snacks'|'noice'|'notify'|'fidget'|nil
+function H.notifier()
+  local fn = vim.notify
+  if type(fn) == 'table' then
+    local mt = getmetatable(fn)
+    fn = type(mt) == 'table' and mt.__call or nil
+  end
+  if type(fn) ~= 'function' then return nil end
+  local ok, info = pcall(debug.getinfo, fn, 'S')
   local source = ok and type(info) == 'table' and type(info.source) == 'string' and info.source or ''
-  return source:find('/lua/snacks/', 1, true) ~= nil or source:find('/lua/noice/', 1, true) ~= nil
+  for _, kind in ipairs({ 'snacks', 'noice', 'notify', 'fidget' }) do
+    if source:find('/lua/' .. kind .. '[/.]') then return kind end
+  end
 end
 
 --- The highlight of a level, as Neovim's own vim.notify gives it (an error in ErrorMsg:

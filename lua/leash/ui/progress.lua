@@ -129,9 +129,10 @@ end
 function H.stage(s)
   local m = s.message
   if not m then return nil end
-  local head, n = m:match('^(.*asking again in )(%d+) s$')
+  local head, n = m:match('^(.*asking again in )(%d+%.?%d*) s$')
   if not head then return m end
   local waited = (vim.uv.hrtime() - (s.message_at or s.started)) / 1e9
+  if waited < 0.5 then return m end -- as the core said it, until the first tick
   local left = tonumber(n) - waited
   if left <= 0 then return (head:gsub(' in $', '')) end
   return ('%s%d s'):format(head, math.ceil(left - 0.05))

@@ -77,7 +77,7 @@ function H.focus(buf)
     end
   end
   if win == -1 then
-    local height = math.max(5, math.floor(vim.o.lines * 0.4))
+    local height = math.max(5, math.floor(vim.o.lines * 0.5))
     win = vim.api.nvim_open_win(buf, true, { split = 'below', win = 0, height = height })
   else
     vim.api.nvim_set_current_win(win)

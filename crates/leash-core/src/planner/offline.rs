@@ -1073,23 +1073,4 @@ mod tests {
             assert_eq!(planned(r), Vec::<String>::new(), "{r}");
         }
     }
-
-    #[test]
-    #[ignore]
-    fn debug_matches() {
-        let (c, index) = real();
-        let request = std::env::var("LEASH_DEBUG_REQUEST").unwrap_or_default();
-        let reading = request::read(&request);
-        let current = BTreeMap::new();
-        let env = Env { catalog: c, current: &current, colorschemes: &[], request: &request };
-        for clause in std::iter::once(&reading.whole).chain(reading.parts.iter()) {
-            let words: Vec<_> = clause.words.iter().map(|w| (&w.text, w.truth, w.number, w.soft)).collect();
-            eprintln!("clause {words:?}");
-            for m in phrases::matches(clause, &env) {
-                eprintln!("  {:?} score {} unexplained {:?}", m.steps, m.score, m.unexplained);
-            }
-            let ranked = crate::rank::rank(index, c, &clause.text(), 10, Mode::Any);
-            eprintln!("  by name: {:?}", by_name(clause, &env, index, &ranked).map(|m| (m.steps, m.score)));
-        }
-    }
 }

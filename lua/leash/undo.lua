@@ -119,12 +119,13 @@ function M.undo(opts)
   table.remove(H.stack)
   local parts, failed = {}, {}
   local texts, back = H.restore_texts(record, failed)
+  -- What the user must act on comes first: a message that does not fit is cut at its end.
+  if #back > 0 then parts[#parts + 1] = 'your later edits: ' .. table.concat(back, ', ') end
   if #texts > 0 then parts[#parts + 1] = 'restored the text of ' .. table.concat(texts, ', ') end
   local settings = H.restore_settings(record, failed)
   if #settings > 0 then parts[#parts + 1] = 'restored ' .. table.concat(settings, ', ') end
   if #parts == 0 then parts[1] = 'nothing to restore' end
   if #failed > 0 then parts[#parts + 1] = 'could not restore ' .. table.concat(failed, ', ') end
-  if #back > 0 then parts[#parts + 1] = 'your later edits: ' .. table.concat(back, ', ') end
   if #record.not_undoable > 0 then
     parts[#parts + 1] = 'cannot be undone: ' .. table.concat(record.not_undoable, '; ')
   end

@@ -424,7 +424,7 @@ fn related(entry: &Entry, content: &[&Word]) -> bool {
 
 /// The step a candidate entry would be, with the value the part gives.
 fn candidate_step(entry: &Entry, clause: &Clause, env: &Env) -> Option<Planned> {
-    let truth = clause.words.iter().find_map(|w| w.truth);
+    let truth = request::truth_of(clause.words.iter()).ok()?;
     let numbers: Vec<i64> = clause.words.iter().filter_map(|w| w.number).collect();
     match entry {
         Entry::Setting(s) => {
@@ -527,6 +527,14 @@ fn named_by(words: &[Word], content: &[usize], names: &[String]) -> Vec<usize> {
     best
 }
 
+/// Whether `word` is an everyday word: one the title of another entry uses ("window",
+/// "diff"), unlike a name only Vim has ("foldmethod").
+fn everyday(catalog: &Catalog, word: &str) -> bool {
+    catalog.entries().iter().any(|e| {
+        base_name(e) != word && e.title().split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
 /// The plan when the part names a top-ranked entry and says nothing else: every other
 /// word is its title's, one of its values, an on/off word for a setting, its number, or
 /// (for a text setting with no list, or an item that needs an argument) the one word
@@ -534,15 +542,7 @@ fn named_by(words: &[Word], content: &[usize], names: &[String]) -> Vec<usize> {
 fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Option<Match> {
     let catalog = env.catalog;
     let mut words = clause.words.clone();
-    let mut truth: Option<Truth> = None;
-    for w in &words {
-        if let Some(t) = w.truth {
-            if truth.is_some_and(|have| have != t) {
-                return None;
-            }
-            truth = Some(t);
-        }
-    }
+    let mut truth = request::truth_of(words.iter()).ok()?;
     let numbers: Vec<usize> = (0..words.len()).filter(|&i| words[i].number.is_some()).collect();
     let mut content: Vec<usize> =
         (0..words.len()).filter(|&i| !words[i].soft && words[i].truth.is_none() && words[i].number.is_none()).collect();
@@ -570,6 +570,20 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     }
     let content_words = content.clone();
     // The top entries the part names, with the words naming each.
+    // A name that is an everyday word ("diff", "list", "window") is only Vim's name when
+    // the request speaks Vim: an explicit on/off word, a number, one of the setting's
+    // values, "set", or the name alone. "show me the diff" is not the option 'diff'; the
+    // vocabulary says the everyday requests.
+    let vim_words = words.len() == 1
+        || !numbers.is_empty()
+        || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
+        || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
+    let speaks_vim = |entry: &Entry, idx: &[usize]| {
+        let Entry::Setting(s) = entry else { return true };
+        let one_word = idx.len() == 1 && names(entry).iter().any(|n| words[idx[0]].forms.contains(n));
+        let value = s.values.iter().flatten().any(|v| words.iter().any(|w| w.text == v.to_lowercase()));
+        !one_word || vim_words || value || !everyday(catalog, &words[idx[0]].text)
+    };
     let mut named: Vec<(&Entry, Vec<usize>)> = ranked
         .iter()
         .take(TOP)
@@ -577,6 +591,7 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
         .filter(|(_, idx)| !idx.is_empty())
         // An on/off word or a number is a setting's value: items do not take them.
         .filter(|(e, _)| matches!(e, Entry::Setting(_)) || (truth.is_none() && numbers.is_empty()))
+        .filter(|(e, idx)| speaks_vim(e, idx))
         .collect();
     named.sort_by_key(|(_, idx)| std::cmp::Reverse(idx.len()));
     let best = named.first()?.1.len();
@@ -584,33 +599,24 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     // Several top entries named by as many words are ambiguous, except that one setting
     // beats items of the same name (`line numbers` is the option `number`, not `:number`)
     // and the lower-case one of commands that differ only in case (`:bnext`, `:bNext`).
+    let same_name = |one: &Entry| tied.iter().all(|(e, _)| base_name(e).eq_ignore_ascii_case(base_name(one)));
     let lower: Vec<&&(&Entry, Vec<usize>)> =
         tied.iter().filter(|(e, _)| !base_name(e).contains(char::is_uppercase)).collect();
     let (entry, by_name) = match (tied.as_slice(), lower.as_slice()) {
         ([only], _) => (*only).clone(),
-        (_, [one]) if tied.iter().all(|(e, _)| base_name(e).eq_ignore_ascii_case(base_name(one.0))) => (**one).clone(),
+        (_, [one]) if same_name(one.0) => (**one).clone(),
         _ => {
             let settings: Vec<_> = tied.iter().filter(|(e, _)| matches!(e, Entry::Setting(_))).collect();
+            // "set" says which: the setting ("set filetype to python", not `:python`).
+            let says_set = words.iter().any(|w| ["set", "setting", "option"].contains(&w.text.as_str()));
             match settings.as_slice() {
-                [one] => (**one).clone(),
+                [one] if same_name(one.0) || says_set => (**one).clone(),
                 _ => return None,
             }
         }
     };
     let mut score = by_name.len();
     content.retain(|i| !by_name.contains(i));
-    // A name that is an everyday word ("diff", "list", "buffer") is only Vim's name when
-    // the request speaks Vim: an explicit on/off word, a value, "set", or the name
-    // alone. "show me the diff" is not the option 'diff'; "switch buffer" is not
-    // `:buffer`. The vocabulary says the everyday requests.
-    let one_word = by_name.len() == 1 && names(entry).iter().any(|n| words[by_name[0]].forms.contains(n));
-    let vim_speak = words.len() == 1
-        || !numbers.is_empty()
-        || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
-        || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
-    if one_word && !vim_speak {
-        return None;
-    }
     if matches!(entry, Entry::Item(_))
         && words.iter().any(|w| w.soft && !["current", "currently"].contains(&w.text.as_str()))
     {
@@ -632,10 +638,15 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     // A name given after the entry's name (`theme gruvbox`, `colorscheme desert`, `set
     // spelllang de`): the one word left, last, for a text setting without a list of
     // values or an item that needs an argument; spelled as the request spells it.
-    let takes_name = match entry {
-        Entry::Setting(s) => s.value_type == ValueType::String && allowed.is_empty(),
-        Entry::Item(i) => i.args == Args::Required,
-    };
+    // Not after an everyday word unless the request says "set": "open a shell" is no
+    // request to `:Open shell`, "set filetype to python" is one to set 'filetype'.
+    let says_set = words.iter().any(|w| ["set", "setting", "option"].contains(&w.text.as_str()));
+    let named_in_vim = by_name.len() > 1 || says_set || !everyday(catalog, &words[by_name[0]].text);
+    let takes_name = named_in_vim
+        && match entry {
+            Entry::Setting(s) => s.value_type == ValueType::String && allowed.is_empty(),
+            Entry::Item(i) => i.args == Args::Required,
+        };
     let last = words.len() - 1;
     let free = match unexplained.as_slice() {
         [] => None,
@@ -877,6 +888,7 @@ mod tests {
             ("set textwidth to 80", "textwidth=80"),
             ("colorcolumn 120", "colorcolumn=\"120\""),
             ("set spelllang to de", "spelllang=\"de\""),
+            ("set filetype to python", "filetype=\"python\""),
         ] {
             assert_eq!(planned(request), [want], "{request}");
         }

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-use super::request::{is_filler, spell_language, Clause, Truth, Word};
+use super::request::{is_filler, spell_language, truth_of, Clause, Truth, Word};
 use crate::catalog::Catalog;
 use crate::entry::{Args, ValueType};
 use crate::item_id::ItemId;
@@ -309,20 +309,14 @@ fn match_phrase(phrase: &Phrase, clause: &Clause, env: &Env) -> Option<Match> {
     let takes_number =
         steps.iter().any(|s| matches!(s, Number(_) | NumberOr(..) | RunNumber(_) | Column(_) | NumberOff(..)));
     // On/off words: the settings' value, or words of the phrase's list for a command.
+    let loose_truth: Vec<usize> = (0..words.len()).filter(|&i| !used[i] && words[i].truth.is_some()).collect();
     let mut truth: Option<Truth> = None;
-    for (i, w) in words.iter().enumerate() {
-        let Some(t) = w.truth else { continue };
-        if used[i] {
-            continue;
-        }
-        if takes_truth {
-            if truth.is_some_and(|have| have != t) {
-                return None;
-            }
-            truth = Some(t);
-            used[i] = true;
-        } else if allowed(w, phrase) {
-            used[i] = true;
+    if takes_truth {
+        truth = truth_of(loose_truth.iter().map(|&i| &words[i])).ok()?;
+        loose_truth.iter().for_each(|&i| used[i] = true);
+    } else {
+        for i in loose_truth {
+            used[i] = used[i] || allowed(&words[i], phrase);
         }
     }
     // The number: the one a group took, else the one left.

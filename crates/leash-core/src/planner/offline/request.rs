@@ -442,6 +442,32 @@ const UNITS: &[&str] = &[
     "bit",
 ];
 
+/// What the on/off words among `words` say together: `Err` when they disagree. An off
+/// word wins over the everyday verbs that are on words ("don't show", "never display").
+pub(super) fn truth_of<'a>(words: impl Iterator<Item = &'a Word>) -> Result<Option<Truth>, ()> {
+    let mut strong: Option<Truth> = None;
+    let mut weak_on = false;
+    for w in words {
+        let Some(t) = w.truth else { continue };
+        if t == Truth::On && WEAK_ON.contains(&w.text.as_str()) {
+            weak_on = true;
+            continue;
+        }
+        if strong.is_some_and(|have| have != t) {
+            return Err(());
+        }
+        strong = Some(t);
+    }
+    Ok(match strong {
+        Some(Truth::Toggle) if weak_on => return Err(()),
+        Some(t) => Some(t),
+        None => weak_on.then_some(Truth::On),
+    })
+}
+
+/// On words that are everyday verbs: an off word beside them says off.
+const WEAK_ON: &[&str] = &["show", "shows", "display", "see", "visible"];
+
 /// Whether a word names a language's spelling dictionary, and which (`german` → `de`).
 pub(super) fn spell_language(words: &[&Word]) -> Option<(&'static str, usize)> {
     // Two-word names first: "british english".
@@ -561,6 +587,16 @@ mod tests {
         assert!(r.whole.words.iter().all(|w| w.number.is_none()), "{:?}", texts(&r.whole));
         let r = read("set textwidth=80ch");
         assert_eq!(texts(&r.whole), ["set", "textwidth", "80", "ch"]);
+    }
+
+    #[test]
+    fn off_wins_over_show() {
+        let truth = |r: &str| truth_of(read(r).whole.words.iter());
+        assert_eq!(truth("don't show line numbers"), Ok(Some(Truth::Off)));
+        assert_eq!(truth("never display the tab line"), Ok(Some(Truth::Off)));
+        assert_eq!(truth("show line numbers"), Ok(Some(Truth::On)));
+        assert_eq!(truth("wrap on off"), Err(()));
+        assert_eq!(truth("enable but disable"), Err(()));
     }
 
     #[test]

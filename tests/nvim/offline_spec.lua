@@ -104,12 +104,12 @@ describe('the choice when the offline planner is not sure', function()
   it('dismissing the picker runs nothing and logs it', function()
     local seen, restore = stub_select(function() return nil end)
     local logged
-    local planner = require('leash.planner')
-    local saved = planner.log_outcome
-    planner.log_outcome = function(request, status) logged = { request, status } end
+    local log = require('leash.log')
+    local saved = log.outcome
+    log.outcome = function(request, status) logged = { request, status } end
     vim.cmd('Do show matching brackets')
     vim.wait(2000, function() return logged ~= nil end, 5)
-    planner.log_outcome, restore = saved, restore()
+    log.outcome, restore = saved, restore()
     ok(seen.items ~= nil, 'the picker was offered')
     eq({ 'show matching brackets', 'nothing chosen' }, logged)
     eq(false, window_open())

@@ -154,9 +154,11 @@ unset LEASH_TEST_RELEASES
 echo "-- 2. broken build: a commit on the default branch that does not compile"
 # The crate of that commit is leash's name and version without its dependencies, so the
 # real cargo build fails within seconds (and touches nothing of this checkout).
+# It is the package :Leash build asks for (`--package leash-nvim`), alone at the root: the
+# workspace's other crates are left out of it.
 cat >"$remote/Cargo.toml" <<EOF
 [package]
-name = "leash"
+name = "leash-nvim"
 version = "$version"
 edition = "2021"
 autobins = false
@@ -170,13 +172,14 @@ EOF
 # Its own lock file, committed: a lock file cargo wrote during the build would be an
 # untracked file that blocks lazy.nvim's checkout of the next commit (case 3).
 (cd "$remote" && rm -f Cargo.lock && cargo generate-lockfile --offline --quiet)
+mkdir -p "$remote/src"
 printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >"$remote/src/lib.rs"
-g commit -qam "break the build"
+g add -A && g commit -qm "break the build"
 run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
 expect 'error\[E0308\]' "cargo's error is not in lazy's output"
 # Headless, lazy.nvim prints what is not a status line: cargo's progress (its bar, read
 # from the pipe), and the reason no prebuilt library fits, once.
-expect 'build | Compiling 0/1 (leash) · [0-9]* s (a first build: [0-9]* min or more)$' "no progress of cargo in the headless output"
+expect 'build | Compiling 0/1 (leash-nvim) · [0-9]* s (a first build: [0-9]* min or more)$' "no progress of cargo in the headless output"
 [ "$(grep -c 'after the release v' "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "the reason is not said once"; }
 
 # A successful cargo build under lazy.nvim compiles leash once more: minutes on two

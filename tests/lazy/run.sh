@@ -169,11 +169,11 @@ autoexamples = false
 [lib]
 crate-type = ["cdylib"]
 EOF
+mkdir -p "$remote/src"
+printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >"$remote/src/lib.rs"
 # Its own lock file, committed: a lock file cargo wrote during the build would be an
 # untracked file that blocks lazy.nvim's checkout of the next commit (case 3).
 (cd "$remote" && rm -f Cargo.lock && cargo generate-lockfile --offline --quiet)
-mkdir -p "$remote/src"
-printf '//! Does not compile: tests/lazy/run.sh breaks the build on purpose.\npub fn leash_e2e_broken() -> u32 {\n    "not a number"\n}\n' >"$remote/src/lib.rs"
 g add -A && g commit -qm "break the build"
 run_case branch 300 "first start + Lazy! sync (cargo fails)" "+Lazy! sync" +"luafile $repo/tests/lazy/check_failed.lua"
 expect 'error\[E0308\]' "cargo's error is not in lazy's output"

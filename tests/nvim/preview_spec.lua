@@ -274,19 +274,20 @@ describe('what the dry run does not run', function()
     require('leash.preview').fold = 50
   end)
 
-  it('an expression replacement is [code], not previewed, and runs nothing', function()
+  it('an expression replacement is [code] ([shell] when it names system()), not previewed, and runs nothing', function()
     buffer(fruit, 2)
-    for _, arg in ipairs({
-      ("/a/\\=system('touch %s')/"):format(marker),
-      ("#a#\\=writefile([], '%s')#"):format(marker),
-      ("/[/]/\\=writefile([], '%s')/"):format(marker),
+    for _, c in ipairs({
+      { ("/a/\\=system('touch %s')/"):format(marker), 'shell', 'it runs a program' },
+      { ("#a#\\=writefile([], '%s')#"):format(marker), 'code', 'its replacement is an expression' },
+      { ("/[/]/\\=writefile([], '%s')/"):format(marker), 'code', 'its replacement is an expression' },
     }) do
+      local arg, reach, why = c[1], c[2], c[3]
       local p = validate({ cmd('substitute', arg) })
-      eq('code', p.steps[1].reach, arg)
+      eq(reach, p.steps[1].reach, arg)
       local window, result = show(p)
       local all = table.concat(window, '\n')
-      matches('%[code%] Run :substitute', all)
-      matches('effect not previewed: its replacement is an expression', all)
+      matches('%[' .. reach .. '%] Run :substitute', all)
+      matches('effect not previewed: ' .. why, all)
       press('q')
       vim.wait(300, function() return result.ran ~= nil end)
       eq(false, exists(marker), 'the dry run evaluated nothing: ' .. arg)

@@ -390,6 +390,32 @@ describe('confirm.open()', function()
     h.cancel()
   end)
 
+  it('says beside each mark why, in the words of the rule in the core that decided it', function()
+    vim.o.columns, vim.o.lines = 160, 40
+    local native = require('leash.native').get()
+    local state = assert(require('leash.catalog').get())
+    local p = native.validate(
+      state.handle,
+      vim.json.encode({
+        reply = 'ok',
+        steps = {
+          { type = 'item', id = 'cmd:colorscheme', args = 'habamax', why = 'a dark theme' },
+          { type = 'setting', key = 'spelllang', value = 'de', why = 'German' },
+          { type = 'setting', key = 'wrap', value = true, why = 'wrap' },
+        },
+      }),
+      { profile = 'neovim' }
+    )
+    eq({}, p.dropped)
+    local h = open(p)
+    local t = text(h)
+    matches('1%. %[code%] Run :colorscheme habamax — a colorscheme is a script that runs\n', t)
+    matches('2%. %[code%] Set spelllang: "[^"]*" → "de" — may load spell files and scripts\n', t)
+    -- An unmarked step has nothing to explain.
+    matches('3%. Set wrap: [a-z]+ → true\n', t)
+    h.cancel()
+  end)
+
   it("passes a border only when 'winborder' is not set", function()
     if vim.fn.exists('+winborder') == 0 then return end
     local h = open(plan({ wrap_step }))

@@ -74,6 +74,10 @@ pub struct ValidStep {
     /// name, a value that makes Neovim run a program); shown beside the step.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why the step is marked, in a few words, when its command's or option's own rule
+    /// (or a raise rule of the user's) decided its reach: shown beside the mark.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark_reason: Option<String>,
 }
 
 /// A step that was dropped, and why: `{"index", "code", "reason"}` in the plan's JSON.
@@ -163,9 +167,10 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<L
                 }
                 Action::Terminal { .. } => Ok(checked),
             })
-            .and_then(|(action, reach, label, note)| {
+            .and_then(|(action, reach, label, note, mark_reason)| {
                 let (range, label) = on_range(&action, label, catalog, range)?;
-                Ok(ValidStep { index, action, why: display_text(step_why(step)), reach, label, note, range })
+                let why = display_text(step_why(step));
+                Ok(ValidStep { index, action, why, reach, label, note, range, mark_reason })
             });
         match checked {
             Ok(valid) => steps.push(valid),
@@ -218,8 +223,9 @@ fn display_text(s: &str) -> String {
     out
 }
 
-/// A checked step: what it does, its reach, its label and the note shown beside it.
-type Checked = (Action, Reach, String, Option<String>);
+/// A checked step: what it does, its reach, its label, the note shown beside it and why
+/// it is marked.
+type Checked = (Action, Reach, String, Option<String>, Option<String>);
 
 /// Raises `reach` to what a note says the step reaches.
 fn with_note(reach: Reach, note: Option<(Reach, String)>) -> (Reach, Option<String>) {
@@ -245,7 +251,8 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
             let (reach, code) = with_note(reach, policy.code_write(catalog.code_dirs(), CodeWrite::Item(item, args)));
             let note = foreign.or(note).or(code);
             let label = plugin_label(item, item_label(&item.id, &item.title, args));
-            Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note))
+            let marked = policy.item_mark_words(item, reach);
+            Ok((Action::Item { id: item.id.clone(), args: args.clone() }, reach, label, note, marked))
         }
         ProposedStep::Setting { key, value, scope, .. } => {
             let setting = catalog.setting(key).ok_or_else(|| Refusal::UnknownKey(display_text(key)))?;
@@ -276,11 +283,13 @@ fn validate_step(step: &ProposedStep, catalog: &Catalog, policy: &Policy) -> Res
                 // "global" is what `:set` does already; only `local` changes anything.
                 _ => (None, format!("Set {} = {}", setting.key, value)),
             };
-            Ok((Action::Setting { key: setting.key.clone(), value, scope }, reach, label, note))
+            let marked = policy.setting_mark_words(setting, reach);
+            Ok((Action::Setting { key: setting.key.clone(), value, scope }, reach, label, note, marked))
         }
         ProposedStep::Terminal { command, .. } => {
             let reach = policy.terminal(command)?;
-            Ok((Action::Terminal { command: command.clone() }, reach, format!("Run in a terminal: {command}"), None))
+            let label = format!("Run in a terminal: {command}");
+            Ok((Action::Terminal { command: command.clone() }, reach, label, None, None))
         }
     }
 }
@@ -657,6 +666,9 @@ mod tests {
         let p = validate(&plan, &catalog(), &policy, None);
         assert_eq!(p.steps[0].reach, Reach::Write);
         assert_eq!(p.steps[1].reach, Reach::Shell);
+        // The raise rule is why the split is marked; term:run is a shell whatever it says.
+        assert_eq!(p.steps[0].mark_reason.as_deref(), Some("your raise rule “cmd:vs*” marks it"));
+        assert_eq!(p.steps[1].mark_reason, None);
     }
 
     #[test]
@@ -723,6 +735,8 @@ mod tests {
             {"id": "cmd:call", "kind": "command", "title": "call a function", "args": "required", "reach": "code"},
             {"id": "cmd:lua", "kind": "command", "title": "run Lua", "args": "required", "reach": "code"},
             {"id": "cmd:help", "kind": "command", "title": "help", "args": "optional", "reach": "safe"},
+            {"id": "cmd:colorscheme", "kind": "command", "title": "load a colorscheme", "args": "optional", "reach": "safe"},
+            {"key": "spelllang", "title": "spell languages", "type": "string"},
             {"key": "foldexpr", "title": "fold expression", "type": "string"},
             {"key": "diffopt", "title": "diff options", "type": "string"},
             {"key": "suffixesadd", "title": "suffixes for gf", "type": "string"},
@@ -764,6 +778,40 @@ mod tests {
             None,
         );
         assert_eq!(generic.steps[0].reach, Reach::Safe);
+    }
+
+    #[test]
+    fn a_mark_says_why_in_the_words_of_the_row_that_decided_it() {
+        let p = neovim(json!([
+            {"type": "item", "id": "cmd:colorscheme", "args": "habamax"},
+            {"type": "setting", "key": "spelllang", "value": "de"},
+            {"type": "item", "id": "cmd:lua", "args": "print(1)"},
+            {"type": "item", "id": "cmd:write", "args": "a.txt"},
+            {"type": "setting", "key": "foldexpr", "value": "0"},
+            {"type": "item", "id": "cmd:edit", "args": "notes.md"},
+            {"type": "item", "id": "cmd:edit", "args": "data.lz4"},
+            {"type": "setting", "key": "diffopt", "value": "filler"}
+        ]));
+        assert!(p.dropped.is_empty(), "{:?}", p.dropped);
+        let words: Vec<Option<&str>> = p.steps.iter().map(|s| s.mark_reason.as_deref()).collect();
+        assert_eq!(
+            words,
+            [
+                Some("a colorscheme is a script that runs"),
+                Some("may load spell files and scripts"),
+                Some("executes Lua"),
+                Some("writes the buffer to a file"),
+                Some("expression evaluated per line when 'foldmethod' is expr"),
+                // Unmarked: nothing to explain.
+                None,
+                // Raised past their row by another rule: its note says why, not the row.
+                None,
+                None,
+            ]
+        );
+        assert!(p.steps[6].note.is_some() && p.steps[7].note.is_some());
+        assert_eq!(p.to_json()["steps"][0]["mark_reason"], json!("a colorscheme is a script that runs"));
+        assert!(p.to_json()["steps"][5].get("mark_reason").is_none());
     }
 
     #[test]

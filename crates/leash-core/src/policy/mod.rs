@@ -100,6 +100,34 @@ impl Policy {
         Ok(reach)
     }
 
+    /// Why a step running `item` at `reach` is marked, in a few words, when one rule
+    /// decided that reach: the editor's table row for it, else one of the user's raise
+    /// rules. `None` for an unmarked step, or when another rule raised it (that rule's
+    /// note says why).
+    pub fn item_mark_words(&self, item: &Item, reach: Reach) -> Option<String> {
+        self.mark_words(&item.id, self.rules().item_words(item), reach)
+    }
+
+    /// Why a step setting `setting` at `reach` is marked, in a few words (see
+    /// [`Policy::item_mark_words`]).
+    pub fn setting_mark_words(&self, setting: &Setting, reach: Reach) -> Option<String> {
+        self.mark_words(&setting.key, self.rules().setting_words(setting), reach)
+    }
+
+    fn mark_words(&self, name: &str, table: Option<(Reach, &'static str)>, reach: Reach) -> Option<String> {
+        if !reach.needs_confirmation() {
+            return None;
+        }
+        match table {
+            Some((row, words)) if row == reach && !words.is_empty() => Some(words.to_string()),
+            _ => self
+                .raise
+                .iter()
+                .find(|r| r.reach == reach && r.matches(name))
+                .map(|r| format!("your raise rule “{}” marks it", r.pattern)),
+        }
+    }
+
     /// The least reach a step naming `entry` has, before its arguments or value add to
     /// it: what a search result shows beside the entry (the validator decides each step's
     /// own reach, never less than this). An item whose reach cannot be known without its

@@ -121,6 +121,17 @@ pub trait EditorRules: Sync {
         None
     }
 
+    /// The reach the editor's own table gives `item` and why, in a few words, for the
+    /// mark of a step whose reach that row decided.
+    fn item_words(&self, _item: &Item) -> Option<(Reach, &'static str)> {
+        None
+    }
+
+    /// The reach the editor's own table gives `setting` and why, in a few words.
+    fn setting_words(&self, _setting: &Setting) -> Option<(Reach, &'static str)> {
+        None
+    }
+
     /// How long the editor waits, in milliseconds, when this item step runs.
     fn item_wait_ms(&self, _id: &str, _args: &[String]) -> u64 {
         0

@@ -572,6 +572,7 @@ mod tests {
             reach: Reach::Safe,
             label: String::new(),
             note: None,
+            mark_reason: None,
             range: None,
         };
         let cwd = Path::new("/proj");
@@ -595,6 +596,7 @@ mod tests {
             reach: Reach::Safe,
             label: String::new(),
             note: None,
+            mark_reason: None,
             range: None,
         };
         let cx = HelixContext::default();
@@ -650,6 +652,7 @@ mod tests {
                 reach: Reach::Safe,
                 label: String::new(),
                 note: None,
+                mark_reason: None,
                 range: None,
             },
             action,

@@ -575,6 +575,7 @@ mod screen_tests {
                 label: "Run a command".into(),
                 range: None,
                 note: None,
+                mark_reason: None,
             },
             action,
             after_helix: false,

@@ -228,6 +228,18 @@ pub fn option_reason(key: &str) -> Option<&'static str> {
     tables()?.options.get(key).map(|row| row.reason.as_str())
 }
 
+/// The reach of `:name` and why, in a few words (`a colorscheme is a script that runs`),
+/// for the plan window's mark; `None` if the tables do not know it.
+pub fn command_words(name: &str) -> Option<(Reach, &'static str)> {
+    tables()?.commands.get(name).map(|row| (row.reach, tables::few_words(row.says.as_deref(), &row.reason)))
+}
+
+/// The reach of setting `key` and why, in a few words (`may load spell files and
+/// scripts`), for the plan window's mark; `None` if the tables do not know it.
+pub fn option_words(key: &str) -> Option<(Reach, &'static str)> {
+    tables()?.options.get(key).map(|row| (row.class.reach(), tables::few_words(row.says.as_deref(), &row.reason)))
+}
+
 /// The numbers option `key` may be set to: the profile's minimum (0 unless the table
 /// says otherwise) and cap; `None` if the tables failed to load.
 pub fn number_range(key: &str) -> Option<(i64, i64)> {

@@ -3,10 +3,11 @@
 //! A setting says its value before and after (`4 → 8`, `already true`, the global value
 //! when the step writes both); a command reads `Run :cmd args on lines 2–4`; a terminal
 //! step shows its whole command line; `file:delete`/`file:rename` name the file they act
-//! on. The input is the plan as the Lua side holds it (the core's validated plan plus
-//! what only the editor knows when the window opens: current values, the current file,
-//! a raised reach), read leniently: a field of the wrong type counts as missing, a reach
-//! this side does not know is shown as `[unknown reach]` and counted apart.
+//! on; a marked step says why beside its words, in the validator's few words. The input
+//! is the plan as the Lua side holds it (the core's validated plan plus what only the
+//! editor knows when the window opens: current values, the current file, a raised
+//! reach), read leniently: a field of the wrong type counts as missing, a reach this
+//! side does not know is shown as `[unknown reach]` and counted apart.
 
 use serde_json::{Map, Value};
 
@@ -297,6 +298,12 @@ fn step_view(
             view.body = vec![vec![(format!("on {}, the current file{tail}", visible(file)), Style::Command)]];
         }
     }
+    // Why the mark, in a few words, from the rule that decided the reach (the validator's
+    // `mark_reason`); only beside a mark, in its style.
+    let reason = visible(text(step, "mark_reason"));
+    if let (Some((_, style)), false) = (&view.mark, reason.is_empty()) {
+        view.head.push((format!(" \u{2014} {reason}"), *style));
+    }
     view
 }
 
@@ -495,6 +502,24 @@ mod tests {
         );
         assert_eq!(shown.rows[6][1].1, Style::Write, "a note takes its mark's style");
         assert_eq!(shown.rows[7][1].1, Style::Shell);
+    }
+
+    #[test]
+    fn a_mark_says_why_beside_the_step_in_its_style() {
+        let plan = json!({"steps": [
+            {"index": 0, "type": "item", "id": "cmd:colorscheme", "args": ["habamax"], "reach": "code",
+             "mark_reason": "a colorscheme is a script that runs"},
+            {"index": 1, "type": "setting", "key": "spelllang", "value": "de", "reach": "code",
+             "mark_reason": "may load spell files\u{1b}"},
+            // Only a mark is explained: a reason on an unmarked step is not shown.
+            {"index": 2, "type": "setting", "key": "wrap", "value": true, "reach": "safe", "mark_reason": "x"},
+        ]});
+        let shown = present(&plan, &[Known::default(), known(json!("en"), json!("en"))]);
+        let text = lines(&shown);
+        assert_eq!(text[2], "1. [code] Run :colorscheme habamax \u{2014} a colorscheme is a script that runs");
+        assert_eq!(text[3], "2. [code] Set spelllang: \"en\" → \"de\" \u{2014} may load spell files^[");
+        assert_eq!(text[4], "3. Set wrap: true");
+        assert_eq!(shown.rows[2].last().map(|p| p.1), Some(Style::Code));
     }
 
     #[test]

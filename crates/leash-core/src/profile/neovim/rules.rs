@@ -4,8 +4,8 @@
 //! the waits of a plan.
 
 use super::{check_command_args, check_file_item_args, check_item_args, check_option_value, command_reach};
+use super::{command_words, option_reach, option_words, withheld};
 use super::{foreign_code, substitute, value_reach, values as neovim_values};
-use super::{option_reach, withheld};
 use crate::entry::{Item, Setting, SettingValue};
 use crate::item_id::{ItemId, ItemKind, CMD_SLEEP};
 use crate::profile::neovim::code_dirs::CodeDirs;
@@ -93,6 +93,14 @@ impl EditorRules for Rules {
         handlers: &[NameHandler],
     ) -> Option<(Reach, String)> {
         value_reach::value_reach(&setting.key, value, handlers)
+    }
+
+    fn item_words(&self, item: &Item) -> Option<(Reach, &'static str)> {
+        ItemKind::Command.name_in(&item.id).and_then(command_words)
+    }
+
+    fn setting_words(&self, setting: &Setting) -> Option<(Reach, &'static str)> {
+        option_words(&setting.key)
     }
 
     fn item_wait_ms(&self, id: &str, args: &[String]) -> u64 {

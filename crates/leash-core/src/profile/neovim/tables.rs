@@ -44,6 +44,9 @@ pub(super) struct OptionRow {
     pub(super) class: OptionClass,
     #[serde(rename = "type")]
     pub(super) kind: OptionType,
+    /// The reason in a few words, where its first clause does not read well beside a mark.
+    #[serde(default)]
+    pub(super) says: Option<String>,
     pub(super) reason: String,
 }
 
@@ -58,6 +61,9 @@ pub(super) struct CommandRow {
     pub(super) reach: Reach,
     #[serde(deserialize_with = "parse_flags")]
     pub(super) flags: Flags,
+    /// The reason in a few words, where its first clause does not read well beside a mark.
+    #[serde(default)]
+    pub(super) says: Option<String>,
     pub(super) reason: String,
 }
 
@@ -126,6 +132,17 @@ impl CommandClass {
             CommandClass::Safe => Reach::Safe,
         }
     }
+}
+
+/// A row's reason in a few words, as the plan window shows it beside a marked step: the
+/// row's `says`, else the reason's first clause (the study's notes after it, `(verified)`
+/// and the like, are for people reading the tables).
+pub(super) fn few_words<'a>(says: Option<&'a str>, reason: &'a str) -> &'a str {
+    if let Some(says) = says {
+        return says.trim();
+    }
+    let end = ["; ", " - ", " (", ": ", ", i.e."].iter().filter_map(|sep| reason.find(sep)).min();
+    reason[..end.unwrap_or(reason.len())].trim()
 }
 
 /// The Ex parser facts that decide which argument rules apply.

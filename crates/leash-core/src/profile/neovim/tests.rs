@@ -114,6 +114,37 @@ fn every_row_has_a_reach_and_a_reason() {
 }
 
 #[test]
+fn every_marked_row_says_why_in_a_few_plain_words() {
+    // What the plan window shows beside a mark: short, and none of the study's notation
+    // (`colors/<name>`, `'%{}'`, `(verified)`, `P_SECURE`).
+    let t = table();
+    let check = |what: String, reach: Reach, words: Option<(Reach, &str)>| {
+        let (row, words) = words.unwrap_or_else(|| panic!("{what}"));
+        assert_eq!(row, reach, "{what}");
+        if !reach.needs_confirmation() {
+            return;
+        }
+        assert!(!words.is_empty() && words.chars().count() <= 60, "{what}: {words:?}");
+        for jargon in ["verified", "P_SECURE", "nvim_cmd", "{", "}", "<", ">", "|", "(", ";"] {
+            assert!(!words.contains(jargon), "{what}: {words:?} has {jargon:?}");
+        }
+    };
+    for (key, row) in &t.options {
+        check(format!("option {key}"), row.class.reach(), option_words(key));
+    }
+    for (name, row) in &t.commands {
+        check(format!("command {name}"), row.reach, command_words(name));
+    }
+    assert_eq!(command_words("colorscheme"), Some((Reach::Code, "a colorscheme is a script that runs")));
+    // Without `says`, the reason's first clause.
+    assert_eq!(command_words("lua"), Some((Reach::Code, "executes Lua")));
+    assert_eq!(option_words("makeprg"), Some((Reach::Code, "program run by :make through 'shell'")));
+    assert_eq!(few_words(None, "a; b (verified)"), "a");
+    assert_eq!(few_words(Some(" said "), "a; b"), "said");
+    assert_eq!(command_words("Git"), None);
+}
+
+#[test]
 fn unknown_names_are_unknown() {
     assert_eq!(option_reach("no-such-option"), None);
     assert_eq!(option_reach("ts"), None, "short names are not keys");

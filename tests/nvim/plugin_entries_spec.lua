@@ -79,6 +79,45 @@ describe('where plugin code comes from', function()
     eq(true, c.marked(plan))
   end)
 
+  it("credits a Lua command to the plugin whose setup() defined it, even when the user's config called it", function()
+    local plugin = tmp .. '/lazy/bar.nvim/lua/bar/init.lua'
+    write(plugin, {
+      'return { setup = function()',
+      '  vim.api.nvim_create_user_command("BarSync", function() vim.g.bar_ran = true end, { desc = "Sync bar" })',
+      'end }',
+    })
+    -- The user's own command, defined by a callback in their config, stays theirs.
+    local config = vim.fn.stdpath('config') .. '/lua/leash_test_setup.lua'
+    write(config, {
+      ('dofile(%q).setup()'):format(plugin),
+      'vim.api.nvim_create_user_command("MyNotes", function() end, { desc = "Open my notes" })',
+    })
+    -- As at startup: with 'verbose' off (`-l` turns it on) Neovim does not track Lua
+    -- definitions to their file.
+    local verbose = vim.o.verbose
+    vim.o.verbose = 0
+    vim.cmd.source(config)
+    vim.o.verbose = verbose
+    local def = vim.api.nvim_get_commands({}).BarSync
+    -- What Neovim records: the config file that was running, not the plugin.
+    eq(config, vim.fn.getscriptinfo({ sid = def.script_id })[1].name)
+    local e = index((require('leash.catalog').entries()))
+    eq('bar.nvim', e['user:BarSync'].plugin)
+    eq('your config', e['user:MyNotes'].plugin)
+    local okr, err, plan = plan_and_run({ { type = 'item', id = 'user:BarSync' } })
+    eq(true, okr, err)
+    eq(true, vim.g.bar_ran)
+    local text = {}
+    for _, r in ipairs(require('leash.ui.confirm').render(plan)) do
+      local line = {}
+      for _, chunk in ipairs(r) do
+        line[#line + 1] = chunk[1]
+      end
+      text[#text + 1] = table.concat(line)
+    end
+    matches('1%. %[plugin%] bar%.nvim: Run :BarSync', table.concat(text, '\n'))
+  end)
+
   it('leaves which-key’s trigger mappings out', function()
     local file = tmp .. '/lazy/which-key.nvim/lua/which-key/triggers.lua'
     write(file, { 'vim.keymap.set("n", "<leader>", function() end, { desc = "which-key-trigger" })' })

@@ -44,7 +44,8 @@ M.handlers = {}
 ---@param opts? leash.RunOpts
 ---@return boolean ok
 ---@return string? err names the step: `step 2 (Run :vsplit x): E…`
----@return integer? ran when it stopped: how many steps ran before the one that failed
+---@return integer? ran how many steps ran (when it stopped: before the one that failed)
+---@return leash.UndoRecord? record what `:Leash undo` takes back of it, when it ran
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
@@ -75,7 +76,7 @@ function M.run(plan, opts)
     end
   end
   undo.finish(record)
-  return true
+  return true, nil, #plan.steps, record
 end
 
 --- Take back the last plan not undone yet (|leash.undo|): its settings (old values, same
@@ -167,11 +168,9 @@ function M.confirm_and_run(plan, opts)
       H.notify(failure, vim.log.levels.ERROR)
       return done(false, failure)
     end
-    local ok, err, count = M.run(plan, { entries = entries, range = opts.range, preview = pv })
+    local ok, err, count, record = M.run(plan, { entries = entries, range = opts.range, preview = pv })
     if ok then
-      local n = #plan.steps
-      local tail = same > 0 and ('; %d changed nothing'):format(same) or ''
-      H.notify(('leash: ran %d step%s%s (:Leash undo takes it back)'):format(n, n == 1 and '' or 's', tail))
+      H.notify(H.ran_line(plan, failure, same, record), nil, { more = ':Leash log' })
       local differs = preview.differs(pv)
       if differs then H.notify('leash: ' .. differs, vim.log.levels.WARN) end
     else
@@ -304,6 +303,61 @@ function H.say_nothing(plan, nothing, from)
   -- A plan the person did not ask for says whose it was; `:Leash last` holds only theirs.
   if from then lines[1] = lines[1]:gsub('^leash: ', ('leash: plan from %s: '):format(from), 1) end
   H.outcome(lines, #dropped > 0 and vim.log.levels.WARN or vim.log.levels.INFO, from and ':Leash log' or ':Leash last')
+end
+
+--- The outcome line of a plan that ran: what it changed, useful part first (`leash: ran
+--- 2 steps: wrap on, tabstop=8`, `leash: ran 1 step: :sort on lines 2–4, changed
+--- a.txt`), the settings that already had their value (`; unchanged: wrap on`), and
+--- `:Leash undo` only when
+--- there is something for it to take back (a setting or a buffer's text).
+---@param plan table
+---@param unchanged table<integer, true> setting steps that changed nothing, by `index`
+---@param same integer how many
+---@param record? leash.UndoRecord
+function H.ran_line(plan, unchanged, same, record)
+  local text = require('leash.text')
+  local did, already = {}, {}
+  for _, step in ipairs(plan.steps) do
+    if type(step) ~= 'table' then
+      did[#did + 1] = '?'
+    elseif step.type == 'setting' then
+      local now = H.setting_text(step)
+      if unchanged[step.index] then
+        already[#already + 1] = now
+      else
+        did[#did + 1] = now
+      end
+    else
+      did[#did + 1] = (H.label(step):gsub('^Run ', '', 1))
+    end
+  end
+  local files = {}
+  for _, b in ipairs(record and record.changed or {}) do
+    files[#files + 1] = b.name
+  end
+  if #files > 0 then did[#did + 1] = 'changed ' .. table.concat(files, ', ') end
+  local n = #plan.steps
+  local line = ('leash: ran %d step%s'):format(n, n == 1 and '' or 's')
+  if #did > 0 then line = line .. ': ' .. table.concat(did, ', ') end
+  if #already > 0 then
+    line = line .. '; unchanged: ' .. table.concat(already, ', ')
+  elseif same > 0 then
+    line = line .. ('; %d changed nothing'):format(same)
+  end
+  local settings = record and #record.settings or 0
+  if #files > 0 or settings > same then line = line .. ' (:Leash undo takes it back)' end
+  return text.visible(line)
+end
+
+--- A setting as it now reads: `wrap on`, `list off`, `tabstop=8`, `spelllang=de`.
+function H.setting_text(step)
+  local key, value = tostring(step.key), step.value
+  if value == true then return key .. ' on' end
+  if value == false then return key .. ' off' end
+  if value == nil or value == vim.NIL then return key .. '=' end
+  if type(value) == 'number' and value == math.floor(value) then return ('%s=%d'):format(key, value) end
+  if value == '' then return key .. '=""' end
+  return key .. '=' .. tostring(value)
 end
 
 function H.outcome(lines, level, more) require('leash.ui.notify').outcome(lines, level, more) end

@@ -1191,8 +1191,50 @@ describe('steps that change nothing', function()
     })
     eq(true, done)
     eq(true, vim.o.list)
-    eq({ { 'leash: ran 2 steps; 1 changed nothing (:Leash undo takes it back)', vim.log.levels.INFO } }, notes)
+    eq(
+      { { 'leash: ran 2 steps: list on; unchanged: wrap on (:Leash undo takes it back)', vim.log.levels.INFO } },
+      notes
+    )
     vim.o.list = false
+  end)
+
+  it('the outcome line says what changed, and offers :Leash undo only when it has something to take back', function()
+    local native = require('leash.native').get()
+    local state = assert(require('leash.catalog').get())
+    local function run(steps)
+      notes = {}
+      local p = native.validate(state.handle, vim.json.encode({ reply = '', steps = steps }), { profile = 'neovim' })
+      eq({}, p.dropped)
+      local done
+      require('leash.execute').confirm_and_run(p, {
+        config = { confirm_before_run = false },
+        entries = state.entries,
+        on_done = function(ran) done = ran end,
+      })
+      eq(true, done)
+      eq(1, #notes, vim.inspect(notes))
+      return notes[1][1]
+    end
+    -- A split changes no setting and no text: nothing for undo to take back.
+    eq('leash: ran 1 step: :split', run({ { type = 'item', id = 'cmd:split' } }))
+    vim.cmd('only')
+    vim.o.tabstop = 4
+    eq(
+      'leash: ran 2 steps: relativenumber on, tabstop=8 (:Leash undo takes it back)',
+      run({
+        { type = 'setting', key = 'relativenumber', value = true },
+        { type = 'setting', key = 'tabstop', value = 8 },
+      })
+    )
+    vim.cmd('edit ' .. vim.fn.fnameescape(vim.fn.tempname() .. '-fruit.txt'))
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'pear', 'apple', 'fig' })
+    local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(0), ':~:.')
+    eq(
+      ('leash: ran 1 step: :sort, changed %s (:Leash undo takes it back)'):format(name),
+      run({ { type = 'item', id = 'cmd:sort' } })
+    )
+    eq({ 'apple', 'fig', 'pear' }, vim.api.nvim_buf_get_lines(0, 0, -1, false))
+    vim.o.relativenumber, vim.o.tabstop = false, 8
   end)
 end)
 

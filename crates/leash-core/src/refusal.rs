@@ -20,9 +20,10 @@ use crate::plan::StepShape;
 /// already made visible and short.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
-    /// `too_many_steps`: past the plan's step cap; not even read.
-    #[error("more than {max} steps: only the first {max} are considered")]
-    TooManySteps { max: usize },
+    /// `too_many_steps`: past the plan's step cap; not even checked. `step` names it in a
+    /// few words (`:vsplit notes.md`, `wrap = true`), each refused step once.
+    #[error("“{step}” not considered: a plan has at most {max} steps")]
+    TooManySteps { max: usize, step: String },
     /// `malformed_step`: the step does not have the shape of any step kind.
     #[error("{0}")]
     MalformedStep(#[from] StepShape),
@@ -338,7 +339,7 @@ mod tests {
     fn examples() -> Vec<Refusal> {
         let what = || "argument “x”".to_string();
         vec![
-            Refusal::TooManySteps { max: 10 },
+            Refusal::TooManySteps { max: 10, step: "wrap = true".into() },
             Refusal::MalformedStep(StepShape::NotAnObject),
             Refusal::UnknownId("cmd:vs".into()),
             Refusal::UnknownKey("fontsize".into()),

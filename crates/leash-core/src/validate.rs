@@ -156,7 +156,8 @@ pub fn validate(plan: &Plan, catalog: &Catalog, policy: &Policy, range: Option<L
     let mut budget = PlanBudget::default();
     for (index, step) in plan.steps.iter().enumerate() {
         if index >= MAX_STEPS {
-            dropped.push(Dropped { index, refusal: Refusal::TooManySteps { max: MAX_STEPS } });
+            let refusal = Refusal::TooManySteps { max: MAX_STEPS, step: step_gist(step) };
+            dropped.push(Dropped { index, refusal });
             continue;
         }
         let checked = validate_step(step, catalog, policy)
@@ -199,6 +200,26 @@ fn on_range(
         return Err(Refusal::CodeOnRange { id: id.clone(), lines: range.describe() });
     }
     Ok((Some(range), format!("{label} on {}", range.describe())))
+}
+
+/// A step the validator does not check, named in a few words for its refusal (`:vsplit
+/// notes.md`, `wrap = true`, `make test`): model text, made visible and cut short.
+fn step_gist(step: &ProposedStep) -> String {
+    const MAX: usize = 40;
+    let text = match step {
+        ProposedStep::Item { id, args, .. } => {
+            let name = ItemKind::Command.name_in(id).map_or_else(|| id.clone(), |cmd| format!(":{cmd}"));
+            std::iter::once(name).chain(args.iter().cloned()).collect::<Vec<_>>().join(" ")
+        }
+        ProposedStep::Setting { key, value, .. } => format!("{key} = {value}"),
+        ProposedStep::Terminal { command, .. } => command.clone(),
+        ProposedStep::Malformed(shape) => format!("a malformed step: {shape}"),
+    };
+    let mut shown: String = crate::text::visible(&text).chars().take(MAX).collect();
+    if shown.chars().count() < crate::text::visible(&text).chars().count() {
+        shown.push('…');
+    }
+    shown
 }
 
 fn step_why(step: &ProposedStep) -> &str {
@@ -621,7 +642,31 @@ mod tests {
         assert_eq!(p.steps.len(), MAX_STEPS);
         assert_eq!(p.dropped.iter().map(|d| d.index).collect::<Vec<_>>(), vec![10, 11, 12]);
         assert!(p.dropped.iter().all(|d| d.code() == "too_many_steps"));
-        assert_eq!(p.dropped[0].refusal.to_string(), "more than 10 steps: only the first 10 are considered");
+        // Each refused step is named once, by what it would have done.
+        let reasons: Vec<String> = p.dropped.iter().map(|d| d.refusal.to_string()).collect();
+        assert_eq!(reasons[0], "“wrap = true” not considered: a plan has at most 10 steps");
+        let more = run(&json!({"steps": [
+            {"type": "setting", "key": "wrap", "value": true}, {"type": "setting", "key": "wrap", "value": true},
+            {"type": "setting", "key": "wrap", "value": true}, {"type": "setting", "key": "wrap", "value": true},
+            {"type": "setting", "key": "wrap", "value": true}, {"type": "setting", "key": "wrap", "value": true},
+            {"type": "setting", "key": "wrap", "value": true}, {"type": "setting", "key": "wrap", "value": true},
+            {"type": "setting", "key": "wrap", "value": true}, {"type": "setting", "key": "wrap", "value": true},
+            {"type": "item", "id": "cmd:vsplit", "args": "notes.md"},
+            {"type": "terminal", "command": format!("echo {}\u{202e}", "x".repeat(60))},
+            {"type": "setting", "key": "tabstop", "value": "eight"},
+            {"type": "item", "id": "lsp:rename", "args": ["count"]},
+        ]})
+        .to_string());
+        let reasons: Vec<String> = more.dropped.iter().map(|d| d.refusal.to_string()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "“:vsplit notes.md” not considered: a plan has at most 10 steps".to_string(),
+                format!("“echo {}…” not considered: a plan has at most 10 steps", "x".repeat(35)),
+                "“tabstop = \"eight\"” not considered: a plan has at most 10 steps".to_string(),
+                "“lsp:rename count” not considered: a plan has at most 10 steps".to_string(),
+            ]
+        );
     }
 
     #[test]

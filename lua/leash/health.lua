@@ -123,10 +123,53 @@ function M.check()
     else
       health.ok(('$%s is not set: this server is asked without a key'):format(from.name))
     end
+    H.check_endpoint(health, key.url)
   end
 end
 
+--- How long `:checkhealth` waits for the provider's server, in seconds.
+M.endpoint_deadline_s = 2
+
 -- Helper functionality =======================================================
+
+--- Whether the provider's server answers: one GET of its base URL through curl, within
+--- |M.endpoint_deadline_s| (the editor waits no longer). No key is sent, so none can
+--- reach a server over plain http; a server that refuses a request without one still
+--- answers. Any HTTP status counts as an answer.
+function H.check_endpoint(health, url)
+  if type(url) ~= 'string' or url == '' then return end
+  if vim.fn.executable('curl') == 0 then
+    return health.info(('curl not found: whether %s answers is not checked'):format(url))
+  end
+  local s = M.endpoint_deadline_s
+  local argv = {
+    'curl',
+    '-q',
+    '-sS',
+    '-o',
+    vim.fn.has('win32') == 1 and 'NUL' or '/dev/null',
+    '-w',
+    '%{http_code}',
+    '--max-time',
+    tostring(s),
+    '--',
+    url,
+  }
+  local started, proc = pcall(vim.system, argv, { text = true })
+  if not started then return health.warn(('could not ask %s: %s'):format(url, tostring(proc))) end
+  -- A little beyond curl's own deadline; a curl that overruns it is stopped.
+  local r = proc:wait(s * 1000 + 500)
+  local status = tonumber(vim.trim(r.stdout or ''):match('^%d%d%d$'))
+  if status and status > 0 then
+    local tail = (status == 401 or status == 403) and ', and wants a key for requests' or ''
+    return health.ok(('%s answers (HTTP %d%s)'):format(url, status, tail))
+  end
+  local why = vim.trim((r.stderr or ''):gsub('^curl: %(%d+%) ', ''))
+  if why == '' then why = ('no answer within %d s'):format(s) end
+  health.warn(('%s does not answer: %s'):format(url, why), {
+    'is the server running, and is this its address? :Do asks it and waits up to timeout_ms',
+  })
+end
 
 --- How `:Leash build` would put the library in place: a prebuilt library (curl) or
 --- cargo, and what is missing for each.

@@ -198,4 +198,41 @@ describe('plugin/leash.lua', function()
     matches('WARNING %$OPENAI_API_KEY is not set', text)
     require('leash').setup({})
   end)
+
+  it(':checkhealth leash asks the server whether it answers, within its deadline and without the key', function()
+    local servers = dofile(root .. '/tests/nvim/model_server.lua')
+    local health = require('leash.health')
+    health.endpoint_deadline_s = 1
+    local function check()
+      local t0 = vim.uv.hrtime()
+      vim.cmd('silent checkhealth leash')
+      local ms = (vim.uv.hrtime() - t0) / 1e6
+      return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n'), ms
+    end
+    -- A server that answers: any status is an answer; the key configured is not sent.
+    local up = servers.server({ reply = 'ok', steps = {} }, 0)
+    servers.use(up.port, 'openai')
+    local text = check()
+    matches(('http://127%%.0%%.0%%.1:%d/v1 answers %%(HTTP %%d+'):format(up.port), text)
+    eq(1, #up.requests)
+    ok(not up.requests[1].head:find('sk-spec-secret', 1, true), 'no key in ' .. up.requests[1].head)
+    ok(not up.requests[1].head:lower():find('authorization', 1, true), up.requests[1].head)
+    -- A server that takes the connection and never answers: the wait ends at the deadline.
+    local stuck = servers.server({ reply = 'ok', steps = {} }, 60000)
+    servers.use(stuck.port, 'openai')
+    local slow, ms = check()
+    matches(('WARNING http://127%%.0%%.0%%.1:%d/v1 does not answer'):format(stuck.port), slow)
+    ok(ms < 2500, ('checkhealth waited %d ms for a 1 s deadline'):format(ms))
+    -- Nothing listens: said as such.
+    local dead = vim.uv.new_tcp()
+    dead:bind('127.0.0.1', 0)
+    local port = dead:getsockname().port
+    dead:close()
+    servers.use(port, 'ollama')
+    matches(('WARNING http://127%%.0%%.0%%.1:%d/ does not answer: .*[Cc]onnect'):format(port), (check()))
+    up.stop()
+    stuck.stop()
+    health.endpoint_deadline_s = 2
+    require('leash').setup({})
+  end)
 end)

@@ -252,10 +252,12 @@ pub(crate) enum KeyPlan {
     Optional(KeySource),
 }
 
-/// A provider's dialect and key, as [`ProviderConfig::key_report`] gives them.
+/// A provider's dialect, server and key, as [`ProviderConfig::key_report`] gives them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct KeyReport {
     pub kind: &'static str,
+    /// The base URL requests go to (what `:checkhealth` asks whether it answers).
+    pub url: String,
     /// Where the key is read from; `None` when none is sent.
     pub key: Option<KeyFrom>,
     /// Whether a request fails without it (a local server's key is sent only when set).
@@ -379,7 +381,7 @@ impl ProviderConfig {
             KeySource::File(path) => KeyFrom::File { path: path.display().to_string() },
             KeySource::Command(argv) => KeyFrom::Command { program: argv.first().cloned().unwrap_or_default() },
         });
-        Ok(KeyReport { kind: r.kind.as_str(), key, required })
+        Ok(KeyReport { kind: r.kind.as_str(), url: r.base.to_string(), key, required })
     }
 
     pub(crate) fn resolve(&self) -> Result<Resolved, LlmError> {
@@ -592,6 +594,7 @@ mod tests {
         let r =
             p(serde_json::json!({"name": "local", "kind": "openai", "url": "http://127.0.0.1:8080/v1", "model": "m"}));
         assert_eq!((r.kind, r.key, r.required), ("openai", None, false));
+        assert_eq!(r.url, "http://127.0.0.1:8080/v1");
         let r = p(serde_json::json!({"name": "ollama", "model": "m"}));
         assert_eq!((r.kind, r.key, r.required), ("ollama", None, false));
         let r = p(serde_json::json!({"name": "ollama", "model": "m", "api_key_env": "OLLAMA_KEY"}));

@@ -1,4 +1,5 @@
--- Defines :Do and :Leash, and <Plug>(leash-do). Nothing is required until a command runs.
+-- Defines :Do and :Leash, and the <Plug>(leash-do…) keys. Nothing is required until a
+-- command runs.
 if vim.g.loaded_leash then return end
 vim.g.loaded_leash = true
 
@@ -30,3 +31,14 @@ end, {
 for _, mode in ipairs({ 'n', 'x' }) do
   vim.api.nvim_set_keymap(mode, '<Plug>(leash-do)', ':Do ', { noremap = true, desc = 'leash: type a request' })
 end
+-- Ask about this line, or the selected lines: the request prompt (|vim.ui.input()|),
+-- its plan running on those lines. In Visual mode `:` types the `'<,'>` range.
+vim.api.nvim_set_keymap('n', '<Plug>(leash-do-line)', '<Cmd>.Do<CR>', {
+  noremap = true,
+  desc = 'leash: ask about this line',
+})
+vim.api.nvim_set_keymap('x', '<Plug>(leash-do-selection)', ':Do<CR>', {
+  noremap = true,
+  silent = true,
+  desc = 'leash: ask about the selected lines',
+})

@@ -101,7 +101,14 @@ end
 --- replaced it), `<Tab>` completing from the history of requests (|leash-history|).
 ---@param opts? leash.DoOpts
 function M.ask(opts)
-  vim.ui.input({ prompt = 'leash: what should Neovim do? ', completion = H.input_completion }, function(input)
+  -- The lines it will run on, said in the prompt (`:.Do`, `:'<,'>Do`).
+  local range = require('leash.context').range(opts)
+  local on = ''
+  if range then
+    on = range[1] == range[2] and (' on line %d'):format(range[1]) or (' on lines %d–%d'):format(range[1], range[2])
+  end
+  local prompt = ('leash: what should Neovim do%s? '):format(on)
+  vim.ui.input({ prompt = prompt, completion = H.input_completion }, function(input)
     if input and vim.trim(input) ~= '' then M.run(input, opts) end
   end)
 end

@@ -441,4 +441,26 @@ describe('<Plug>(leash-do)', function()
     press('ggVj<Space>d<C-c>')
     eq("'<,'>Do ", seen)
   end)
+
+  it('<Plug>(leash-do-line) and <Plug>(leash-do-selection) ask for the request, which runs on those lines', function()
+    fresh()
+    vim.cmd('enew!')
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'a', 'b', 'c', 'd' })
+    vim.keymap.set('n', '<Space>l', '<Plug>(leash-do-line)')
+    vim.keymap.set('x', '<Space>s', '<Plug>(leash-do-selection)')
+    local leash = require('leash')
+    local input, run = vim.ui.input, leash.run
+    local prompts, runs = {}, {}
+    vim.ui.input = function(opts, on_confirm)
+      prompts[#prompts + 1] = opts.prompt
+      on_confirm('sort these')
+    end
+    leash.run = function(request, opts) runs[#runs + 1] = { request, opts.range, opts.line1, opts.line2 } end
+    press('3G<Space>l')
+    press('ggVj<Space>s')
+    vim.ui.input, leash.run = input, run
+    eq({ 'leash: what should Neovim do on line 3? ', 'leash: what should Neovim do on lines 1–2? ' }, prompts)
+    eq({ { 'sort these', 1, 3, 3 }, { 'sort these', 2, 1, 2 } }, runs)
+    eq('n', vim.fn.mode(), 'Visual mode was left')
+  end)
 end)

@@ -91,7 +91,7 @@ function M.run(request, opts)
       return H.notify(perr, vim.log.levels.ERROR, { more = sent and ':Leash log' or ':checkhealth leash' })
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
-    H.last = { request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts }
+    H.keep({ request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts })
     H.show(H.last, {})
   end, opts)
   sent = true
@@ -119,8 +119,8 @@ end
 --- it is now (|leash.recheck|): when anything it names changed, that is said and nothing
 --- opens or runs.
 function M.last()
-  local last = H.last
-  if not last then return H.notify('leash: no plan yet in this session (:Do {request} makes one)') end
+  local last = H.last or H.kept()
+  if not last then return end
   local ok, entries, changes = require('leash.recheck').check(last)
   if not ok then
     local what = table.concat(changes, '; ')
@@ -164,7 +164,7 @@ function M.again(opts)
   if not ok then return H.notify(require('leash.native').message(plan), vim.log.levels.ERROR) end
   require('leash.ui.arrival').request_sent()
   local request = last.request
-  H.last = { request = request, plan = H.copy(plan), entries = state.entries, range = range, opts = last.opts }
+  H.keep({ request = request, plan = H.copy(plan), entries = state.entries, range = range, opts = last.opts })
   H.show(H.last, {})
 end
 
@@ -303,6 +303,38 @@ H.last = nil
 
 -- Helper functionality =======================================================
 
+--- Make `last` the last plan, and keep it for `:Leash last` after a restart.
+function H.keep(last)
+  H.last = last
+  local ok, err = pcall(require('leash.history').keep_plan, last)
+  if not ok then
+    H.notify('leash: could not keep the plan for :Leash last after a restart: ' .. tostring(err), vim.log.levels.WARN)
+  end
+end
+
+--- The last plan of an earlier session (|leash.history.kept_plan()|), or nil after
+--- saying why there is none. Plan for lines runs only in the file they were in.
+function H.kept()
+  local last = require('leash.history').kept_plan()
+  if not last then return H.notify('leash: no plan yet (:Do {request} makes one)') end
+  if last.range then
+    local file = last.range.file
+    if vim.api.nvim_buf_get_name(0) ~= file then
+      local lines = last.range[1] == last.range[2] and ('line %d'):format(last.range[1])
+        or ('lines %d–%d'):format(last.range[1], last.range[2])
+      return H.notify(
+        ('leash: the last plan was for %s of %s: open it, then :Leash last'):format(
+          lines,
+          vim.fn.fnamemodify(file, ':~:.')
+        )
+      )
+    end
+    last.range.buf, last.range.file = vim.api.nvim_get_current_buf(), nil
+  end
+  H.last = last
+  return last
+end
+
 --- Show (and run, where the rules allow) a kept plan; `e` in its window refines it.
 ---@param last table |H.last|
 ---@param how { window?: boolean } always open the window (`:Leash last`)
@@ -313,7 +345,7 @@ function H.show(last, how)
     return pick.pick(last.plan, function(chosen)
       if not chosen then return require('leash.log').outcome(last.request, 'nothing chosen', 0) end
       local picked = vim.tbl_extend('force', last, { plan = H.copy(chosen) })
-      if H.last == last then H.last = picked end
+      if H.last == last then H.keep(picked) end
       H.show(picked, how)
     end)
   end

@@ -40,6 +40,22 @@ function M.check(kept)
   return now, state.entries, {}
 end
 
+--- `v` as JSON holds it: functions (an entry's callback) left out, so a plan kept on
+--- disk and the catalog of now compare alike.
+---@param v any
+---@return any
+function M.plain(v)
+  if type(v) == 'table' then
+    local out = {}
+    for k, x in pairs(v) do
+      if type(k) == 'string' or type(k) == 'number' then out[k] = M.plain(x) end
+    end
+    return out
+  end
+  if type(v) == 'function' or type(v) == 'userdata' and v ~= vim.NIL or type(v) == 'thread' then return nil end
+  return v
+end
+
 -- Helper functionality =======================================================
 
 --- The plan as the model would have written it: each step's own fields, nothing the
@@ -59,6 +75,16 @@ function H.proposed(plan, steps)
     }
   end
   return { reply = type(plan.reply) == 'string' and plan.reply or '', steps = out }
+end
+
+--- Whether two catalog entries are the same, as JSON holds them (a plan kept across a
+--- restart has its entries from the file).
+function H.same_entry(a, b)
+  local function norm(e)
+    local ok, text = pcall(vim.json.encode, M.plain(e))
+    return ok and vim.json.decode(text) or e
+  end
+  return vim.deep_equal(norm(a), norm(b))
 end
 
 function H.by_id(entries)
@@ -93,7 +119,7 @@ function H.changes(before, now, old_entries, new_entries)
       elseif n.label ~= s.label then
         changes[#changes + 1] = ('%s: now reads “%s”'):format(H.label(s), H.label(n))
       end
-      if s.type == 'item' and type(s.id) == 'string' and not vim.deep_equal(old_entries[s.id], new_entries[s.id]) then
+      if s.type == 'item' and type(s.id) == 'string' and not H.same_entry(old_entries[s.id], new_entries[s.id]) then
         changes[#changes + 1] = ('%s: “%s” changed since the plan was made'):format(
           H.label(s),
           require('leash.text').visible(s.id)

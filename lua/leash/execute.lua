@@ -45,7 +45,7 @@ M.handlers = {}
 ---@return boolean ok
 ---@return string? err names the step: `step 2 (Run :vsplit x): E…`
 ---@return integer? ran how many steps ran (when it stopped: before the one that failed)
----@return leash.UndoRecord? record what `:Leash undo` takes back of it, when it ran
+---@return leash.UndoRecord? record what `:Leash undo` takes back of it
 function M.run(plan, opts)
   opts = opts or {}
   if type(plan) ~= 'table' or type(plan.steps) ~= 'table' then return false, 'leash: not a validated plan' end
@@ -72,7 +72,8 @@ function M.run(plan, opts)
     if not ok then
       undo.finish(record)
       -- Numbered as the window numbers it: among the steps that run.
-      return false, ('leash: step %d (%s): %s'):format(pos, H.label(step), H.clean(err or 'failed')), pos - 1
+      local msg = ('leash: step %d (%s): %s'):format(pos, H.label(step), H.clean(err or 'failed'))
+      return false, msg, pos - 1, record
     end
   end
   undo.finish(record)
@@ -88,8 +89,13 @@ end
 ---@return boolean ok
 ---@return string msg
 function M.undo(opts)
-  local ok, msg = require('leash.undo').undo(opts)
-  if opts and opts.notify then H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.WARN) end
+  local ok, msg, record = require('leash.undo').undo(opts)
+  -- What was restored can be long (every setting and file): the log keeps it whole,
+  -- under the plan's request, and a message cut to fit points there.
+  if record then pcall(require('leash.log').outcome, record.request, 'undone', 0, (msg:gsub('^leash: ', '', 1))) end
+  if opts and opts.notify then
+    H.notify(msg, ok and vim.log.levels.INFO or vim.log.levels.WARN, { more = record and ':Leash log' or nil })
+  end
   return ok, msg
 end
 
@@ -169,6 +175,7 @@ function M.confirm_and_run(plan, opts)
       return done(false, failure)
     end
     local ok, err, count, record = M.run(plan, { entries = entries, range = opts.range, preview = pv })
+    if record then record.request = opts.request end
     if ok then
       H.notify(H.ran_line(plan, failure, same, record), nil, { more = ':Leash log' })
       local differs = preview.differs(pv)

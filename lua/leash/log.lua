@@ -26,7 +26,8 @@ end
 --- "error"?, "time_ms"}}`. `status`: `ran` (`steps` ran), `failed` (`steps` ran before
 --- the one that failed, or planning failed), `cancelled`, `nothing to run`, `shown`
 --- (`:Do!`), `edited` (the window's `e`), `cancelled while planning` or `changed`
---- (`:Leash last` found that something the plan names changed; `error` says what).
+--- (`:Leash last` found that something the plan names changed; `error` says what) or
+--- `undone` (`:Leash undo` took it back; `error` says what it restored).
 ---@param request? string
 ---@param status string
 ---@param steps integer

@@ -23,6 +23,7 @@ local H = {}
 ---@field edits string[] labels of steps of reach `edit` that ran
 ---@field buffers? table<integer, leash.BufferState> every loaded buffer before the plan's first step that is not a setting
 ---@field changed leash.BufferState[] the buffers whose text the plan changed (|M.finish()|)
+---@field request? string the request of the plan, for the log line of its undo
 
 ---@class leash.BufferState
 ---@field buf integer
@@ -100,6 +101,7 @@ function M.last() return H.stack[#H.stack] end
 ---@param opts? { force?: boolean }
 ---@return boolean ok
 ---@return string msg
+---@return leash.UndoRecord? record the plan undone (none when nothing was)
 function M.undo(opts)
   opts = opts or {}
   local record = H.stack[#H.stack]
@@ -133,7 +135,7 @@ function M.undo(opts)
   if left > 0 then
     parts[#parts + 1] = ('%d earlier plan%s: :Leash undo again'):format(left, left == 1 and '' or 's')
   end
-  return #failed == 0, 'leash: ' .. table.concat(parts, '; ')
+  return #failed == 0, 'leash: ' .. table.concat(parts, '; '), record
 end
 
 -- Helper data ================================================================

@@ -682,7 +682,16 @@ describe('the plan window shows every step that will run', function()
 
   it("says the editor is too small and runs nothing while 'cmdheight' leaves no room", function()
     vim.o.cmdheight = 19
+    local said, echo, silenced = {}, vim.api.nvim_echo, vim.notify
+    vim.api.nvim_echo = function(chunks)
+      said[#said + 1] = table.concat(vim.tbl_map(function(c) return c[1] end, chunks))
+    end
+    vim.notify = package.loaded['spec.builtin_notify']
     local h, calls = open(tall_plan(4))
+    vim.wait(100, function() return #said > 0 end)
+    vim.notify, vim.api.nvim_echo = silenced, echo
+    -- What to do, whole in the message area of an 80-column editor.
+    eq({ "leash: no room for the plan: enlarge it or lower 'cmdheight'" }, said)
     eq('too_small', h.status())
     eq(' too small to show the plan · q cancel ', footer(h))
     matches('the editor is too small to show the plan', table.concat(lines_of(h), ' '))

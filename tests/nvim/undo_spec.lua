@@ -173,4 +173,41 @@ describe(':Leash undo', function()
     eq(false, vim.o.ignorecase)
     matches('restored the text of fruit%.txt; restored ignorecase', notes[1])
   end)
+
+  it('a report cut to fit the message area points to :Leash log, which keeps it whole', function()
+    buffer('a-file-with-a-rather-long-name-for-one-message.txt', { 'b', 'a' })
+    local steps = { cmd('sort') }
+    for _, k in ipairs({ 'ignorecase', 'smartcase', 'list', 'number', 'relativenumber', 'cursorline' }) do
+      steps[#steps + 1] = { type = 'setting', key = k, value = true }
+    end
+    local done
+    require('leash.execute').confirm_and_run(validate(steps), {
+      config = { confirm_before_run = false },
+      request = 'tidy this file up',
+      on_done = function(ran) done = ran end,
+    })
+    vim.wait(300, function() return done ~= nil end)
+    eq(true, done)
+    vim.o.columns = 80
+    local said, echo, silenced = {}, vim.api.nvim_echo, vim.notify
+    vim.api.nvim_echo = function(chunks)
+      said[#said + 1] = table.concat(vim.tbl_map(function(c) return c[1] end, chunks))
+    end
+    vim.notify = package.loaded['spec.builtin_notify']
+    vim.cmd('Leash undo')
+    vim.wait(200, function() return #said > 0 end)
+    vim.notify, vim.api.nvim_echo = silenced, echo
+    matches('^leash: restored the text of a%-file', said[#said])
+    matches('… %(:Leash log%)$', said[#said])
+    ok(vim.fn.strdisplaywidth(said[#said]) < vim.v.echospace, said[#said])
+    local last
+    for _, line in ipairs(vim.fn.readfile(require('leash.log').path())) do
+      local t = vim.json.decode(line)
+      if t.outcome then last = t.outcome end
+    end
+    eq({ 'tidy this file up', 'undone' }, { last.request, last.status })
+    matches('restored cursorline, ignorecase, list, number, relativenumber, smartcase$', last.error)
+    vim.o.ignorecase, vim.o.smartcase, vim.o.list = false, false, false
+    vim.o.number, vim.o.relativenumber, vim.o.cursorline = false, false, false
+  end)
 end)

@@ -171,6 +171,7 @@ function H.outcome_text(o)
     edited = 'edited (e) and asked again, nothing ran',
     ['cancelled while planning'] = 'cancelled while planning',
     changed = 'not run again from :Leash last, it changed',
+    undone = 'undone with :Leash undo',
   }
   local s = words[o.status]
   if o.status == 'failed' then s = n > 0 and ('failed at step %d after %d ran'):format(n + 1, n) or 'failed' end

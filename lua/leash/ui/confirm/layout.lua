@@ -62,7 +62,9 @@ function M.show(win, buf, state)
   decision.set_footer(win, state)
   if layout.too_small and not state.told_small then
     state.told_small = true
-    require('leash.ui.notify').notify(layout.message, vim.log.levels.WARN)
+    -- The window holds the whole text; the message says what to do first, and where
+    -- the rule is when it is cut to fit.
+    require('leash.ui.notify').notify(layout.note, vim.log.levels.WARN, { more = ':help leash-plan-small' })
   end
 end
 
@@ -148,6 +150,9 @@ function H.layout(plan_rows, border, state)
       'leash: the editor is too small to show the plan (%d×%d free, at least %d×%d needed); '
       .. "make it larger or lower 'cmdheight' (%d). Nothing runs until the plan can be read."
     ):format(math.max(max_rows, 0), math.max(max_cols, 0), H.min_rows, H.min_cols, vim.o.cmdheight)
+    -- What to do, short enough for the message area of an 80-column editor; the window
+    -- gives the sizes.
+    out.note = "leash: no room for the plan: enlarge it or lower 'cmdheight'"
     rows, width = lay({ { { out.message, 'LeashConfirmShell' } } })
   end
   out.rows, out.width = rows, width

@@ -3,7 +3,8 @@
 # 80×24 and at 120×40, with 'cmdheight' 0, against a local model server
 # (tests/e2e/mock_model.py). No hit-enter prompt may appear at any moment of 1.–3.:
 #
-#   1. `:Do` opens the plan window, and the progress message is gone under it.
+#   1. `:Do` opens the plan window, and the progress message is gone under it; each
+#      mark in it says why, in a few words.
 #   2. Progress moves while a slow model thinks: the spinner turns and the seconds count.
 #   3. A second `:Do` while one is planning cancels it and opens the new plan's window.
 #   4. A hit-enter prompt of someone else's, dismissed with Enter while a plan is made, is
@@ -11,8 +12,8 @@
 #   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
 #      in a notification titled leash, without the "leash:" prefix.
 #   7. (80×24, a new session) `:Do <Tab>` completes the last session's request; a plan
-#      reviewed with `:Do!` runs from `:Leash last` with y; `:Leash log` lists it with its
-#      steps and outcome, and q closes it.
+#      reviewed with `:Do!` runs from `:Leash last` with y in the session after; `:Leash
+#      log` lists it with its steps and outcome, and q closes it.
 #   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
 #      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
@@ -97,6 +98,18 @@ for size in 80x24 120x40; do
   gone
   echo "loop: ok ($size): :Do opened the plan window with cmdheight=0, no hit-enter prompt, no progress left under it"
 
+  # --- 1b. each mark says why ------------------------------------------------------------
+  ex 'Do e2e-plan:marked'
+  wait_quietly 'leash plan' 30 "appeared before the marked plan opened ($size)" || fail "the marked plan did not open ($size)"
+  sleep 0.3
+  win=$(screen | tr -s ' ')
+  grep -q 'colorscheme habamax — a colorscheme' <<<"$win" || fail "the [code] mark of :colorscheme does not say why ($size): $win"
+  grep -q 'may load spell files' <<<"$win" || fail "the [code] mark of spelllang does not say why ($size): $win"
+  capture "marked-$size"
+  keys q
+  gone
+  echo "loop: ok ($size): each [code] mark says why in a few words"
+
   # --- 2. progress moves ---------------------------------------------------------------
   ex 'Do e2e-plan:slow'
   seen=
@@ -150,6 +163,8 @@ ex 'Do! e2e-plan:hidden_shell'
 wait_quietly 'plan only \(:Do!\), nothing runs' 30 "appeared with :Do!" || fail ":Do! did not show the plan only"
 keys q
 gone
+# Reviewed today, run after a restart: the plan is kept with the history.
+start 80 24 "$tmp/init.lua"
 ex 'Leash last'
 wait_quietly 'y run \(marked steps' 5 "appeared with :Leash last" || fail ":Leash last did not offer to run the reviewed plan"
 sleep 0.4
@@ -157,7 +172,7 @@ keys y
 for _ in $(seq 50); do [ -s "$shell_marker" ] && break; sleep 0.1; done
 [ -s "$shell_marker" ] || fail "y in :Leash last did not run the reviewed :Do! plan"
 gone
-echo "loop: ok: a plan reviewed with :Do! ran from :Leash last with y"
+echo "loop: ok: a plan reviewed with :Do! ran from :Leash last with y, after a restart"
 
 # One window again, without wrap (the plan turned it on and opened a terminal split).
 ex 'only | set nowrap'

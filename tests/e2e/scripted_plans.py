@@ -93,6 +93,17 @@ def _preview(out_dir):
     }
 
 
+def _marked(out_dir):
+    # Steps marked [code] for reasons the window says beside them.
+    return {
+        "reply": "A dark theme, in German.",
+        "steps": [
+            {"type": "item", "id": "cmd:colorscheme", "args": ["habamax"], "why": "dark"},
+            _setting("spelllang", "de", "German"),
+        ],
+    }
+
+
 PLANS = {
     "cmdheight": _set_cmdheight,
     "lines": _set_lines,
@@ -105,6 +116,7 @@ PLANS = {
     "already": _already,
     "invisible": _invisible,
     "preview": _preview,
+    "marked": _marked,
 }
 
 

@@ -342,7 +342,11 @@ function H.run_later(later, fn, args)
   local ok, res = pcall(fn, vim.F.unpack_len(args))
   local attempts = H.disarm(state)
   if later.on_starts and #state.starts > 0 then pcall(later.on_starts, state.starts) end
-  if #attempts > 0 then notify(('leash: %s: %s'):format(who, M.describe(attempts)), vim.log.levels.ERROR) end
+  if #attempts > 0 then
+    -- The log holds every attempt whole (`on_starts`): a message cut to fit points there.
+    local more = later.on_starts and { more = ':Leash log' } or nil
+    notify(('leash: %s: %s'):format(who, M.describe(attempts)), vim.log.levels.ERROR, more)
+  end
   if not ok then error(res, 0) end
   return res
 end

@@ -27,6 +27,26 @@ describe('guard', function()
     vim.fn.delete(marker)
   end)
 
+  it('a refused start of a scheduled callback, said in one line, points to the log that holds it', function()
+    local g = require('leash.guard')
+    vim.o.columns = 80
+    local said, echo, silenced = {}, vim.api.nvim_echo, vim.notify
+    vim.api.nvim_echo = function(chunks)
+      said[#said + 1] = table.concat(vim.tbl_map(function(c) return c[1] end, chunks))
+    end
+    vim.notify = package.loaded['spec.builtin_notify']
+    local logged
+    local okr = g.run(function()
+      vim.schedule(function() vim.fn.system(touch) end)
+    end, { label = 'step 1 (Run :edit x)', on_starts = function(starts) logged = starts end })
+    vim.wait(500, function() return #said > 0 end)
+    vim.notify, vim.api.nvim_echo = silenced, echo
+    eq(true, okr)
+    eq(false, exists(marker))
+    ok(logged and #logged > 0, 'the log was given the start')
+    matches('^leash: a callback that step 1 .*… %(:Leash log%)$', said[#said])
+  end)
+
   it('covers what a step schedules for a while after it, and reports a refused start of it', function()
     local g = require('leash.guard')
     local notes = {}

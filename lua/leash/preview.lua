@@ -544,13 +544,13 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
             failed = pos
             pv.effects[pos] = { kind = 'fails', file = file, why = ranges[pos].err }
           else
-            local rok, rerr = pcall(vim.api.nvim_cmd, {
-              cmd = step.id:sub(5),
-              args = step.args,
-              range = ranges[pos].range,
-              magic = { file = false, bar = false },
-              mods = { keeppatterns = true, silent = true },
-            }, { output = true })
+            -- The same call the step makes when it runs (|leash.sources.commands|).
+            local rok, rerr = pcall(
+              require('leash.sources.commands').call,
+              { cmd = step.id:sub(5), args = step.args, range = ranges[pos].range },
+              { keeppatterns = true, silent = true },
+              { output = true }
+            )
             local after = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
             if rok then
               pv.effects[pos] = H.effect(lines, after, file)

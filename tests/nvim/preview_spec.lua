@@ -170,6 +170,12 @@ local commands = {
   { ':t', { cmd('t', '0') }, 4 },
   { ':delete', { cmd('delete') }, 2 },
   { ':join', { cmd('join') }, 1 },
+  { ':join on the lines given', { cmd('join') }, 1, { 2, 4 } },
+  { ':> on the current line', { cmd('>') }, 2 },
+  { ':> on the lines given', { cmd('>') }, 1, { 1, 3 }, { 'pear', '\tapple', '', 'fig' } },
+  { ':< on the lines given', { cmd('<') }, 1, { 1, 4 }, { '\t\tpear', '    apple', '', '\tfig' } },
+  { ':move on the lines given', { cmd('move', '$') }, 1, { 1, 2 } },
+  { ':copy on the lines given', { cmd('copy', '0') }, 1, { 4, 5 } },
   {
     ':sort, then :global with :substitute, then :global with :delete',
     { cmd('sort'), cmd('global', '/^a/s/a/A/'), cmd('global', '/^$/d') },
@@ -202,6 +208,27 @@ describe('the dry run of each previewed command', function()
       ok(not vim.deep_equal(before, lines(buf)), 'the step changed the text')
     end)
   end
+
+  it(":> and :< shift by one 'shiftwidth', in the preview and when run", function()
+    local buf = buffer({ 'pear', '  apple', '', '        fig' })
+    vim.bo.shiftwidth, vim.bo.expandtab = 4, true
+    local range = { 1, 4, buf = buf }
+    local p = validate({ cmd('>') }, { 1, 4 })
+    local window, result = show(p, range)
+    local all = table.concat(window, '\n')
+    matches('%+ +1     pear', all)
+    matches('%+ +2       apple', all)
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    -- An empty line gets no indent, as when typed.
+    eq({ '    pear', '      apple', '', '            fig' }, lines(buf))
+    p = validate({ cmd('<') }, { 1, 4 })
+    window, result = show(p, range)
+    matches('%+ +4         fig', table.concat(window, '\n'))
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    eq({ 'pear', '  apple', '', '        fig' }, lines(buf))
+  end)
 
   it('cancelling leaves the buffer, its undo tree, marks, registers and search as they were', function()
     local buf = buffer(fruit, 2)

@@ -478,7 +478,8 @@ function H.clean(err) return (tostring(err):gsub('^[^\n]-:%d+: ', ''):gsub('^Vim
 --- Run the dry run with the editor's state saved and put back whatever happens.
 function H.dry_run(pv, steps, kinds, options, opts)
   -- The ranges are checked as the executor checks them, in the real buffer.
-  local entries = H.entry_map(opts.entries)
+  -- Without a catalog snapshot, the step's own range decides.
+  local entries = require('leash.catalog').by_id(opts.entries)
   local ranges, saves_registers = {}, false
   for pos, k in ipairs(kinds) do
     if k.kind == 'run' then
@@ -686,15 +687,6 @@ function H.restore_registers(saved)
     if r ~= '"' and saved[r] then pcall(vim.fn.setreg, r, saved[r]) end
   end
   if saved['"'] then pcall(vim.fn.setreg, '"', saved['"']) end
-end
-
---- `{ [id] = entry }` of the catalog snapshot (none: the step's own range decides).
-function H.entry_map(entries)
-  local map = {}
-  for _, e in ipairs(entries or {}) do
-    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
-  end
-  return map
 end
 
 return M

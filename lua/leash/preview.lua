@@ -18,10 +18,13 @@
 --- One thing it does change, as typing the command would: what `&`, `:&&` and `~` repeat
 --- (the last substitute string and its flags), which Neovim offers no way to read back.
 ---
---- A language server's format or rename that comes before any other step that changes
---- text is not dry-run but asked for (|M.ask()|) before the window opens: the window
---- shows the server's edit, file by file, and the step applies exactly that edit
---- (|leash.sources.lsp|), never a second answer that could differ.
+--- A language server's format, rename or code action that comes before any other step
+--- that changes text is not dry-run but asked for (|M.ask()|) before the window opens:
+--- the window shows the server's edit, file by file, and the step applies exactly that
+--- edit (|leash.sources.lsp|), never a second answer that could differ. For a code
+--- action the person picks the action first; it is resolved (`codeAction/resolve`) when
+--- the server sends it without its edit. A command the action carries runs in the
+--- server when the step runs: the window says it is not previewed.
 ---
 --- What runs is what was previewed: |M.changed()| says when the buffer, or the cursor
 --- that a step's default range depends on, moved on since (the window is shown again
@@ -43,14 +46,15 @@ local H = {}
 ---@field server table<integer, leash.ServerEdit> by step position: the language server's edit shown, which the step applies
 
 ---@class leash.ServerEdit
----@field name 'format'|'rename'
+---@field name 'format'|'rename'|'code_action'
 ---@field client_id integer
 ---@field encoding string the client's position encoding
 ---@field buf integer the buffer it was asked for
 ---@field ticks table<integer, integer> |b:changedtick| of each loaded buffer the edit changes, when it was asked
----@field result? table the server's answer: text edits (format) or a workspace edit (rename)
+---@field result? table the server's answer: text edits (format), a workspace edit (rename), the picked code action, resolved (code action)
 ---@field why? string why there is no edit to show
 ---@field pending? boolean still waiting for the answer
+---@field picking? boolean a code action: the person is picking one (no deadline meanwhile)
 
 --- Buffers larger than this are not copied: the window says so instead.
 M.max_lines = 100000
@@ -66,9 +70,10 @@ M.max_line_bytes = 200
 --- How long the window waits for a language server's edit, in milliseconds.
 M.server_ms = 5000
 
---- Ask the language servers for the edits of the plan's format and rename steps that
---- may be asked now (the core says which), then call `done(answers)` (by step position)
---- on the main loop: when every server answered, at the latest after |M.server_ms|. The
+--- Ask the language servers for the edits of the plan's format, rename and code action
+--- steps that may be asked now (the core says which), then call `done(answers)` (by step
+--- position) on the main loop: when every server answered, at the latest after
+--- |M.server_ms| (not counting the time the person takes to pick a code action). The
 --- editor does not wait: the requests are sent and answered asynchronously.
 ---@param plan table validated plan
 ---@param done fun(answers: table<integer, leash.ServerEdit>)
@@ -94,16 +99,20 @@ function M.ask(plan, done)
   if pending > 0 then
     vim.defer_fn(function()
       if finished then return end
+      for _, a in pairs(answers) do
+        if a.picking then return end
+      end
       require('leash.ui.notify').notify('leash: asking the language server for the edit it would make…')
     end, 300)
     vim.defer_fn(function()
       for _, a in pairs(answers) do
-        if a.pending then
+        -- One being picked gets its own deadline once picked (|H.request_action()|).
+        if a.pending and not a.picking and not a.picked then
           a.pending = false
-          a.why = ('the language server did not answer within %d s'):format(M.server_ms / 1000)
+          a.why = H.late()
+          pending = pending - 1
         end
       end
-      pending = 0
       finish()
     end, M.server_ms)
   end
@@ -115,7 +124,7 @@ end
 ---@return boolean
 function M.asks_servers(plan)
   for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
-    if type(step) == 'table' and (step.id == 'lsp:format' or step.id == 'lsp:rename') then return true end
+    if type(step) == 'table' and H.server_items[step.id] then return true end
   end
   return false
 end
@@ -252,6 +261,11 @@ end
 -- Registers a dry run of :delete (alone or under :global) may write.
 H.registers = vim.split('"-0123456789abcdefghijklmnopqrstuvwxyz', '')
 
+-- The language server items whose edit is asked for before the window opens.
+H.server_items = { ['lsp:format'] = true, ['lsp:rename'] = true, ['lsp:code_action'] = true }
+
+function H.late() return ('the language server did not answer within %d s'):format(M.server_ms / 1000) end
+
 -- Steps whose dry run may write registers.
 H.writes_registers = { ['cmd:delete'] = true, ['cmd:global'] = true, ['cmd:vglobal'] = true }
 
@@ -281,6 +295,7 @@ end
 function H.request(step, on_answer)
   local name = type(step.id) == 'string' and step.id:match('^lsp:(.+)$')
   local bufnr, win = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+  if name == 'code_action' then return H.request_action(bufnr, win, on_answer) end
   local method = name == 'format' and 'textDocument/formatting' or 'textDocument/rename'
   local clients = vim.lsp.get_clients({ bufnr = bufnr, method = method })
   if #clients == 0 then return { why = ('no language server here can %s'):format(name) } end
@@ -336,8 +351,91 @@ function H.request(step, on_answer)
   return a
 end
 
---- The effect of a format or rename step: the server's edit, file by file, or why there
---- is none to show.
+--- Ask every language server here for its code actions at the cursor (as the step
+--- does), let the person pick one, and resolve it when the server sent it without its
+--- edit; `on_answer` is called once, when that is done or failed.
+---@return leash.ServerEdit
+function H.request_action(bufnr, win, on_answer)
+  local clients = vim.lsp.get_clients({ bufnr = bufnr, method = 'textDocument/codeAction' })
+  if #clients == 0 then return { why = 'no language server here has code actions' } end
+  local a = {
+    name = 'code_action',
+    buf = bufnr,
+    ticks = { [bufnr] = vim.api.nvim_buf_get_changedtick(bufnr) },
+    pending = true,
+  }
+  local function answer(why)
+    if not a.pending then return end
+    a.pending, a.picking, a.why = false, false, why
+    on_answer()
+  end
+  local items, left = {}, 0
+  local function pick()
+    if not a.pending then return end -- too late: the window says the server did not answer
+    if #items == 0 then return answer('the language server has no code action here') end
+    a.picking = true
+    local text = require('leash.text')
+    vim.ui.select(items, {
+      prompt = 'Code action to preview:',
+      kind = 'codeaction',
+      format_item = function(item) return text.visible(tostring(item.action.title)) end,
+    }, function(choice)
+      a.picking, a.picked = false, true
+      if not choice then return answer('no code action was picked; the step asks again when it runs') end
+      vim.defer_fn(function() answer(H.late()) end, M.server_ms)
+      H.resolve(a, choice, answer)
+    end)
+  end
+  local lnum = vim.api.nvim_win_get_cursor(win)[1] - 1
+  local diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(bufnr, { lnum = lnum }))
+  for _, client in ipairs(clients) do
+    local params = vim.lsp.util.make_range_params(win, client.offset_encoding)
+    params.context = { diagnostics = diagnostics, triggerKind = 1 }
+    local sent = client:request('textDocument/codeAction', params, function(_, result)
+      for _, action in ipairs(type(result) == 'table' and result or {}) do
+        -- An action the server lists as disabled (with its reason) cannot be picked.
+        if type(action) == 'table' and action.disabled == nil then
+          items[#items + 1] = { client_id = client.id, action = action }
+        end
+      end
+      left = left - 1
+      if left == 0 then pick() end
+    end, bufnr)
+    if sent then left = left + 1 end
+  end
+  if left == 0 then
+    a.pending, a.why = false, 'the language server could not be asked'
+  end
+  return a
+end
+
+--- The picked code action, with its edit: as sent, or resolved by the server.
+function H.resolve(a, item, answer)
+  local client = vim.lsp.get_client_by_id(item.client_id)
+  if not client then return answer('the language server of that code action has stopped') end
+  a.client_id, a.encoding = client.id, client.offset_encoding
+  local function take(action)
+    a.result = action
+    for _, uri in ipairs(H.uris(action.edit)) do
+      local b = vim.fn.bufnr(vim.uri_to_fname(uri))
+      if b > 0 and vim.api.nvim_buf_is_loaded(b) then a.ticks[b] = a.ticks[b] or vim.api.nvim_buf_get_changedtick(b) end
+    end
+    answer(nil)
+  end
+  local action = item.action
+  -- A bare Command: nothing but a command the server runs.
+  if type(action.command) == 'string' then return take({ title = action.title, command = action }) end
+  if action.edit or not client:supports_method('codeAction/resolve') then return take(action) end
+  local sent = client:request('codeAction/resolve', action, function(err, resolved)
+    if not a.pending then return end
+    if err then return answer('the language server answered with an error: ' .. tostring(err.message or err)) end
+    take(type(resolved) == 'table' and resolved or action)
+  end, a.buf)
+  if not sent then answer('the language server could not be asked') end
+end
+
+--- The effect of a format, rename or code action step: the server's edit, file by file,
+--- or why there is none to show.
 function H.server_step(pv, pos, a)
   if not a then
     pv.effects[pos] = { kind = 'not', why = 'the language server was not asked' }
@@ -384,10 +482,43 @@ function H.uris(edit)
   return out
 end
 
---- One effect per file the server's edit changes (applied to copies), and a line for
---- each file it renames, creates or deletes.
+--- What the server's answer does: a format's edit of the buffer, a rename's workspace
+--- edit, a code action's edit and command.
 function H.server_effects(a)
   if a.name == 'format' then return H.edited_copy(a.buf, nil, a.result, a.encoding) end
+  if a.name == 'code_action' then return H.action_effects(a) end
+  return H.workspace_effects(a.result, a.encoding)
+end
+
+--- The picked code action: its title, its edit file by file (or why leash refuses it),
+--- and its command, which runs in the server and is not previewed.
+function H.action_effects(a)
+  local action = a.result
+  local out = { { kind = 'also', text = ('the action you picked: %s'):format(tostring(action.title)) } }
+  if type(action.edit) == 'table' then
+    local why = require('leash.sources.lsp').check_edit(action.edit)
+    if why then
+      out[#out + 1] = { kind = 'not', why = 'leash refuses its edit, so the step fails when it runs: ' .. why }
+    else
+      vim.list_extend(out, H.workspace_effects(action.edit, a.encoding))
+    end
+  end
+  local command = type(action.command) == 'table' and action.command or nil
+  if command then
+    local what = tostring((command.title ~= nil and command.title ~= '') and command.title or command.command)
+    out[#out + 1] = {
+      kind = 'not',
+      why = ('then the language server runs its command “%s”, which only it knows'):format(what),
+    }
+  elseif type(action.edit) ~= 'table' then
+    out[#out + 1] = { kind = 'also', text = 'it carries no edit and no command: it changes nothing' }
+  end
+  return out
+end
+
+--- One effect per file a workspace edit changes (applied to copies), and a line for each
+--- file it renames, creates or deletes.
+function H.workspace_effects(r, encoding)
   local out, order, by_uri = {}, {}, {}
   local function add(uri, edits)
     if not by_uri[uri] then
@@ -397,7 +528,6 @@ function H.server_effects(a)
     vim.list_extend(by_uri[uri], edits or {})
   end
   local function name(uri) return vim.fn.fnamemodify(vim.uri_to_fname(uri), ':~:.') end
-  local r = a.result
   for _, c in ipairs(r.documentChanges or {}) do
     if c.kind == 'rename' then
       out[#out + 1] = { kind = 'also', text = ('renames %s → %s'):format(name(c.oldUri), name(c.newUri)) }
@@ -421,7 +551,7 @@ function H.server_effects(a)
     local fname = vim.uri_to_fname(uri)
     local b = vim.fn.bufnr(fname)
     effects[#effects + 1] =
-      H.edited_copy(b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil, fname, by_uri[uri], a.encoding)
+      H.edited_copy(b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil, fname, by_uri[uri], encoding)
   end
   return vim.list_extend(effects, out)
 end

@@ -660,6 +660,7 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
     end
     local file = H.file(buf)
     local failed
+    local watch = H.watch(scratch)
     vim.api.nvim_buf_call(scratch, function()
       -- The copy's window folds nothing: no 'foldexpr' runs while its text changes.
       vim.wo.foldmethod, vim.wo.foldenable = 'manual', false
@@ -675,6 +676,7 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
             failed = pos
             pv.effects[pos] = { kind = 'fails', file = file, why = ranges[pos].err }
           else
+            watch.start(#lines)
             -- The same call the step makes when it runs (|leash.sources.commands|).
             local rok, rerr = pcall(
               require('leash.sources.commands').call,
@@ -682,7 +684,7 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
               { keeppatterns = true, silent = true },
               { output = true }
             )
-            local after = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+            local after = H.read_back(scratch, lines, watch)
             if rok then
               pv.effects[pos] = H.effect(lines, after, file)
             else
@@ -698,6 +700,50 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
   end)
   pcall(vim.api.nvim_buf_delete, scratch, { force = true })
   if not ok then error(err, 0) end
+end
+
+--- The part of the copy each step changes, from the copy's own change reports
+--- (|nvim_buf_attach()|, the ones language servers sync from; no autocommand): as
+--- `head`, the lines before the first change, and `tail`, the lines after the last.
+function H.watch(scratch)
+  local w = {}
+  function w.start(count)
+    w.head, w.tail, w.count, w.reloaded = math.huge, math.huge, count, false
+  end
+  w.start(0)
+  w.ok = vim.api.nvim_buf_attach(scratch, false, {
+    on_lines = function(_, _, _, first, last_old, last_new)
+      w.head = math.min(w.head, first)
+      w.tail = math.min(w.tail, w.count - last_old)
+      w.count = w.count + last_new - last_old
+    end,
+    on_reload = function() w.reloaded = true end,
+  })
+  return w
+end
+
+--- The copy's text after a step, from `lines` before it: only the part the step changed
+--- is read from the copy (reading 10,000 lines back costs more than the rest of the
+--- preview's own work); all of it when the reports do not add up.
+function H.read_back(scratch, lines, w)
+  local count = vim.api.nvim_buf_line_count(scratch)
+  if not w.ok or w.reloaded or count ~= w.count then return vim.api.nvim_buf_get_lines(scratch, 0, -1, false) end
+  if w.head == math.huge then return lines end
+  local head = w.head
+  local tail = math.max(0, math.min(w.tail, #lines - head, count - head))
+  local mid = vim.api.nvim_buf_get_lines(scratch, head, count - tail, false)
+  local after = {}
+  for i = 1, head do
+    after[i] = lines[i]
+  end
+  for i = 1, #mid do
+    after[head + i] = mid[i]
+  end
+  local from = #lines - tail
+  for i = 1, tail do
+    after[head + #mid + i] = lines[from + i]
+  end
+  return after
 end
 
 --- A setting step on the copy: a buffer option on the copy only, a global one until the
@@ -719,21 +765,20 @@ end
 function H.effect(before, after, file)
   local hunks = H.hunks(before, after)
   if #hunks == 0 then return { kind = 'same', file = file } end
-  local added, removed, shown, total = 0, 0, {}, 0
-  local function add(sign, n, text)
-    total = total + 1
-    if #shown < M.max_shown then shown[#shown + 1] = { sign, n, H.cut(text) } end
+  local added, removed, shown = 0, 0, {}
+  -- Only the lines that can be shown are visited: a sort of 10,000 lines changes all.
+  local function add(sign, list, from, count)
+    for i = from, from + math.min(count, M.max_shown - #shown) - 1 do
+      shown[#shown + 1] = { sign, i, H.cut(list[i]) }
+    end
   end
   for _, h in ipairs(hunks) do
     local sa, ca, sb, cb = h[1], h[2], h[3], h[4]
     removed, added = removed + ca, added + cb
-    for i = sa, sa + ca - 1 do
-      add('-', i, before[i])
-    end
-    for i = sb, sb + cb - 1 do
-      add('+', i, after[i])
-    end
+    add('-', before, sa, ca)
+    add('+', after, sb, cb)
   end
+  local total = added + removed
   return { kind = 'diff', file = file, added = added, removed = removed, lines = shown, total = total }
 end
 

@@ -294,6 +294,47 @@ describe('the dry run of each previewed command', function()
   end)
 end)
 
+describe('the text the dry run reads back', function()
+  before_each(function()
+    fresh()
+    reset()
+  end)
+
+  -- Only the part of the copy a step changed is read back: for each plan, the copy's
+  -- text at the end is the buffer's after the plan ran for real.
+  local plans = {
+    { 'one line of many', { cmd('substitute', '/apple/APPLE/') }, 50 },
+    { 'lines given', { cmd('sort') }, 1, { 20, 40 } },
+    { 'scattered deletes', { cmd('global', '/fig/d') } },
+    { 'moves to the top', { cmd('global', '/pear/m0') } },
+    { 'joins', { cmd('global', '/kiwi/j') } },
+    { 'copies to the end', { cmd('copy', '$') }, 10, { 5, 9 } },
+    { 'everything deleted', { cmd('delete') }, 1, { 1, 120 } },
+    { 'a step that changes nothing, then one that does', { cmd('global', '/nothing/d'), cmd('delete') }, 120 },
+    { 'several steps', { cmd('sort'), cmd('global', '/^$/d'), cmd('global', '/a/s/a/A/g'), cmd('join') }, 3 },
+  }
+  for _, c in ipairs(plans) do
+    it(c[1], function()
+      local words = { 'apple', 'pear', 'fig', 'kiwi', '' }
+      local text = {}
+      for i = 1, 120 do
+        text[i] = i % 7 == 0 and '' or ('%s %d'):format(words[i % 5 + 1], i)
+      end
+      local buf = buffer(text, c[3])
+      local range = c[4] and { c[4][1], c[4][2], buf = buf } or nil
+      local p = validate(c[2], c[4])
+      eq(#c[2], #p.steps, vim.inspect(p.dropped))
+      local pv = require('leash.preview').compute(p, { range = range })
+      ok(pv.whole and pv.final, vim.inspect(pv.effects))
+      eq(text, lines(buf), 'the preview left the buffer alone')
+      local ran, err = require('leash.execute').run(p, { range = range })
+      ok(ran, err)
+      eq(lines(buf), pv.final)
+      eq(nil, require('leash.preview').differs(pv))
+    end)
+  end
+end)
+
 describe('what the dry run does not run', function()
   before_each(function()
     fresh()

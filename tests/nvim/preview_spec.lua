@@ -301,7 +301,9 @@ describe('the text the dry run reads back', function()
   end)
 
   -- Only the part of the copy a step changed is read back: for each plan, the copy's
-  -- text at the end is the buffer's after the plan ran for real.
+  -- text at the end is the buffer's after its steps ran for real, each through the
+  -- commands source as the executor runs it (the executor's own path, the process guard
+  -- included, is what the tests above check after y).
   local plans = {
     { 'one line of many', { cmd('substitute', '/apple/APPLE/') }, 50 },
     { 'lines given', { cmd('sort') }, 1, { 20, 40 } },
@@ -327,8 +329,11 @@ describe('the text the dry run reads back', function()
       local pv = require('leash.preview').compute(p, { range = range })
       ok(pv.whole and pv.final, vim.inspect(pv.effects))
       eq(text, lines(buf), 'the preview left the buffer alone')
-      local ran, err = require('leash.execute').run(p, { range = range })
-      ok(ran, err)
+      local entries = require('leash.catalog').by_id(require('leash.catalog').get().entries)
+      for _, step in ipairs(p.steps) do
+        local ran, err = require('leash.sources.commands').run(entries[step.id], step, { range = range })
+        ok(ran, err)
+      end
       eq(lines(buf), pv.final)
       eq(nil, require('leash.preview').differs(pv))
     end)

@@ -174,6 +174,8 @@ local commands = {
   { ':> on the current line', { cmd('>') }, 2 },
   { ':> on the lines given', { cmd('>') }, 1, { 1, 3 }, { 'pear', '\tapple', '', 'fig' } },
   { ':< on the lines given', { cmd('<') }, 1, { 1, 4 }, { '\t\tpear', '    apple', '', '\tfig' } },
+  { ':>> on the lines given', { cmd('>', '>') }, 1, { 1, 2 } },
+  { ':< with a count', { cmd('<', '2') }, 2, nil, { '\t\tpear', '\tapple', '\tfig' } },
   { ':move on the lines given', { cmd('move', '$') }, 1, { 1, 2 } },
   { ':copy on the lines given', { cmd('copy', '0') }, 1, { 4, 5 } },
   {
@@ -228,6 +230,19 @@ describe('the dry run of each previewed command', function()
     press('y')
     vim.wait(500, function() return result.ran ~= nil end)
     eq({ 'pear', '  apple', '', '        fig' }, lines(buf))
+    -- Two more signs, a count of two lines from the cursor's: three 'shiftwidth's.
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    p = validate({ cmd('>', '>> 2') })
+    window, result = show(p)
+    matches('%+ +2               apple', table.concat(window, '\n'))
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    eq({ '            pear', '              apple', '', '        fig' }, lines(buf))
+    -- Anything else is refused by the core before a window opens.
+    for _, bad in ipairs({ '<', '>x', '2 3', '0' }) do
+      p = validate({ cmd('>', bad) })
+      eq(0, #p.steps, bad)
+    end
   end)
 
   it('cancelling leaves the buffer, its undo tree, marks, registers and search as they were', function()

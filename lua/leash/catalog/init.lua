@@ -175,7 +175,7 @@ H.static = nil
 H.use_disk = true
 
 -- Bump when the parsed shape changes.
-H.cache_version = 5
+H.cache_version = 6
 
 -- Helper functionality =======================================================
 

@@ -6,8 +6,10 @@
 --- options: `:substitute` whose replacement evaluates nothing, `:sort`, `:retab`, `:>`,
 --- `:join`, `:delete`, `:move`, `:global` with one of those…) and why the others are not.
 --- Those steps run here, in order, each on the result of the one before, with the same
---- `nvim_cmd` call, arguments and range the executor uses, on a scratch buffer that holds
---- a copy of the current buffer's lines, its text options and its marks `a`–`z`.
+--- call (|leash.sources.commands| `call()`), arguments and range the executor uses, on a
+--- scratch buffer that holds a copy of the current buffer's lines, its text options and
+--- its marks `a`–`z`. After each step only the lines it changed are read back (the
+--- scratch buffer's change reports say which).
 ---
 --- What the dry run never touches: the real buffer (its text, undo tree, marks,
 --- 'modified', folds), the jumplist and cursor of any window, the files on disk, the

@@ -288,7 +288,14 @@ describe('a code action of typescript-language-server in the plan window', funct
     vim.fn.chdir(dir)
     vim.cmd.edit(dir .. '/a.ts')
     local buf = vim.api.nvim_get_current_buf()
-    local id = vim.lsp.start({ name = 'ts', cmd = { 'typescript-language-server', '--stdio' }, root_dir = dir })
+    -- The server's temporary files go in the project, which goes with this Neovim.
+    vim.fn.mkdir(dir .. '/.tmp', 'p')
+    local id = vim.lsp.start({
+      name = 'ts',
+      cmd = { 'typescript-language-server', '--stdio' },
+      cmd_env = { TMPDIR = dir .. '/.tmp', TMP = dir .. '/.tmp', TEMP = dir .. '/.tmp' },
+      root_dir = dir,
+    })
     local client = vim.lsp.get_client_by_id(assert(id))
     vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
     eq(1, #vim.diagnostic.get(0), 'the server reported the unused declaration')

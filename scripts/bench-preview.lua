@@ -9,7 +9,8 @@
 -- `:sort` and `:substitute /apple/APPLE/g` on all N lines, then a setting. The preview
 -- copies the buffer, runs both commands on the copy and diffs each step's result; the
 -- real run is the executor's (the process guard around each step, the undo record). The
--- preview's own work is its time less the time in the commands on the copy.
+-- preview's own work is its time less the time in the commands on the copy. Last, the
+-- preview of a :substitute and a :delete on the cursor's line of the same buffer.
 local root = vim.fn.getcwd()
 vim.opt.rtp:prepend(root)
 local n = tonumber(_G.arg[1]) or 10000
@@ -111,3 +112,27 @@ print(('  median:  preview %.1f ms, run %.1f ms, ratio %.2f'):format(mp, mr, mp 
 print(('  fastest: preview %.1f ms, run %.1f ms, ratio %.2f'):format(fp, fr, fp / fr))
 local mo = median(own)
 print(("  the preview's own work (copy, diffs, editor state put back), median: %.1f ms"):format(mo))
+
+-- A step on one line of the same buffer: only the changed line is read back from the
+-- copy, so the preview costs about the copy of the buffer.
+local one = native.validate(
+  state.handle,
+  vim.json.encode({
+    reply = '',
+    steps = {
+      { type = 'item', id = 'cmd:substitute', args = { '/tree/TREE/' } },
+      { type = 'item', id = 'cmd:delete', args = {} },
+    },
+  }),
+  { profile = 'neovim' }
+)
+assert(#one.steps == 2, vim.inspect(one.dropped))
+vim.api.nvim_win_set_cursor(0, { math.ceil(n / 2), 0 })
+local local_times = {}
+for _ = 1, rounds do
+  local t0 = vim.uv.hrtime()
+  local pv = preview.compute(one, { entries = state.entries })
+  local_times[#local_times + 1] = (vim.uv.hrtime() - t0) / 1e6
+  assert(pv.effects[1].kind == 'diff' and pv.effects[2].kind == 'diff', vim.inspect(pv.effects))
+end
+print(("  :substitute and :delete on the cursor's line instead, preview median: %.1f ms"):format(median(local_times)))

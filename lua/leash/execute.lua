@@ -484,12 +484,8 @@ end
 
 --- `{ [id] = entry }` from the given entries or the live catalog.
 function H.entry_map(entries)
-  if not entries then entries = require('leash.catalog').entries() end
-  local map = {}
-  for _, e in ipairs(entries) do
-    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
-  end
-  return map
+  local catalog = require('leash.catalog')
+  return catalog.by_id(entries or catalog.entries())
 end
 
 --- What the window should show beside a step that the core's label cannot say: the

@@ -6,8 +6,10 @@
 --- options: `:substitute` whose replacement evaluates nothing, `:sort`, `:retab`, `:>`,
 --- `:join`, `:delete`, `:move`, `:global` with one of those…) and why the others are not.
 --- Those steps run here, in order, each on the result of the one before, with the same
---- `nvim_cmd` call, arguments and range the executor uses, on a scratch buffer that holds
---- a copy of the current buffer's lines, its text options and its marks `a`–`z`.
+--- call (|leash.sources.commands| `call()`), arguments and range the executor uses, on a
+--- scratch buffer that holds a copy of the current buffer's lines, its text options and
+--- its marks `a`–`z`. After each step only the lines it changed are read back (the
+--- scratch buffer's change reports say which).
 ---
 --- What the dry run never touches: the real buffer (its text, undo tree, marks,
 --- 'modified', folds), the jumplist and cursor of any window, the files on disk, the
@@ -18,10 +20,13 @@
 --- One thing it does change, as typing the command would: what `&`, `:&&` and `~` repeat
 --- (the last substitute string and its flags), which Neovim offers no way to read back.
 ---
---- A language server's format or rename that comes before any other step that changes
---- text is not dry-run but asked for (|M.ask()|) before the window opens: the window
---- shows the server's edit, file by file, and the step applies exactly that edit
---- (|leash.sources.lsp|), never a second answer that could differ.
+--- A language server's format, rename or code action that comes before any other step
+--- that changes text is not dry-run but asked for (|M.ask()|) before the window opens:
+--- the window shows the server's edit, file by file, and the step applies exactly that
+--- edit (|leash.sources.lsp|), never a second answer that could differ. For a code
+--- action the person picks the action first; it is resolved (`codeAction/resolve`) when
+--- the server sends it without its edit. A command the action carries runs in the
+--- server when the step runs: the window says it is not previewed.
 ---
 --- What runs is what was previewed: |M.changed()| says when the buffer, or the cursor
 --- that a step's default range depends on, moved on since (the window is shown again
@@ -43,14 +48,15 @@ local H = {}
 ---@field server table<integer, leash.ServerEdit> by step position: the language server's edit shown, which the step applies
 
 ---@class leash.ServerEdit
----@field name 'format'|'rename'
+---@field name 'format'|'rename'|'code_action'
 ---@field client_id integer
 ---@field encoding string the client's position encoding
 ---@field buf integer the buffer it was asked for
 ---@field ticks table<integer, integer> |b:changedtick| of each loaded buffer the edit changes, when it was asked
----@field result? table the server's answer: text edits (format) or a workspace edit (rename)
+---@field result? table the server's answer: text edits (format), a workspace edit (rename), the picked code action, resolved (code action)
 ---@field why? string why there is no edit to show
 ---@field pending? boolean still waiting for the answer
+---@field picking? boolean a code action: the person is picking one (no deadline meanwhile)
 
 --- Buffers larger than this are not copied: the window says so instead.
 M.max_lines = 100000
@@ -66,9 +72,10 @@ M.max_line_bytes = 200
 --- How long the window waits for a language server's edit, in milliseconds.
 M.server_ms = 5000
 
---- Ask the language servers for the edits of the plan's format and rename steps that
---- may be asked now (the core says which), then call `done(answers)` (by step position)
---- on the main loop: when every server answered, at the latest after |M.server_ms|. The
+--- Ask the language servers for the edits of the plan's format, rename and code action
+--- steps that may be asked now (the core says which), then call `done(answers)` (by step
+--- position) on the main loop: when every server answered, at the latest after
+--- |M.server_ms| (not counting the time the person takes to pick a code action). The
 --- editor does not wait: the requests are sent and answered asynchronously.
 ---@param plan table validated plan
 ---@param done fun(answers: table<integer, leash.ServerEdit>)
@@ -94,16 +101,20 @@ function M.ask(plan, done)
   if pending > 0 then
     vim.defer_fn(function()
       if finished then return end
+      for _, a in pairs(answers) do
+        if a.picking then return end
+      end
       require('leash.ui.notify').notify('leash: asking the language server for the edit it would make…')
     end, 300)
     vim.defer_fn(function()
       for _, a in pairs(answers) do
-        if a.pending then
+        -- One being picked gets its own deadline once picked (|H.request_action()|).
+        if a.pending and not a.picking and not a.picked then
           a.pending = false
-          a.why = ('the language server did not answer within %d s'):format(M.server_ms / 1000)
+          a.why = H.late()
+          pending = pending - 1
         end
       end
-      pending = 0
       finish()
     end, M.server_ms)
   end
@@ -115,7 +126,7 @@ end
 ---@return boolean
 function M.asks_servers(plan)
   for _, step in ipairs(type(plan) == 'table' and type(plan.steps) == 'table' and plan.steps or {}) do
-    if type(step) == 'table' and (step.id == 'lsp:format' or step.id == 'lsp:rename') then return true end
+    if type(step) == 'table' and H.server_items[step.id] then return true end
   end
   return false
 end
@@ -252,6 +263,11 @@ end
 -- Registers a dry run of :delete (alone or under :global) may write.
 H.registers = vim.split('"-0123456789abcdefghijklmnopqrstuvwxyz', '')
 
+-- The language server items whose edit is asked for before the window opens.
+H.server_items = { ['lsp:format'] = true, ['lsp:rename'] = true, ['lsp:code_action'] = true }
+
+function H.late() return ('the language server did not answer within %d s'):format(M.server_ms / 1000) end
+
 -- Steps whose dry run may write registers.
 H.writes_registers = { ['cmd:delete'] = true, ['cmd:global'] = true, ['cmd:vglobal'] = true }
 
@@ -281,6 +297,7 @@ end
 function H.request(step, on_answer)
   local name = type(step.id) == 'string' and step.id:match('^lsp:(.+)$')
   local bufnr, win = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+  if name == 'code_action' then return H.request_action(bufnr, win, on_answer) end
   local method = name == 'format' and 'textDocument/formatting' or 'textDocument/rename'
   local clients = vim.lsp.get_clients({ bufnr = bufnr, method = method })
   if #clients == 0 then return { why = ('no language server here can %s'):format(name) } end
@@ -336,8 +353,91 @@ function H.request(step, on_answer)
   return a
 end
 
---- The effect of a format or rename step: the server's edit, file by file, or why there
---- is none to show.
+--- Ask every language server here for its code actions at the cursor (as the step
+--- does), let the person pick one, and resolve it when the server sent it without its
+--- edit; `on_answer` is called once, when that is done or failed.
+---@return leash.ServerEdit
+function H.request_action(bufnr, win, on_answer)
+  local clients = vim.lsp.get_clients({ bufnr = bufnr, method = 'textDocument/codeAction' })
+  if #clients == 0 then return { why = 'no language server here has code actions' } end
+  local a = {
+    name = 'code_action',
+    buf = bufnr,
+    ticks = { [bufnr] = vim.api.nvim_buf_get_changedtick(bufnr) },
+    pending = true,
+  }
+  local function answer(why)
+    if not a.pending then return end
+    a.pending, a.picking, a.why = false, false, why
+    on_answer()
+  end
+  local items, left = {}, 0
+  local function pick()
+    if not a.pending then return end -- too late: the window says the server did not answer
+    if #items == 0 then return answer('the language server has no code action here') end
+    a.picking = true
+    local text = require('leash.text')
+    vim.ui.select(items, {
+      prompt = 'Code action to preview:',
+      kind = 'codeaction',
+      format_item = function(item) return text.visible(tostring(item.action.title)) end,
+    }, function(choice)
+      a.picking, a.picked = false, true
+      if not choice then return answer('no code action was picked; the step asks again when it runs') end
+      vim.defer_fn(function() answer(H.late()) end, M.server_ms)
+      H.resolve(a, choice, answer)
+    end)
+  end
+  local lnum = vim.api.nvim_win_get_cursor(win)[1] - 1
+  local diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(bufnr, { lnum = lnum }))
+  for _, client in ipairs(clients) do
+    local params = vim.lsp.util.make_range_params(win, client.offset_encoding)
+    params.context = { diagnostics = diagnostics, triggerKind = 1 }
+    local sent = client:request('textDocument/codeAction', params, function(_, result)
+      for _, action in ipairs(type(result) == 'table' and result or {}) do
+        -- An action the server lists as disabled (with its reason) cannot be picked.
+        if type(action) == 'table' and action.disabled == nil then
+          items[#items + 1] = { client_id = client.id, action = action }
+        end
+      end
+      left = left - 1
+      if left == 0 then pick() end
+    end, bufnr)
+    if sent then left = left + 1 end
+  end
+  if left == 0 then
+    a.pending, a.why = false, 'the language server could not be asked'
+  end
+  return a
+end
+
+--- The picked code action, with its edit: as sent, or resolved by the server.
+function H.resolve(a, item, answer)
+  local client = vim.lsp.get_client_by_id(item.client_id)
+  if not client then return answer('the language server of that code action has stopped') end
+  a.client_id, a.encoding = client.id, client.offset_encoding
+  local function take(action)
+    a.result = action
+    for _, uri in ipairs(H.uris(action.edit)) do
+      local b = vim.fn.bufnr(vim.uri_to_fname(uri))
+      if b > 0 and vim.api.nvim_buf_is_loaded(b) then a.ticks[b] = a.ticks[b] or vim.api.nvim_buf_get_changedtick(b) end
+    end
+    answer(nil)
+  end
+  local action = item.action
+  -- A bare Command: nothing but a command the server runs.
+  if type(action.command) == 'string' then return take({ title = action.title, command = action }) end
+  if action.edit or not client:supports_method('codeAction/resolve') then return take(action) end
+  local sent = client:request('codeAction/resolve', action, function(err, resolved)
+    if not a.pending then return end
+    if err then return answer('the language server answered with an error: ' .. tostring(err.message or err)) end
+    take(type(resolved) == 'table' and resolved or action)
+  end, a.buf)
+  if not sent then answer('the language server could not be asked') end
+end
+
+--- The effect of a format, rename or code action step: the server's edit, file by file,
+--- or why there is none to show.
 function H.server_step(pv, pos, a)
   if not a then
     pv.effects[pos] = { kind = 'not', why = 'the language server was not asked' }
@@ -384,10 +484,43 @@ function H.uris(edit)
   return out
 end
 
---- One effect per file the server's edit changes (applied to copies), and a line for
---- each file it renames, creates or deletes.
+--- What the server's answer does: a format's edit of the buffer, a rename's workspace
+--- edit, a code action's edit and command.
 function H.server_effects(a)
   if a.name == 'format' then return H.edited_copy(a.buf, nil, a.result, a.encoding) end
+  if a.name == 'code_action' then return H.action_effects(a) end
+  return H.workspace_effects(a.result, a.encoding)
+end
+
+--- The picked code action: its title, its edit file by file (or why leash refuses it),
+--- and its command, which runs in the server and is not previewed.
+function H.action_effects(a)
+  local action = a.result
+  local out = { { kind = 'also', text = ('the action you picked: %s'):format(tostring(action.title)) } }
+  if type(action.edit) == 'table' then
+    local why = require('leash.sources.lsp').check_edit(action.edit)
+    if why then
+      out[#out + 1] = { kind = 'not', why = 'leash refuses its edit, so the step fails when it runs: ' .. why }
+    else
+      vim.list_extend(out, H.workspace_effects(action.edit, a.encoding))
+    end
+  end
+  local command = type(action.command) == 'table' and action.command or nil
+  if command then
+    local what = tostring((command.title ~= nil and command.title ~= '') and command.title or command.command)
+    out[#out + 1] = {
+      kind = 'not',
+      why = ('then the language server runs its command “%s”, which only it knows'):format(what),
+    }
+  elseif type(action.edit) ~= 'table' then
+    out[#out + 1] = { kind = 'also', text = 'it carries no edit and no command: it changes nothing' }
+  end
+  return out
+end
+
+--- One effect per file a workspace edit changes (applied to copies), and a line for each
+--- file it renames, creates or deletes.
+function H.workspace_effects(r, encoding)
   local out, order, by_uri = {}, {}, {}
   local function add(uri, edits)
     if not by_uri[uri] then
@@ -397,7 +530,6 @@ function H.server_effects(a)
     vim.list_extend(by_uri[uri], edits or {})
   end
   local function name(uri) return vim.fn.fnamemodify(vim.uri_to_fname(uri), ':~:.') end
-  local r = a.result
   for _, c in ipairs(r.documentChanges or {}) do
     if c.kind == 'rename' then
       out[#out + 1] = { kind = 'also', text = ('renames %s → %s'):format(name(c.oldUri), name(c.newUri)) }
@@ -421,7 +553,7 @@ function H.server_effects(a)
     local fname = vim.uri_to_fname(uri)
     local b = vim.fn.bufnr(fname)
     effects[#effects + 1] =
-      H.edited_copy(b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil, fname, by_uri[uri], a.encoding)
+      H.edited_copy(b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil, fname, by_uri[uri], encoding)
   end
   return vim.list_extend(effects, out)
 end
@@ -478,7 +610,8 @@ function H.clean(err) return (tostring(err):gsub('^[^\n]-:%d+: ', ''):gsub('^Vim
 --- Run the dry run with the editor's state saved and put back whatever happens.
 function H.dry_run(pv, steps, kinds, options, opts)
   -- The ranges are checked as the executor checks them, in the real buffer.
-  local entries = H.entry_map(opts.entries)
+  -- Without a catalog snapshot, the step's own range decides.
+  local entries = require('leash.catalog').by_id(opts.entries)
   local ranges, saves_registers = {}, false
   for pos, k in ipairs(kinds) do
     if k.kind == 'run' then
@@ -529,6 +662,7 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
     end
     local file = H.file(buf)
     local failed
+    local watch = H.watch(scratch)
     vim.api.nvim_buf_call(scratch, function()
       -- The copy's window folds nothing: no 'foldexpr' runs while its text changes.
       vim.wo.foldmethod, vim.wo.foldenable = 'manual', false
@@ -544,14 +678,15 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
             failed = pos
             pv.effects[pos] = { kind = 'fails', file = file, why = ranges[pos].err }
           else
-            local rok, rerr = pcall(vim.api.nvim_cmd, {
-              cmd = step.id:sub(5),
-              args = step.args,
-              range = ranges[pos].range,
-              magic = { file = false, bar = false },
-              mods = { keeppatterns = true, silent = true },
-            }, { output = true })
-            local after = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+            watch.start(#lines)
+            -- The same call the step makes when it runs (|leash.sources.commands|).
+            local rok, rerr = pcall(
+              require('leash.sources.commands').call,
+              { cmd = step.id:sub(5), args = step.args, range = ranges[pos].range },
+              { keeppatterns = true, silent = true },
+              { output = true }
+            )
+            local after = H.read_back(scratch, lines, watch)
             if rok then
               pv.effects[pos] = H.effect(lines, after, file)
             else
@@ -567,6 +702,50 @@ function H.run_steps(pv, steps, kinds, options, ranges, globals)
   end)
   pcall(vim.api.nvim_buf_delete, scratch, { force = true })
   if not ok then error(err, 0) end
+end
+
+--- The part of the copy each step changes, from the copy's own change reports
+--- (|nvim_buf_attach()|, the ones language servers sync from; no autocommand): as
+--- `head`, the lines before the first change, and `tail`, the lines after the last.
+function H.watch(scratch)
+  local w = {}
+  function w.start(count)
+    w.head, w.tail, w.count, w.reloaded = math.huge, math.huge, count, false
+  end
+  w.start(0)
+  w.ok = vim.api.nvim_buf_attach(scratch, false, {
+    on_lines = function(_, _, _, first, last_old, last_new)
+      w.head = math.min(w.head, first)
+      w.tail = math.min(w.tail, w.count - last_old)
+      w.count = w.count + last_new - last_old
+    end,
+    on_reload = function() w.reloaded = true end,
+  })
+  return w
+end
+
+--- The copy's text after a step, from `lines` before it: only the part the step changed
+--- is read from the copy (reading 10,000 lines back costs more than the rest of the
+--- preview's own work); all of it when the reports do not add up.
+function H.read_back(scratch, lines, w)
+  local count = vim.api.nvim_buf_line_count(scratch)
+  if not w.ok or w.reloaded or count ~= w.count then return vim.api.nvim_buf_get_lines(scratch, 0, -1, false) end
+  if w.head == math.huge then return lines end
+  local head = w.head
+  local tail = math.max(0, math.min(w.tail, #lines - head, count - head))
+  local mid = vim.api.nvim_buf_get_lines(scratch, head, count - tail, false)
+  local after = {}
+  for i = 1, head do
+    after[i] = lines[i]
+  end
+  for i = 1, #mid do
+    after[head + i] = mid[i]
+  end
+  local from = #lines - tail
+  for i = 1, tail do
+    after[head + #mid + i] = lines[from + i]
+  end
+  return after
 end
 
 --- A setting step on the copy: a buffer option on the copy only, a global one until the
@@ -588,21 +767,20 @@ end
 function H.effect(before, after, file)
   local hunks = H.hunks(before, after)
   if #hunks == 0 then return { kind = 'same', file = file } end
-  local added, removed, shown, total = 0, 0, {}, 0
-  local function add(sign, n, text)
-    total = total + 1
-    if #shown < M.max_shown then shown[#shown + 1] = { sign, n, H.cut(text) } end
+  local added, removed, shown = 0, 0, {}
+  -- Only the lines that can be shown are visited: a sort of 10,000 lines changes all.
+  local function add(sign, list, from, count)
+    for i = from, from + math.min(count, M.max_shown - #shown) - 1 do
+      shown[#shown + 1] = { sign, i, H.cut(list[i]) }
+    end
   end
   for _, h in ipairs(hunks) do
     local sa, ca, sb, cb = h[1], h[2], h[3], h[4]
     removed, added = removed + ca, added + cb
-    for i = sa, sa + ca - 1 do
-      add('-', i, before[i])
-    end
-    for i = sb, sb + cb - 1 do
-      add('+', i, after[i])
-    end
+    add('-', before, sa, ca)
+    add('+', after, sb, cb)
   end
+  local total = added + removed
   return { kind = 'diff', file = file, added = added, removed = removed, lines = shown, total = total }
 end
 
@@ -686,15 +864,6 @@ function H.restore_registers(saved)
     if r ~= '"' and saved[r] then pcall(vim.fn.setreg, r, saved[r]) end
   end
   if saved['"'] then pcall(vim.fn.setreg, '"', saved['"']) end
-end
-
---- `{ [id] = entry }` of the catalog snapshot (none: the step's own range decides).
-function H.entry_map(entries)
-  local map = {}
-  for _, e in ipairs(entries or {}) do
-    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
-  end
-  return map
 end
 
 return M

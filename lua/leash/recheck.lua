@@ -24,7 +24,8 @@ local H = {}
 function M.check(kept)
   local native, nerr = require('leash.native').load()
   if not native then return nil, nil, { tostring(nerr) } end
-  local state, cerr = require('leash.catalog').get()
+  local catalog = require('leash.catalog')
+  local state, cerr = catalog.get()
   if not state then return nil, nil, { tostring(cerr) } end
   local steps = type(kept.plan) == 'table' and type(kept.plan.steps) == 'table' and kept.plan.steps or {}
   local range = kept.range and { kept.range[1], kept.range[2] } or nil
@@ -35,7 +36,7 @@ function M.check(kept)
     raise = (cfg.raise and #cfg.raise > 0) and cfg.raise or nil,
   })
   if not ok then return nil, nil, { require('leash.native').message(now) } end
-  local changes = H.changes(steps, now, H.by_id(kept.entries), H.by_id(state.entries))
+  local changes = H.changes(steps, now, catalog.by_id(kept.entries), catalog.by_id(state.entries))
   if #changes > 0 then return nil, nil, changes end
   return now, state.entries, {}
 end
@@ -85,14 +86,6 @@ function H.same_entry(a, b)
     return ok and vim.json.decode(text) or e
   end
   return vim.deep_equal(norm(a), norm(b))
-end
-
-function H.by_id(entries)
-  local map = {}
-  for _, e in ipairs(entries or {}) do
-    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
-  end
-  return map
 end
 
 function H.label(step)

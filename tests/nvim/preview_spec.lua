@@ -170,6 +170,14 @@ local commands = {
   { ':t', { cmd('t', '0') }, 4 },
   { ':delete', { cmd('delete') }, 2 },
   { ':join', { cmd('join') }, 1 },
+  { ':join on the lines given', { cmd('join') }, 1, { 2, 4 } },
+  { ':> on the current line', { cmd('>') }, 2 },
+  { ':> on the lines given', { cmd('>') }, 1, { 1, 3 }, { 'pear', '\tapple', '', 'fig' } },
+  { ':< on the lines given', { cmd('<') }, 1, { 1, 4 }, { '\t\tpear', '    apple', '', '\tfig' } },
+  { ':>> on the lines given', { cmd('>', '>') }, 1, { 1, 2 } },
+  { ':< with a count', { cmd('<', '2') }, 2, nil, { '\t\tpear', '\tapple', '\tfig' } },
+  { ':move on the lines given', { cmd('move', '$') }, 1, { 1, 2 } },
+  { ':copy on the lines given', { cmd('copy', '0') }, 1, { 4, 5 } },
   {
     ':sort, then :global with :substitute, then :global with :delete',
     { cmd('sort'), cmd('global', '/^a/s/a/A/'), cmd('global', '/^$/d') },
@@ -202,6 +210,40 @@ describe('the dry run of each previewed command', function()
       ok(not vim.deep_equal(before, lines(buf)), 'the step changed the text')
     end)
   end
+
+  it(":> and :< shift by one 'shiftwidth', in the preview and when run", function()
+    local buf = buffer({ 'pear', '  apple', '', '        fig' })
+    vim.bo.shiftwidth, vim.bo.expandtab = 4, true
+    local range = { 1, 4, buf = buf }
+    local p = validate({ cmd('>') }, { 1, 4 })
+    local window, result = show(p, range)
+    local all = table.concat(window, '\n')
+    matches('%+ +1     pear', all)
+    matches('%+ +2       apple', all)
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    -- An empty line gets no indent, as when typed.
+    eq({ '    pear', '      apple', '', '            fig' }, lines(buf))
+    p = validate({ cmd('<') }, { 1, 4 })
+    window, result = show(p, range)
+    matches('%+ +4         fig', table.concat(window, '\n'))
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    eq({ 'pear', '  apple', '', '        fig' }, lines(buf))
+    -- Two more signs, a count of two lines from the cursor's: three 'shiftwidth's.
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    p = validate({ cmd('>', '>> 2') })
+    window, result = show(p)
+    matches('%+ +2               apple', table.concat(window, '\n'))
+    press('y')
+    vim.wait(500, function() return result.ran ~= nil end)
+    eq({ '            pear', '              apple', '', '        fig' }, lines(buf))
+    -- Anything else is refused by the core before a window opens.
+    for _, bad in ipairs({ '<', '>x', '2 3', '0' }) do
+      p = validate({ cmd('>', bad) })
+      eq(0, #p.steps, bad)
+    end
+  end)
 
   it('cancelling leaves the buffer, its undo tree, marks, registers and search as they were', function()
     local buf = buffer(fruit, 2)
@@ -265,6 +307,52 @@ describe('the dry run of each previewed command', function()
     vim.wait(300, function() return float() == nil end)
     eq(apply_shown(text, unfolded), lines(buf))
   end)
+end)
+
+describe('the text the dry run reads back', function()
+  before_each(function()
+    fresh()
+    reset()
+  end)
+
+  -- Only the part of the copy a step changed is read back: for each plan, the copy's
+  -- text at the end is the buffer's after its steps ran for real, each through the
+  -- commands source as the executor runs it (the executor's own path, the process guard
+  -- included, is what the tests above check after y).
+  local plans = {
+    { 'one line of many', { cmd('substitute', '/apple/APPLE/') }, 50 },
+    { 'lines given', { cmd('sort') }, 1, { 20, 40 } },
+    { 'scattered deletes', { cmd('global', '/fig/d') } },
+    { 'moves to the top', { cmd('global', '/pear/m0') } },
+    { 'joins', { cmd('global', '/kiwi/j') } },
+    { 'copies to the end', { cmd('copy', '$') }, 10, { 5, 9 } },
+    { 'everything deleted', { cmd('delete') }, 1, { 1, 120 } },
+    { 'a step that changes nothing, then one that does', { cmd('global', '/nothing/d'), cmd('delete') }, 120 },
+    { 'several steps', { cmd('sort'), cmd('global', '/^$/d'), cmd('global', '/a/s/a/A/g'), cmd('join') }, 3 },
+  }
+  for _, c in ipairs(plans) do
+    it(c[1], function()
+      local words = { 'apple', 'pear', 'fig', 'kiwi', '' }
+      local text = {}
+      for i = 1, 120 do
+        text[i] = i % 7 == 0 and '' or ('%s %d'):format(words[i % 5 + 1], i)
+      end
+      local buf = buffer(text, c[3])
+      local range = c[4] and { c[4][1], c[4][2], buf = buf } or nil
+      local p = validate(c[2], c[4])
+      eq(#c[2], #p.steps, vim.inspect(p.dropped))
+      local pv = require('leash.preview').compute(p, { range = range })
+      ok(pv.whole and pv.final, vim.inspect(pv.effects))
+      eq(text, lines(buf), 'the preview left the buffer alone')
+      local entries = require('leash.catalog').by_id(require('leash.catalog').get().entries)
+      for _, step in ipairs(p.steps) do
+        local ran, err = require('leash.sources.commands').run(entries[step.id], step, { range = range })
+        ok(ran, err)
+      end
+      eq(lines(buf), pv.final)
+      eq(nil, require('leash.preview').differs(pv))
+    end)
+  end
 end)
 
 describe('what the dry run does not run', function()

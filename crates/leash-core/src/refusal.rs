@@ -202,6 +202,9 @@ pub enum Hazard {
         "has a part beginning with “-” (“{part}”), which a program your setup hands the file name to (git, a formatter) would read as an option"
     )]
     DashName { part: String },
+    /// Not the argument of `:>`/`:<`: more of the same sign, then a count of lines.
+    #[error("takes only more “{sign}” signs (one 'shiftwidth' each) and a count of lines, such as “{sign}{sign} 3”")]
+    NotShift { sign: char },
 }
 
 /// Why a value is not one the setting takes (the setting-value check of

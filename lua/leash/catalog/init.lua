@@ -100,6 +100,18 @@ function M.get()
   return H.state
 end
 
+--- `{ [id] = entry }` of `entries` (a catalog snapshot; none: an empty map). An entry
+--- without a string id is left out.
+---@param entries? table[]
+---@return table<string, table>
+function M.by_id(entries)
+  local map = {}
+  for _, e in ipairs(entries or {}) do
+    if type(e) == 'table' and type(e.id) == 'string' then map[e.id] = e end
+  end
+  return map
+end
+
 --- Forget the built catalog (the parsed runtime data stays).
 function M.invalidate() H.state = nil end
 
@@ -163,7 +175,7 @@ H.static = nil
 H.use_disk = true
 
 -- Bump when the parsed shape changes.
-H.cache_version = 5
+H.cache_version = 6
 
 -- Helper functionality =======================================================
 

@@ -18,7 +18,8 @@
 --- list and `magic = { file = false, bar = false }`. Bang, mods, range, count and
 --- register never come from the model (a command that takes a range gets the user's,
 --- `:'<,'>Do`, and only as the plan window showed it), and model text never reaches
---- `vim.cmd`, `nvim_command`, `nvim_exec2`, `:execute` or `nvim_parse_cmd`.
+--- `vim.cmd`, `nvim_command`, `nvim_exec2`, `:execute` or `nvim_parse_cmd` (`:>` and `:<`
+--- run from a command line of numbers leash writes, see |M.call()|).
 ---
 --- Before it runs, the core's argument filter is applied again (|leash.policy|), and a step below
 --- `shell` may neither name nor write a file that an autocommand reads or writes in
@@ -123,15 +124,56 @@ function M.run(entry, step, ctx)
   end
   local range, rerr = require('leash.sources.shared.range').for_step(step, entry, ctx)
   if rerr then return nil, rerr end
-  local function run()
-    vim.api.nvim_cmd(
-      { cmd = name, args = step.args, range = range, magic = { file = false, bar = false } },
-      { output = false }
-    )
-  end
+  local function run() M.call({ cmd = name, args = step.args, range = range }, {}) end
   if below_shell and (rank or 0) <= policy.rank_of('write') then return H.without_read_handlers(run) end
   run()
   return true
+end
+
+--- Run builtin command `spec.cmd` through |nvim_cmd()| (arguments as a list, no
+--- expansion of file names or `|`), as a step runs it and as the plan window's dry run
+--- runs it on the copy. `:>` and `:<` are the exception: |nvim_cmd()| gives them no shift
+--- amount, so they would shift by nothing; they run as typed, `:{range}>>> 3`, from a
+--- command line leash writes itself from numbers: the range, the shifts and the count
+--- read from the argument the core allowed (more of the same sign, then a count).
+---@param spec { cmd: string, args?: string[], range?: integer[] }
+---@param mods? table |nvim_cmd()| modifiers
+---@param opts? { output?: boolean }
+---@return string output
+function M.call(spec, mods, opts)
+  local args = spec.args
+  if spec.cmd == '>' or spec.cmd == '<' then return H.shift(spec.cmd, args, spec.range, mods, opts) end
+  local cmd = { cmd = spec.cmd, args = args, range = spec.range, magic = { file = false, bar = false } }
+  if mods and next(mods) then cmd.mods = mods end
+  return vim.api.nvim_cmd(cmd, { output = opts and opts.output or false })
+end
+
+--- `:[range]>` (or `<`): one 'shiftwidth' per sign on each line of the range (the
+--- current line without one), or on `count` lines from its last line, the cursor on the
+--- last line shifted, as when typed.
+function H.shift(char, args, range, mods, opts)
+  local arg = type(args) == 'table' and args[1] or ''
+  if type(args) == 'table' and #args > 1 or type(arg) ~= 'string' then
+    error((':%s takes one argument: more “%s” and a count'):format(char, char), 0)
+  end
+  local extra, count = arg:match('^(' .. vim.pesc(char) .. '*)%s*(%d*)%s*$')
+  if not extra then error((':%s takes only more “%s” and a count, not “%s”'):format(char, char, arg), 0) end
+  count = tonumber(count)
+  -- The on/off modifiers leash passes itself (the dry run's), by name.
+  local words = {}
+  for name, on in pairs(mods or {}) do
+    if on == true and name:match('^%l+$') then words[#words + 1] = name end
+  end
+  table.sort(words)
+  local where = ''
+  if type(range) == 'table' and range[1] then
+    local first, last = math.floor(tonumber(range[1])), math.floor(tonumber(range[2] or range[1]))
+    where = ('%d,%d'):format(first, last)
+  end
+  -- Every character of this line comes from a number or from `char` itself.
+  words[#words + 1] = where .. char:rep(#extra + 1) .. (count and (' %d'):format(count) or '')
+  local out = vim.api.nvim_exec2(table.concat(words, ' '), { output = opts and opts.output or false })
+  return out.output or ''
 end
 
 --- Parse the ex-cmd-index of `doc/index.txt` into `{ [fullname] = { title, abbr } }`.
@@ -336,6 +378,9 @@ H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'req
 ---@return boolean range
 function H.definition(name)
   local ok, parsed = pcall(vim.api.nvim_parse_cmd, name, {})
+  -- `:>>> 3` reads as `:>` with the argument `>> 3` (more shifts, a count of lines),
+  -- which the core checks; Neovim reports no arguments for it.
+  if ok and (name == '>' or name == '<') then return 'optional', parsed.addr == 'line' end
   if ok then return H.nargs[parsed.nargs] or 'optional', parsed.addr == 'line' end
   -- Parsing fails for modifiers (withheld) and a few odd names: assume it may take an
   -- argument, and no range.

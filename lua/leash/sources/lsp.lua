@@ -20,10 +20,13 @@
 ---   names the files it created, moved or deleted.
 --- - `lsp:code_action` is `code`: an action may carry a command that the server (or a
 ---   client-side Lua handler) executes, which can do anything that server implements,
----   besides workspace edits with file operations. The actions are asked for inside the
----   step; the one the person picks afterwards runs inside the process guard as part of
----   the step (|leash.guard.bind()|), its edit checked like a rename's, and so is an edit
----   the server sends while its command runs (up to 5 s).
+---   besides workspace edits with file operations. When the plan window previews it
+---   (|leash.preview|), the person picks the action before the window opens and the step
+---   applies that action, resolved, as shown: its edit checked like a rename's, then its
+---   command, inside the process guard like the step. Otherwise the actions are asked
+---   for inside the step, and the one the person picks afterwards runs inside the process
+---   guard as part of the step (|leash.guard.bind()|). Either way an edit the server
+---   sends while the command runs (up to 5 s) is checked too.
 ---
 --- A step runs through `vim.lsp.buf.*` and `vim.lsp.inlay_hint` on the current buffer
 --- (no Ex commands). The only model text that reaches a server is the new name of
@@ -70,7 +73,7 @@ function M.entries(ctx)
   return out
 end
 
---- Run a step of an `lsp:` item. A format or rename whose edit the plan window showed
+--- Run a step of an `lsp:` item. A format, rename or code action whose edit the plan window showed
 --- (|leash.preview|, `ctx.shown_edit`) applies exactly that edit, once no buffer it
 --- changes was edited since; the server is not asked again.
 ---@param entry table catalog entry
@@ -438,14 +441,7 @@ function H.run_action(item, bufnr)
   end
   local command = type(action.command) == 'table' and action.command or nil
   if not command then return end
-  local refused = H.checked_edits(function()
-    local fn = client.commands[command.command] or vim.lsp.commands[command.command]
-    if fn then return fn(command, { bufnr = bufnr, client_id = client.id }) end
-    client:request_sync('workspace/executeCommand', {
-      command = command.command,
-      arguments = command.arguments,
-    }, M.jump_ms, bufnr)
-  end)
+  local refused = H.run_command(client, command, bufnr)
   if refused then notify(refused, vim.log.levels.ERROR) end
 end
 
@@ -460,6 +456,7 @@ function H.apply_shown(a)
       return false, 'leash: a buffer the language server’s edit changes was edited after the preview'
     end
   end
+  if a.name == 'code_action' then return H.apply_action(a) end
   if a.name ~= 'format' then
     -- A rename's workspace edit is checked like any other (|M.check_edit()|): files it
     -- creates, moves or deletes, and files outside the project.
@@ -473,6 +470,40 @@ function H.apply_shown(a)
   end)
   if not ok then return false, 'leash: ' .. tostring(err) end
   return true
+end
+
+--- Apply the code action the plan window showed: its edit (checked, as a rename's), then
+--- its command, which runs in the server; the action is not asked for or resolved again.
+---@param a leash.ServerEdit
+function H.apply_action(a)
+  local client = vim.lsp.get_client_by_id(a.client_id)
+  local action = a.result
+  if type(action.edit) == 'table' then
+    local ok, refused = pcall(H.apply_edit, action.edit, a.encoding, 'code action')
+    if not ok then return false, 'leash: ' .. tostring(refused) end
+    if refused then return false, refused end
+  end
+  local command = type(action.command) == 'table' and action.command or nil
+  if command then
+    local ok, refused = pcall(H.run_command, client, command, a.buf)
+    if not ok then return false, 'leash: ' .. tostring(refused) end
+    if refused then return false, refused end
+  end
+  return true
+end
+
+--- Run a code action's command (a client-side handler, or `workspace/executeCommand` in
+--- the server) with every edit the server sends meanwhile checked; the refusal, if one
+--- was refused.
+function H.run_command(client, command, bufnr)
+  return H.checked_edits(function()
+    local fn = client.commands[command.command] or vim.lsp.commands[command.command]
+    if fn then return fn(command, { bufnr = bufnr, client_id = client.id }) end
+    client:request_sync('workspace/executeCommand', {
+      command = command.command,
+      arguments = command.arguments,
+    }, M.jump_ms, bufnr)
+  end)
 end
 
 --- Why a jump target may not be opened, or nil.

@@ -296,7 +296,64 @@ pub fn check_command_args(name: &str, reach: Reach, args: &[String]) -> Result<(
             }
         }
     }
+    check_shift_args(name, args)?;
     check_number_args(name, args)
+}
+
+/// The most `'shiftwidth'`s one `:>` or `:<` step shifts by (the command's own sign
+/// and the extra ones of its argument).
+pub const MAX_SHIFTS: usize = 20;
+
+/// The largest count of lines a `:>` or `:<` takes (a larger one is cut to the buffer's
+/// end by Neovim anyway).
+pub const MAX_SHIFT_COUNT: u64 = 1_000_000_000;
+
+/// The argument of `:>` and `:<`, as typed after the command: more of the same sign (one
+/// `'shiftwidth'` each), then a count of lines (`>> 3`); nothing else. Returns the extra
+/// signs and the count, or the refusal.
+pub fn shift_arg(name: &str, arg: &str) -> Result<(usize, Option<u64>), Refusal> {
+    let sign = if name == "<" { '<' } else { '>' };
+    let what = || format!("argument “{}” for :{name}", shown(arg));
+    let rest = arg.trim_start_matches(sign);
+    let extra = arg.len() - rest.len();
+    let count = rest.trim();
+    if !count.chars().all(|c| c.is_ascii_digit()) {
+        return Err(unsafe_arg(what(), Hazard::NotShift { sign }));
+    }
+    if extra + 1 > MAX_SHIFTS {
+        return Err(Refusal::AboveLimit {
+            what: format!("shifts of {}", what()),
+            limit: i64::try_from(MAX_SHIFTS).unwrap_or(i64::MAX),
+        });
+    }
+    let count = if count.is_empty() {
+        None
+    } else {
+        match count.parse::<u64>() {
+            Ok(0) => return Err(unsafe_arg(what(), Hazard::NotShift { sign })),
+            Ok(n) if n <= MAX_SHIFT_COUNT => Some(n),
+            _ => {
+                let limit = i64::try_from(MAX_SHIFT_COUNT).unwrap_or(i64::MAX);
+                return Err(Refusal::AboveLimit { what: format!("the count of {}", what()), limit });
+            }
+        }
+    };
+    Ok((extra, count))
+}
+
+/// `:>` and `:<` take at most one argument, [`shift_arg`]'s.
+fn check_shift_args(name: &str, args: &[String]) -> Result<(), Refusal> {
+    if name != ">" && name != "<" {
+        return Ok(());
+    }
+    if args.len() > 1 {
+        let sign = if name == "<" { '<' } else { '>' };
+        return Err(unsafe_arg(
+            format!("arguments “{}” for :{name}", shown(&args.join(" "))),
+            Hazard::NotShift { sign },
+        ));
+    }
+    args.first().map_or(Ok(()), |arg| shift_arg(name, arg).map(|_| ()))
 }
 
 /// Commands whose argument may hold one word beginning with `-` that is not a file name:

@@ -6,10 +6,10 @@
 //! `:substitute` with a replacement that evaluates nothing, `:sort`, `:retab`, `:>`,
 //! `:join`, `:delete`, `:move`… and `:global`/`:vglobal` whose command is one of those.
 //! Everything else is "not previewed", with the reason the window shows: it runs code,
-//! a program or a plugin, asks for input, reads a file or the undo history, or the
-//! action is chosen only when it runs. A language server's format or rename that comes
-//! before any other step that changes text is shown as the server's own edit, asked for
-//! before the window opens and applied exactly as shown. Once a step that is not
+//! a program or a plugin, asks for input, or reads a file or the undo history. A
+//! language server's format, rename or code action
+//! that comes before any other step that changes text is shown as the server's own edit,
+//! asked for before the window opens and applied exactly as shown. Once a step that is not
 //! dry-run comes first (it may switch buffer, move the cursor or change the text in a
 //! way the copy does not see), no later step is dry-run either.
 //!
@@ -39,9 +39,10 @@ pub enum DryRun {
     Blind,
     /// It may change text, and the window says "effect not previewed" with `why`.
     Not { why: String },
-    /// A language server's format or rename, and no step before it changes text: the
-    /// frontend asks the server for its edit before the window opens, shows it, and the
-    /// step applies exactly that edit. Nothing after it is dry-run.
+    /// A language server's format, rename or code action, and no step before it changes
+    /// text: the frontend asks the server for its edit (for a code action, the one the
+    /// person picks, resolved) before the window opens, shows it, and the step applies
+    /// exactly that edit. Nothing after it is dry-run.
     Server,
 }
 
@@ -155,11 +156,8 @@ fn step_dry_run(step: &Map<String, Value>) -> DryRun {
             None => {}
         }
     }
-    if matches!(id, "lsp:format" | "lsp:rename") && reach.is_some() {
+    if matches!(id, "lsp:format" | "lsp:rename" | "lsp:code_action") && reach.is_some() {
         return DryRun::Server;
-    }
-    if id == "lsp:code_action" {
-        return not("the action is chosen, and the language server asked, only when the step runs");
     }
     match reach {
         Some(Reach::Safe | Reach::Write) => DryRun::Blind,
@@ -422,7 +420,6 @@ mod tests {
             let got = why(one(cmd(name, arg, "code")));
             assert!(got.contains(want), ":{name} {arg}: {got}");
         }
-        assert!(why(one(json!({"type": "item", "id": "lsp:code_action", "reach": "code"}))).contains("language server"));
         assert!(why(one(json!({"type": "terminal", "command": "make", "reach": "shell"}))).contains("terminal"));
         assert!(why(one(json!({"type": "item", "id": "map:n:gq", "reach": "plugin"}))).contains("plugin"));
         assert!(why(one(json!({"type": "item", "id": "user:Fmt", "reach": "mystery"}))).contains("unknown"));
@@ -464,6 +461,10 @@ mod tests {
         let steps = plan(&json!({"steps": [cmd("vsplit", "", "safe"), format]}));
         assert!(why(steps[1].clone()).contains("step 1 runs first"));
         assert_eq!(one(rename), DryRun::Server);
+        let action = json!({"type": "item", "id": "lsp:code_action", "reach": "code"});
+        assert_eq!(one(action.clone()), DryRun::Server);
+        let steps = plan(&json!({"steps": [cmd("sort", "", "edit"), action]}));
+        assert_eq!(why(steps[1].clone()), "a step before it changes the text first");
     }
 
     #[test]

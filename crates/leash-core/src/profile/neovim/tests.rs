@@ -934,3 +934,27 @@ fn a_substitute_below_code_is_refused_when_it_evaluates_an_expression() {
     assert!(check_command_args("substitute", Reach::Code, &args(&["/x/\\=1/"])).is_ok());
     assert!(check_command_args("substitute", Reach::Edit, &args(&["/x/y/g"])).is_ok());
 }
+
+#[test]
+fn a_shift_takes_more_signs_and_a_count_only() {
+    assert_eq!(shift_arg(">", ""), Ok((0, None)));
+    assert_eq!(shift_arg(">", ">>"), Ok((2, None)));
+    assert_eq!(shift_arg(">", "> 3"), Ok((1, Some(3))));
+    assert_eq!(shift_arg("<", "4"), Ok((0, Some(4))));
+    assert!(check(">", &[">> 3"]).is_ok());
+    assert!(check("<", &[]).is_ok());
+    for (name, arg) in [(">", "<"), ("<", ">"), (">", "x"), (">", "3 >"), (">", "0"), (">", "2x"), (">", "-1")] {
+        assert!(matches!(hazard(name, arg), Hazard::NotShift { .. }), ":{name} {arg}");
+    }
+    assert!(matches!(check(">", &[">", "2"]), Err(Refusal::UnsafeArgument { hazard: Hazard::NotShift { .. }, .. })));
+    let many = ">".repeat(MAX_SHIFTS);
+    assert!(matches!(refused(">", &many), Refusal::AboveLimit { .. }));
+    assert!(check(">", &[&">".repeat(MAX_SHIFTS - 1)]).is_ok());
+    assert!(matches!(refused(">", "99999999999999999999999"), Refusal::AboveLimit { .. }));
+    assert_eq!(shift_arg(">", &MAX_SHIFT_COUNT.to_string()), Ok((0, Some(MAX_SHIFT_COUNT))));
+}
+
+#[test]
+fn a_shift_with_a_command_in_its_argument_is_refused() {
+    assert!(check(">", &["| !id"]).is_err());
+}

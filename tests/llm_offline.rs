@@ -163,11 +163,15 @@ fn run_set(file: &str) -> (usize, Vec<String>) {
 
 #[test]
 fn everyday_requests_plan_their_steps() {
-    for file in
-        ["offline-requests.jsonl", "offline-requests-2.jsonl", "offline-requests-3.jsonl", "offline-requests-4.jsonl"]
-    {
+    for file in [
+        "offline-requests.jsonl",
+        "offline-requests-2.jsonl",
+        "offline-requests-3.jsonl",
+        "offline-requests-4.jsonl",
+        "offline-requests-5.jsonl",
+    ] {
         let (n, failures) = run_set(file);
-        assert!(n >= 100, "{file}: {n} requests");
+        assert!(n >= 80, "{file}: {n} requests");
         assert!(failures.is_empty(), "{file}: {} of {n} not right:\n{}", failures.len(), failures.join("\n"));
     }
 }

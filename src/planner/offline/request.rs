@@ -379,6 +379,13 @@ fn clause(raw: &[String]) -> Clause {
         if number.is_none() && FILLER.contains(&w.as_str()) {
             continue;
         }
+        // "on this line", "on the right": a place, not "on" ("turn on the …" is on).
+        if w == "on"
+            && next.is_some_and(|n| PLACES.contains(&n))
+            && !prev.is_some_and(|p| ["turn", "switch", "flip", "put", "be", "is", "are"].contains(&p))
+        {
+            continue;
+        }
         let truth = if TOGGLE.contains(&w.as_str()) {
             Some(Truth::Toggle)
         } else if ON.contains(&w.as_str()) {
@@ -414,6 +421,12 @@ fn number_word(w: &str, prev: Option<&str>, next: Option<&str>) -> Option<i64> {
     });
     (unit || set_to || (next.is_none() && !pronoun)).then_some(*n)
 }
+
+/// Words after which "on" says where rather than on.
+const PLACES: &[&str] = &[
+    "this", "that", "the", "a", "an", "my", "every", "each", "all", "these", "those", "save", "saving", "startup",
+    "top", "bottom", "left", "right", "line", "lines", "screen", "disk",
+];
 
 /// Words a number is counted in.
 const UNITS: &[&str] = &[
@@ -587,6 +600,14 @@ mod tests {
         assert!(r.whole.words.iter().all(|w| w.number.is_none()), "{:?}", texts(&r.whole));
         let r = read("set textwidth=80ch");
         assert_eq!(texts(&r.whole), ["set", "textwidth", "80", "ch"]);
+    }
+
+    #[test]
+    fn on_before_a_place_is_not_on() {
+        assert!(read("change the tab to spaces on this line").whole.words.iter().all(|w| w.truth.is_none()));
+        assert!(read("open splits on the right").whole.words.iter().all(|w| w.truth.is_none()));
+        assert_eq!(read("line numbers on").whole.words[2].truth, Some(Truth::On));
+        assert_eq!(read("turn on the cursor line").whole.words[1].truth, Some(Truth::On));
     }
 
     #[test]

@@ -169,6 +169,7 @@ fn everyday_requests_plan_their_steps() {
         "offline-requests-3.jsonl",
         "offline-requests-4.jsonl",
         "offline-requests-5.jsonl",
+        "offline-requests-6.jsonl",
     ] {
         let (n, failures) = run_set(file);
         assert!(n >= 80, "{file}: {n} requests");

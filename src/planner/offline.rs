@@ -608,8 +608,16 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
             let settings: Vec<_> = tied.iter().filter(|(e, _)| matches!(e, Entry::Setting(_))).collect();
             // "set" says which: the setting ("set filetype to python", not `:python`).
             let says_set = words.iter().any(|w| ["set", "setting", "option"].contains(&w.text.as_str()));
-            match settings.as_slice() {
-                [one] if same_name(one.0) || says_set => (**one).clone(),
+            // A setting needs a value: with none said, a text setting's namesake command is
+            // meant ("tabclose" is `:tabclose`, not 'tabclose').
+            let valued = |e: &Entry| match e {
+                Entry::Setting(s) => s.value_type == ValueType::Boolean || truth.is_some() || !numbers.is_empty(),
+                Entry::Item(_) => false,
+            };
+            let items: Vec<_> = lower.iter().filter(|(e, _)| matches!(e, Entry::Item(_))).collect();
+            match (settings.as_slice(), items.as_slice()) {
+                ([one], _) if says_set || (same_name(one.0) && valued(one.0)) => (**one).clone(),
+                ([one], [item]) if same_name(one.0) => (***item).clone(),
                 _ => return None,
             }
         }

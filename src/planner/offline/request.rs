@@ -85,7 +85,7 @@ const FILLER: &[&str] = &[
     "those", "here", "there", "now", "just", "some", "be", "is", "are", "was", "do", "does", "have", "has", "value",
     "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "as", "than", "thing",
     "things", "kindly", "thanks", "thank", "okay", "ok", "hey", "hi", "or", "nicely", "when", "while", "i've", "again",
-    "what's", "where's", "how's", "there's", "it'd", "you'd",
+    "prefer", "what's", "where's", "how's", "there's", "it'd", "you'd",
 ];
 
 /// Whether `word` is dropped from every clause.

@@ -581,7 +581,7 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
         let Entry::Setting(s) = entry else { return true };
         let one_word = idx.len() == 1 && names(entry).iter().any(|n| words[idx[0]].forms.contains(n));
         let value = s.values.iter().flatten().any(|v| words.iter().any(|w| w.text == v.to_lowercase()));
-        !one_word || vim_words || value || !everyday(catalog, &words[idx[0]].text)
+        !one_word || vim_words || value || !everyday(catalog, &s.key)
     };
     let mut named: Vec<(&Entry, Vec<usize>)> = ranked
         .iter()
@@ -676,7 +676,10 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
         Entry::Setting(s) => {
             let value = match s.value_type {
                 ValueType::Boolean => {
-                    if !numbers.is_empty() {
+                    // "change wrap" says to change it, not to what.
+                    let change =
+                        words.iter().any(|w| ["change", "modify", "adjust", "alter"].contains(&w.text.as_str()));
+                    if !numbers.is_empty() || (change && truth.is_none()) {
                         return None;
                     }
                     match truth {

@@ -83,7 +83,7 @@ const FILLER: &[&str] = &[
     "i'd", "i'm", "i'll", "me", "my", "mine", "we", "us", "our", "let", "let's", "lets", "want", "wanna", "like",
     "need", "to", "for", "of", "in", "into", "at", "by", "with", "from", "it", "its", "it's", "this", "that", "these",
     "those", "here", "there", "now", "just", "some", "be", "is", "are", "was", "do", "does", "have", "has", "value",
-    "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "as", "than", "thing",
+    "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "than", "thing",
     "things", "kindly", "thanks", "thank", "okay", "ok", "hey", "hi", "or", "nicely", "when", "while", "i've", "again",
     "prefer", "what's", "where's", "how's", "there's", "it'd", "you'd",
 ];
@@ -336,6 +336,14 @@ fn raw_words(text: &str) -> Vec<String> {
         if matches!(split[i].as_str(), "number" | "numbers") && split.get(i + 1).is_some_and(|w| w == "of") {
             out.push("count".into());
             i += 2;
+            continue;
+        }
+        // "empty the file" clears it; "an empty file" is a new one.
+        if split[i] == "empty"
+            && split.get(i + 1).is_some_and(|w| ["the", "this", "that", "my", "all", "it"].contains(&w.as_str()))
+        {
+            out.push("clear".into());
+            i += 1;
             continue;
         }
         if split[i] == "get" && split.get(i + 1).is_some_and(|w| w == "rid") {

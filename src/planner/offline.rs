@@ -726,10 +726,18 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
 
 // ---- the answers
 
+/// The line saying a request needs a model, for the catalog's editor.
+pub fn needs_model_line(catalog: &Catalog) -> &'static str {
+    if catalog.editor() == "neovim" {
+        NEEDS_MODEL
+    } else {
+        NEEDS_MODEL_PROGRAM
+    }
+}
+
 fn needs_model(catalog: &Catalog) -> Map<String, Value> {
     let mut m = Map::new();
-    let text = if catalog.editor() == "neovim" { NEEDS_MODEL } else { NEEDS_MODEL_PROGRAM };
-    m.insert("reply".into(), json!(text));
+    m.insert("reply".into(), json!(needs_model_line(catalog)));
     m.insert("steps".into(), json!([]));
     m
 }

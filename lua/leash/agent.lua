@@ -248,14 +248,14 @@ function H.methods.propose(args)
     H.log({ name = client, event = 'not a plan', error = why })
     return H.error('not_a_plan', 'leash: ' .. why)
   end
-  plan = H.copy(plan)
+  plan = require('leash.native').copy(plan)
   H.next_id = H.next_id + 1
   ---@type leash.AgentProposal
   local p = { id = H.next_id, client = client, plan = plan, started = vim.uv.hrtime() }
   M.proposals[p.id] = p
   H.current = p
   H.log({ name = client, id = p.id, event = 'proposed', plan = args.plan, validated = plan })
-  p.withdraw = require('leash.execute').confirm_and_run(H.copy(plan), {
+  p.withdraw = require('leash.execute').confirm_and_run(require('leash.native').copy(plan), {
     config = core.config,
     entries = core.state.entries,
     request = 'plan from ' .. client,
@@ -318,16 +318,6 @@ function H.methods.withdraw(args)
   end
   local withdrawn = p.withdraw ~= nil and p.withdraw()
   return { id = p.id, withdrawn = withdrawn, outcome = p.outcome }
-end
-
---- A plain copy of the core's tables (they carry a metatable |vim.deepcopy()| cannot copy).
-function H.copy(v)
-  if type(v) ~= 'table' then return v end
-  local out = {}
-  for k, x in pairs(v) do
-    out[k] = H.copy(x)
-  end
-  return out
 end
 
 return M

@@ -91,7 +91,7 @@ function M.run(request, opts)
       return H.notify(perr, vim.log.levels.ERROR, { more = sent and ':Leash log' or ':checkhealth leash' })
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
-    H.keep({ request = request, plan = H.copy(plan), entries = entries, range = range, opts = opts })
+    H.keep({ request = request, plan = require('leash.native').copy(plan), entries = entries, range = range, opts = opts })
     H.show(H.last, {})
   end, opts)
   sent = true
@@ -164,7 +164,7 @@ function M.again(opts)
   if not ok then return H.notify(require('leash.native').message(plan), vim.log.levels.ERROR) end
   require('leash.ui.arrival').request_sent()
   local request = last.request
-  H.keep({ request = request, plan = H.copy(plan), entries = state.entries, range = range, opts = last.opts })
+  H.keep({ request = request, plan = require('leash.native').copy(plan), entries = state.entries, range = range, opts = last.opts })
   H.show(H.last, {})
 end
 
@@ -339,17 +339,22 @@ end
 ---@param last table |H.last|
 ---@param how { window?: boolean } always open the window (`:Leash last`)
 function H.show(last, how)
+  -- The progress's end (and the message area cleared after it) waits in the queue for the
+  -- next turn. A plan that needs no window runs now and says its outcome: through a
+  -- vim.notify that echoes at once (a wrapper of Neovim's own), the queued clear would
+  -- then wipe it. Echo what is queued first, as the plan window does before it opens.
+  require('leash.ui.notify').flush()
   -- The offline planner was not sure: the chosen candidate becomes the plan.
   local pick = require('leash.ui.pick')
   if pick.wanted(last.plan) then
     return pick.pick(last.plan, function(chosen)
       if not chosen then return require('leash.log').outcome(last.request, 'nothing chosen', 0) end
-      local picked = vim.tbl_extend('force', last, { plan = H.copy(chosen) })
+      local picked = vim.tbl_extend('force', last, { plan = require('leash.native').copy(chosen) })
       if H.last == last then H.keep(picked) end
       H.show(picked, how)
     end)
   end
-  require('leash.execute').confirm_and_run(H.copy(last.plan), {
+  require('leash.execute').confirm_and_run(require('leash.native').copy(last.plan), {
     config = require('leash.config').get(),
     entries = last.entries,
     range = last.range,
@@ -386,18 +391,6 @@ function H.refine(last)
     end
     M.run(input, opts)
   end)
-end
-
---- A plain copy of a plan: the window puts notes on the steps it shows, and a kept
---- plan is shown afresh each time. (The core's tables carry a metatable that
---- |vim.deepcopy()| cannot copy.)
-function H.copy(v)
-  if type(v) ~= 'table' then return v end
-  local out = {}
-  for k, x in pairs(v) do
-    out[k] = H.copy(x)
-  end
-  return out
 end
 
 --- Steps as the model would write them: the prompt shows only a step's own fields.

@@ -188,6 +188,21 @@ function M.call(name, purpose, ...)
   return unpack(res, 1, table.maxn(res))
 end
 
+--- A plain copy of a table the library returned (a plan to keep, or to show afresh with
+--- the window's notes on its steps): the library's arrays carry a protected metatable,
+--- which |vim.deepcopy()| cannot copy (`setmetatable(t, false)` raises).
+---@generic T
+---@param v T
+---@return T
+function M.copy(v)
+  if type(v) ~= 'table' then return v end
+  local out = {}
+  for k, x in pairs(v) do
+    out[k] = M.copy(x)
+  end
+  return out
+end
+
 --- The command that fixes a missing or stale library.
 ---@return string
 function M.build_hint()

@@ -158,10 +158,9 @@ if [ $# -eq 0 ]; then
   tui dash-name-hook no '' 'part beginning with .-.'
   tui code-names-system yes q 'cancelled, nothing ran'
   tui edit-then-write-dangling-link yes y 'needs .code.: writes'
-  # The outcome and its message ("leash: ran 1 step") are the driver's verdict; on screen
-  # the file whose name is not UTF-8 stays open (the message itself is not drawn there in
-  # this case: a known gap, see the session's note).
-  tui not-utf8 no '' 'caf<e9>\.txt'
+  # No plan window (confirm_before_run = false): the outcome is said after the progress's
+  # end, not wiped by it, with a file whose name is not UTF-8 open.
+  tui not-utf8 no '' 'ran 1 step'
   tui user-command-redefined yes y 'is not the command the plan showed'
   tui nested-repo-config yes y 'ran 1 step'
   tui scheduled-shell no '' 'a callback that step 1'

@@ -134,7 +134,6 @@ EOF
 normal() { keys Escape; sleep 0.2; }
 splits() { screen | grep -c '│' || true; }
 views() { screen | grep -o ' sel ' | wc -l; } # one status line per view
-capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
 ask() { # REQUEST: space . and type the request
   normal
   keys Space; keys .

@@ -8,6 +8,9 @@
 #   e2e_model_server SCRIPT [ARGS...]: starts a model server (tests/e2e/*.py) on a free
 #     port and sets $port.
 #   e2e_tmux [OPTIONS...] COMMAND: the terminal, in tmux session SESSION.
+#   e2e_mock_init FILE [LUA...]: an init.lua for Neovim against that server.
+#   e2e_nvim XDG INIT: Neovim in that terminal, its XDG folders under XDG.
+#   ex, gone, capture: an Ex command typed, the plan window gone, the screen kept.
 #   fail MESSAGE: says what failed, with the screen and the requests the server received.
 
 e2e_start() {
@@ -52,6 +55,37 @@ e2e_tmux() {
   tmux -L "$sock" set-option -t "$e2e_session" remain-on-exit on >/dev/null
 }
 
+# e2e_mock_init FILE [LUA...]: writes FILE, an init.lua that puts this checkout ($root)
+# first on 'runtimepath', runs each LUA line, and sets leash up with the model server of
+# e2e_model_server as provider `mock` (its key in $LEASH_E2E_KEY, which e2e_nvim sets).
+e2e_mock_init() {
+  local file=$1
+  shift
+  {
+    echo "vim.opt.rtp:prepend(${root@Q})"
+    echo "vim.o.shortmess = vim.o.shortmess .. 'I'"
+    [ $# -gt 0 ] && printf '%s\n' "$@"
+    cat <<EOF
+require('leash').setup({
+  provider = 'mock',
+  providers = {
+    mock = { kind = 'anthropic', model = 'mock-model', url = 'http://127.0.0.1:${port}', api_key_env = 'LEASH_E2E_KEY' },
+  },
+})
+EOF
+  } >"$file"
+}
+
+# e2e_nvim XDG INIT: Neovim with INIT (no ShaDa) in a new terminal (e2e_tmux), its
+# config, data, state and cache folders under XDG, the model server's key set and no
+# proxy for it; fails unless it has started within 15 s.
+e2e_nvim() {
+  mkdir -p "$1"
+  e2e_tmux \
+    "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$1/config XDG_DATA_HOME=$1/data XDG_STATE_HOME=$1/state XDG_CACHE_HOME=$1/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $2; sleep 30"
+  wait_for '^~ *$' 15 || fail "Neovim did not start"
+}
+
 screen() { tmux -L "$sock" capture-pane -p -t "$e2e_session"; }
 keys() { tmux -L "$sock" send-keys -t "$e2e_session" "$@"; }
 
@@ -64,6 +98,23 @@ wait_for() {
   done
   return 1
 }
+
+# ex CMD: type an Ex command and <CR>.
+ex() { keys Escape; keys -l ":$1"; keys Enter; }
+
+# gone [SECONDS]: poll (5 s unless told) until the plan window is off the screen; 1 if
+# it stays.
+gone() {
+  local i
+  for i in $(seq $((${1:-5} * 10))); do
+    screen | grep -q 'leash plan' || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# capture NAME: with --capture DIR, the screen is kept as DIR/NAME.txt.
+capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
 
 fail() {
   echo "$e2e_label: FAIL: $*" >&2

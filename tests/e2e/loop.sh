@@ -31,8 +31,6 @@ nvim=$(scripts/nvim-path)
 echo_file="$tmp/echo-out.txt"
 e2e_model_server tests/e2e/mock_model.py --echo-file "$echo_file" --log "$tmp/requests.jsonl"
 
-# ex CMD: type an Ex command and <CR>.
-ex() { keys Escape; keys -l ":$1"; keys Enter; }
 # no_prompt WHAT: fail when a hit-enter prompt is on screen.
 no_prompt() {
   if screen | grep -q 'Press ENTER'; then fail "a hit-enter prompt $1"; fi
@@ -48,39 +46,15 @@ wait_quietly() {
   done
   return 1
 }
-# gone: poll until the plan window is off the screen.
-gone() {
-  local i
-  for i in $(seq 50); do
-    screen | grep -q 'leash plan' || return 0
-    sleep 0.1
-  done
-  fail "the plan window did not close"
-}
-capture() { if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/$1.txt"; fi; }
 
 # start COLS ROWS INIT: a fresh Neovim in a fresh terminal of that size.
 start() {
   tmux -L "$sock" kill-session -t "$e2e_session" >/dev/null 2>&1 || true
   e2e_cols=$1 e2e_rows=$2
-  mkdir -p "$tmp/xdg-$1"
-  e2e_tmux \
-    "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/xdg-$1/config XDG_DATA_HOME=$tmp/xdg-$1/data XDG_STATE_HOME=$tmp/xdg-$1/state XDG_CACHE_HOME=$tmp/xdg-$1/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $3; sleep 30"
-  wait_for '^~ *$' 15 || fail "Neovim did not start"
+  e2e_nvim "$tmp/xdg-$1" "$3"
 }
 
-cat >"$tmp/init.lua" <<EOF
-vim.opt.rtp:prepend(${root@Q})
-vim.o.cmdheight = 0
-vim.o.wrap = false
-vim.o.shortmess = vim.o.shortmess .. 'I'
-require('leash').setup({
-  provider = 'mock',
-  providers = {
-    mock = { kind = 'anthropic', model = 'mock-model', url = 'http://127.0.0.1:${port}', api_key_env = 'LEASH_E2E_KEY' },
-  },
-})
-EOF
+e2e_mock_init "$tmp/init.lua" 'vim.o.cmdheight = 0' 'vim.o.wrap = false'
 
 for size in 80x24 120x40; do
   cols=${size%x*} rows=${size#*x}
@@ -95,7 +69,7 @@ for size in 80x24 120x40; do
   screen | grep -q 'planning with' && fail "the progress message stayed under the plan window ($size)"
   capture "window-$size"
   keys Enter
-  gone
+  gone || fail "the plan window did not close"
   echo "loop: ok ($size): :Do opened the plan window with cmdheight=0, no hit-enter prompt, no progress left under it"
 
   # --- 1b. each mark says why ------------------------------------------------------------
@@ -107,7 +81,7 @@ for size in 80x24 120x40; do
   grep -q 'may load spell files' <<<"$win" || fail "the [code] mark of spelllang does not say why ($size): $win"
   capture "marked-$size"
   keys q
-  gone
+  gone || fail "the marked plan's window did not close ($size)"
   echo "loop: ok ($size): each [code] mark says why in a few words"
 
   # --- 2. progress moves ---------------------------------------------------------------
@@ -124,7 +98,7 @@ for size in 80x24 120x40; do
   printf '%s' "$seen" | grep -Eq ' · [12] s' || fail "the seconds were not counted ($size): $seen"
   wait_quietly 'leash plan' 30 "appeared when the slow plan arrived ($size)" || fail "the slow plan did not open ($size)"
   keys q
-  gone
+  gone || fail "the plan window did not close"
   echo "loop: ok ($size): the spinner turned and the seconds counted while the model was slow"
 
   # --- 3. a second :Do while one is planning ---------------------------------------------
@@ -133,7 +107,7 @@ for size in 80x24 120x40; do
   ex 'Do e2e-plan:slow'
   wait_quietly 'leash plan' 30 "appeared after a second :Do ($size)" || fail "the second :Do did not open its plan ($size)"
   keys q
-  gone
+  gone || fail "the plan window did not close"
   echo "loop: ok ($size): a second :Do while planning replaced the first, no hit-enter prompt"
 
   # --- 4. a dismissed hit-enter prompt is not typing ------------------------------------
@@ -144,7 +118,7 @@ for size in 80x24 120x40; do
   keys Enter
   wait_for 'leash plan' 15 || fail "after a dismissed hit-enter prompt the plan did not open: the Enter counted as typing ($size)"
   keys q
-  gone
+  gone || fail "the plan window did not close"
   echo "loop: ok ($size): the Enter that dismissed a hit-enter prompt did not hold the plan"
 done
 
@@ -162,7 +136,7 @@ rm -f "$shell_marker"
 ex 'Do! e2e-plan:hidden_shell'
 wait_quietly 'plan only \(:Do!\), nothing runs' 30 "appeared with :Do!" || fail ":Do! did not show the plan only"
 keys q
-gone
+gone || fail "the plan window did not close"
 # Reviewed today, run after a restart: the plan is kept with the history.
 start 80 24 "$tmp/init.lua"
 ex 'Leash last'
@@ -171,7 +145,7 @@ sleep 0.4
 keys y
 for _ in $(seq 50); do [ -s "$shell_marker" ] && break; sleep 0.1; done
 [ -s "$shell_marker" ] || fail "y in :Leash last did not run the reviewed :Do! plan"
-gone
+gone || fail "the plan window did not close"
 echo "loop: ok: a plan reviewed with :Do! ran from :Leash last with y, after a restart"
 
 # One window again, without wrap (the plan turned it on and opened a terminal split).

@@ -31,34 +31,8 @@ nvim=$(scripts/nvim-path)
 echo_file="$tmp/echo-out.txt"
 e2e_model_server tests/e2e/mock_model.py --echo-file "$echo_file" --log "$tmp/requests.jsonl"
 
-mkdir -p "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache"
-cat >"$tmp/init.lua" <<EOF
-vim.opt.rtp:prepend(${root@Q})
-vim.o.wrap = false
-vim.o.shortmess = vim.o.shortmess .. 'I'
-require('leash').setup({
-  provider = 'mock',
-  providers = {
-    mock = { kind = 'anthropic', model = 'mock-model', url = 'http://127.0.0.1:${port}', api_key_env = 'LEASH_E2E_KEY' },
-  },
-})
-EOF
-
-# gone SECONDS: poll until the plan window is off the screen.
-gone() {
-  local i
-  for i in $(seq $(($1 * 10))); do
-    screen | grep -q 'leash plan' || return 0
-    sleep 0.1
-  done
-  return 1
-}
-# ex CMD: type an Ex command and <CR>.
-ex() { keys Escape; keys -l ":$1"; keys Enter; }
-
-e2e_tmux \
-  "env -u TMUX NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache LEASH_E2E_KEY=e2e-not-a-secret $(printf %q "$nvim") -i NONE -u $tmp/init.lua; sleep 30"
-wait_for '^~ *$' 15 || fail "Neovim did not start"
+e2e_mock_init "$tmp/init.lua" 'vim.o.wrap = false'
+e2e_nvim "$tmp" "$tmp/init.lua"
 
 # --- 1. settings ------------------------------------------------------------------
 ex 'set wrap?'
@@ -72,7 +46,7 @@ wait_for 'Set wrap: false → true' 2 || fail "the window does not show the wrap
 wait_for 'wrap long lines at the window edge' 2 || fail "the window does not show the step's why"
 wait_for 'fontsize' 2 || fail "the window does not list the dropped fontsize step"
 wait_for '<CR>/y run' 2 || fail "the window does not show its keys"
-if [ -n "$capture_out" ]; then mkdir -p "$capture_out" && screen >"$capture_out/plan-settings.txt"; fi
+capture plan-settings
 
 sleep 0.3 # the run key is armed 150 ms after the window opens
 keys Enter
@@ -91,7 +65,7 @@ case "$flat" in
   *"echo leash-e2e > $echo_file"*) ;;
   *) fail "the window does not show the whole command" ;;
 esac
-if [ -n "$capture_out" ]; then screen >"$capture_out/plan-terminal.txt"; fi
+capture plan-terminal
 sleep 1
 [ -e "$echo_file" ] && fail "the command ran before the run key"
 keys q

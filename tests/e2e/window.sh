@@ -79,7 +79,7 @@ wait_for 'too small to show the plan' 5 || fail "a window with four rows left do
 keys Enter
 keys y
 not_run hidden_shell "the run key worked in a window too small to show the plan"
-if [ -n "$capture_out" ]; then screen >"$capture_out/plan-too-small.txt"; fi
+capture plan-too-small
 keys q
 gone 5 || fail "q did not close the too-small window"
 ex 'set cmdheight=1'
@@ -96,7 +96,7 @@ wait_for '10 steps: 1 runs a shell command' 2 || fail "the header does not count
 wait_for 'scroll to the end' 2 || fail "the window does not say it must be scrolled"
 wait_for 'more lines: j/<C-d> scroll' 2 || fail "the footer does not count the lines not shown yet"
 screen | grep -q 'Run in a terminal:' && fail "the test expects the shell step below the first screen"
-if [ -n "$capture_out" ]; then screen >"$capture_out/plan-long.txt"; fi
+capture plan-long
 keys Enter
 keys y
 not_run long "the run key worked before the plan was scrolled to its end"

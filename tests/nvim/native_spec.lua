@@ -586,6 +586,30 @@ describe('native.call()', function()
   end)
 end)
 
+describe('native.copy()', function()
+  before_each(function()
+    fresh()
+    require('leash.native').reset()
+  end)
+
+  it('copies a plan the library returned, which vim.deepcopy() cannot, into plain tables', function()
+    local native = require('leash.native')
+    local mod = native.get()
+    local cat =
+      mod.catalog_new({ { key = 'wrap', kind = 'setting', title = 'long lines wrap', type = 'boolean' } }, 'neovim')
+    local plan = mod.validate(cat, '{"reply": "ok", "steps": [{"type": "setting", "key": "wrap", "value": true}]}', {
+      profile = 'neovim',
+    })
+    ok(not pcall(vim.deepcopy, plan), "vim.deepcopy() copies the library's tables now: use it")
+    local copy = native.copy(plan)
+    eq(vim.json.decode(vim.json.encode(plan)), vim.json.decode(vim.json.encode(copy)))
+    eq(nil, getmetatable(copy.steps))
+    copy.steps[1].note = 'shown'
+    eq(nil, plan.steps[1].note, 'a copy, not the same tables')
+    eq(3, native.copy(3))
+  end)
+end)
+
 describe(':Do without the native library', function()
   before_each(function()
     fresh()

@@ -60,6 +60,24 @@ describe('offline planning with the editor state', function()
     eq({ 'number', false }, { r.plan.steps[1].key, r.plan.steps[1].value })
   end)
 
+  it('runs a plan that needs no window and says its outcome after the progress has ended', function()
+    require('leash').setup({ confirm_before_run = false })
+    -- A vim.notify that echoes at once, as Neovim's own does (a wrapper of it, as many
+    -- configs have).
+    local saved = vim.notify
+    vim.notify = function(msg) vim.api.nvim_echo({ { msg } }, true, {}) end
+    vim.cmd('messages clear')
+    vim.wo.wrap = false
+    require('leash').run('turn on word wrap')
+    local said = function() return vim.fn.execute('messages'):find('ran 1 step') ~= nil end
+    vim.wait(5000, said, 5)
+    vim.wait(200) -- what is queued for the next turns of the main loop
+    vim.notify = saved
+    eq(true, vim.wo.wrap)
+    local lines = vim.tbl_filter(function(l) return l ~= '' end, vim.split(vim.fn.execute('messages'), '\n'))
+    matches('^leash: ran 1 step', lines[#lines], 'the last message is the outcome: ' .. vim.inspect(lines))
+  end)
+
   it('needs a model for an edit of text, in one line', function()
     local r = plan_and_wait('rename this variable to count')
     eq(0, #r.plan.steps)

@@ -181,6 +181,10 @@ impl Run<'_> {
             let parsed = self.read(offline.answer, 1, &[])?;
             let mut plan = self.validate(&parsed);
             plan.choices = self.validate_choices(offline.choices);
+            // Candidates the checker refused leave nothing to pick: a model's job then.
+            if plan.steps.is_empty() && plan.choices.is_empty() && parsed.reply == offline::NOT_SURE {
+                plan.reply = offline::needs_model_line(catalog).to_string();
+            }
             return Ok((plan, String::new(), Vec::new(), entries.len()));
         };
 

@@ -125,11 +125,52 @@ fn run_set(file: &str) -> (usize, Vec<String>) {
 
 #[test]
 fn everyday_requests_plan_their_steps() {
-    for file in
-        ["offline-requests.jsonl", "offline-requests-2.jsonl", "offline-requests-3.jsonl", "offline-requests-4.jsonl"]
-    {
+    for file in [
+        "offline-requests.jsonl",
+        "offline-requests-2.jsonl",
+        "offline-requests-3.jsonl",
+        "offline-requests-4.jsonl",
+        "offline-requests-5.jsonl",
+        "offline-requests-6.jsonl",
+        "offline-requests-7.jsonl",
+    ] {
         let (n, failures) = run_set(file);
-        assert!(n >= 100, "{file}: {n} requests");
+        assert!(n >= 60, "{file}: {n} requests");
         assert!(failures.is_empty(), "{file}: {} of {n} not right:\n{}", failures.len(), failures.join("\n"));
     }
+}
+
+#[test]
+fn candidates_the_checker_refuses_are_not_offered() {
+    // The only candidate would set a level below the setting's minimum: nothing is left to
+    // pick, and the reply says a model is needed instead of offering nothing.
+    let catalog = leash_core::catalog::Catalog::from_json(
+        r#"{"version": 1, "editor": "neovim", "entries": [
+            {"key": "foolevel", "kind": "setting", "type": "number", "min": 10, "title": "how foo the level is"}]}"#,
+    )
+    .unwrap();
+    let req = planner::PlanRequest::new(
+        "foolevel 5 hmm",
+        std::sync::Arc::new(catalog),
+        leash_core::policy::Policy::new(leash_core::profile::Profile::Neovim),
+    );
+    let plan = planner::plan_blocking(&req, &CancelToken::new()).unwrap().plan;
+    assert!(plan.steps.is_empty() && plan.choices.is_empty(), "{plan:?}");
+    assert_eq!(plan.reply, planner::offline::NEEDS_MODEL);
+    // With a level the setting takes, the same request is offered to pick.
+    let catalog = leash_core::catalog::Catalog::from_json(
+        r#"{"version": 1, "editor": "neovim", "entries": [
+            {"key": "foolevel", "kind": "setting", "type": "number", "min": 1, "title": "how foo the level is"}]}"#,
+    )
+    .unwrap();
+    let req = planner::PlanRequest::new(
+        "foolevel 5 hmm",
+        std::sync::Arc::new(catalog),
+        leash_core::policy::Policy::new(leash_core::profile::Profile::Neovim),
+    );
+    let plan = planner::plan_blocking(&req, &CancelToken::new()).unwrap().plan;
+    assert_eq!(plan.reply, planner::offline::NOT_SURE);
+    assert_eq!(plan.choices.len(), 1);
+    assert_eq!(plan.choices[0].label, "foolevel → 5 (how foo the level is)");
+    assert_eq!(plan.choices[0].plan.steps.len(), 1);
 }

@@ -582,7 +582,7 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
         let Entry::Setting(s) = entry else { return true };
         let one_word = idx.len() == 1 && names(entry).iter().any(|n| words[idx[0]].forms.contains(n));
         let value = s.values.iter().flatten().any(|v| words.iter().any(|w| w.text == v.to_lowercase()));
-        !one_word || vim_words || value || !everyday(catalog, &words[idx[0]].text)
+        !one_word || vim_words || value || !everyday(catalog, &s.key)
     };
     let mut named: Vec<(&Entry, Vec<usize>)> = ranked
         .iter()
@@ -609,8 +609,16 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
             let settings: Vec<_> = tied.iter().filter(|(e, _)| matches!(e, Entry::Setting(_))).collect();
             // "set" says which: the setting ("set filetype to python", not `:python`).
             let says_set = words.iter().any(|w| ["set", "setting", "option"].contains(&w.text.as_str()));
-            match settings.as_slice() {
-                [one] if same_name(one.0) || says_set => (**one).clone(),
+            // A setting needs a value: with none said, a text setting's namesake command is
+            // meant ("tabclose" is `:tabclose`, not 'tabclose').
+            let valued = |e: &Entry| match e {
+                Entry::Setting(s) => s.value_type == ValueType::Boolean || truth.is_some() || !numbers.is_empty(),
+                Entry::Item(_) => false,
+            };
+            let items: Vec<_> = lower.iter().filter(|(e, _)| matches!(e, Entry::Item(_))).collect();
+            match (settings.as_slice(), items.as_slice()) {
+                ([one], _) if says_set || (same_name(one.0) && valued(one.0)) => (**one).clone(),
+                ([one], [item]) if same_name(one.0) => (***item).clone(),
                 _ => return None,
             }
         }
@@ -669,7 +677,10 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
         Entry::Setting(s) => {
             let value = match s.value_type {
                 ValueType::Boolean => {
-                    if !numbers.is_empty() {
+                    // "change wrap" says to change it, not to what.
+                    let change =
+                        words.iter().any(|w| ["change", "modify", "adjust", "alter"].contains(&w.text.as_str()));
+                    if !numbers.is_empty() || (change && truth.is_none()) {
                         return None;
                     }
                     match truth {
@@ -716,10 +727,18 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
 
 // ---- the answers
 
+/// The line saying a request needs a model, for the catalog's editor.
+pub fn needs_model_line(catalog: &Catalog) -> &'static str {
+    if catalog.editor() == "neovim" {
+        NEEDS_MODEL
+    } else {
+        NEEDS_MODEL_PROGRAM
+    }
+}
+
 fn needs_model(catalog: &Catalog) -> Map<String, Value> {
     let mut m = Map::new();
-    let text = if catalog.editor() == "neovim" { NEEDS_MODEL } else { NEEDS_MODEL_PROGRAM };
-    m.insert("reply".into(), json!(text));
+    m.insert("reply".into(), json!(needs_model_line(catalog)));
     m.insert("steps".into(), json!([]));
     m
 }

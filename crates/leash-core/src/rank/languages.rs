@@ -3,7 +3,7 @@
 //! The catalog, the concepts and the documentation the ranker searches are English, so
 //! "Zeilennummern anzeigen" found nothing. A request is read as one of these languages
 //! when it has one of that language's editor words (one that is not also the English
-//! word) and two of its words in all, the language with most words winning; then each of its words and phrases is replaced by
+//! word) and two of its words in all (or is that one word), the language with most words winning; then each of its words and phrases is replaced by
 //! the English words of its line, its small words are dropped, and everything else (a
 //! number, a name like `tabstop`) stays. A German compound the table lacks is read as
 //! the words it is made of ("Tabulatorbreite" → "tab width"). Accents do not matter.
@@ -85,7 +85,9 @@ fn fold(word: &str) -> String {
 /// `request` in English words if it is written in one of the table's languages.
 pub fn to_english(request: &str) -> Option<String> {
     let ws = words(request);
-    let lang = languages().iter().max_by_key(|l| evidence(l, &ws)).filter(|l| evidence(l, &ws) >= (1, 2))?;
+    // One word of the language's own is enough when it is the whole request ("Speichern").
+    let enough = |e: (usize, usize)| e >= (1, 2) || (ws.len() == 1 && e.0 == 1);
+    let lang = languages().iter().max_by_key(|l| evidence(l, &ws)).filter(|l| enough(evidence(l, &ws)))?;
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < ws.len() {
@@ -110,7 +112,10 @@ fn evidence(lang: &Language, ws: &[String]) -> (usize, usize) {
     let mut i = 0;
     while i < ws.len() {
         if let Some((len, english)) = longest(lang, &ws[i..]) {
-            if ws[i..i + len].join(" ") != english {
+            // A word English spells the same, or as its plural ("tabs", "colors"), says
+            // nothing of the language: "enable true colors" is English.
+            let phrase = ws[i..i + len].join(" ");
+            if phrase != english && phrase.strip_suffix('s') != Some(english) {
                 own += 1;
             }
             all += len;
@@ -176,6 +181,8 @@ mod tests {
         assert_eq!(en("activer le retour à la ligne").as_deref(), Some("enable wrap"));
         assert_eq!(en("toujours afficher la barre d'état").as_deref(), Some("always show status line"));
         assert_eq!(en("Fenster vertikal teilen").as_deref(), Some("window vertical split"));
+        assert_eq!(en("Speichern").as_deref(), Some("save write"), "one word of its own");
+        assert_eq!(en("terminal"), None, "a word that is English too");
     }
 
     #[test]
@@ -192,6 +199,11 @@ mod tests {
             "show no line numbers in a file",
             "set tabstop to 4",
             "split the window vertically",
+            // Words the table's languages share with English, plurals included.
+            "replace all tabs with spaces in this file",
+            "enable true colors in the terminal",
+            "round indentation to a multiple of shiftwidth",
+            "type a special character like é",
             "",
         ] {
             assert_eq!(en(r), None, "{r}");

@@ -241,7 +241,13 @@ fn find(alternative: &str, clause: &Clause, used: &[bool]) -> Option<Vec<usize>>
     if parts.is_empty() {
         return None;
     }
+    // A number alone after "by" moves text: "indent by 4" is no width ("indent by 4
+    // spaces" still is).
+    let bare_number = parts == ["<n>"];
     'start: for start in 0..words.len() {
+        if bare_number && words[start].after_by {
+            continue;
+        }
         let mut idx = Vec::with_capacity(parts.len());
         let mut i = start;
         for (k, part) in parts.iter().enumerate() {
@@ -318,6 +324,14 @@ fn match_phrase(phrase: &Phrase, clause: &Clause, env: &Env) -> Option<Match> {
         for i in loose_truth {
             used[i] = used[i] || allowed(&words[i], phrase);
         }
+    }
+    // "change the line numbers" says to change something, not to what: a flag needs
+    // its value said.
+    if truth.is_none()
+        && steps.iter().all(|s| matches!(s, Flag(_)))
+        && words.iter().any(|w| ["change", "modify", "adjust", "alter"].contains(&w.text.as_str()))
+    {
+        return None;
     }
     // The number: the one a group took, else the one left.
     let loose: Vec<usize> = (0..words.len()).filter(|&i| !used[i] && words[i].number.is_some()).collect();

@@ -83,9 +83,9 @@ const FILLER: &[&str] = &[
     "i'd", "i'm", "i'll", "me", "my", "mine", "we", "us", "our", "let", "let's", "lets", "want", "wanna", "like",
     "need", "to", "for", "of", "in", "into", "at", "by", "with", "from", "it", "its", "it's", "this", "that", "these",
     "those", "here", "there", "now", "just", "some", "be", "is", "are", "was", "do", "does", "have", "has", "value",
-    "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "as", "than", "thing",
+    "feature", "editor", "vim", "nvim", "neovim", "helix", "hx", "then", "so", "also", "too", "than", "thing",
     "things", "kindly", "thanks", "thank", "okay", "ok", "hey", "hi", "or", "nicely", "when", "while", "i've", "again",
-    "what's", "where's", "how's", "there's", "it'd", "you'd",
+    "prefer", "what's", "where's", "how's", "there's", "it'd", "you'd",
 ];
 
 /// Whether `word` is dropped from every clause.
@@ -338,6 +338,14 @@ fn raw_words(text: &str) -> Vec<String> {
             i += 2;
             continue;
         }
+        // "empty the file" clears it; "an empty file" is a new one.
+        if split[i] == "empty"
+            && split.get(i + 1).is_some_and(|w| ["the", "this", "that", "my", "all", "it"].contains(&w.as_str()))
+        {
+            out.push("clear".into());
+            i += 1;
+            continue;
+        }
         if split[i] == "get" && split.get(i + 1).is_some_and(|w| w == "rid") {
             out.push("remove".into());
             i += if split.get(i + 2).is_some_and(|w| w == "of") { 3 } else { 2 };
@@ -379,6 +387,13 @@ fn clause(raw: &[String]) -> Clause {
         if number.is_none() && FILLER.contains(&w.as_str()) {
             continue;
         }
+        // "on this line", "on the right": a place, not "on" ("turn on the …" is on).
+        if w == "on"
+            && next.is_some_and(|n| PLACES.contains(&n))
+            && !prev.is_some_and(|p| ["turn", "switch", "flip", "put", "be", "is", "are"].contains(&p))
+        {
+            continue;
+        }
         let truth = if TOGGLE.contains(&w.as_str()) {
             Some(Truth::Toggle)
         } else if ON.contains(&w.as_str()) {
@@ -414,6 +429,12 @@ fn number_word(w: &str, prev: Option<&str>, next: Option<&str>) -> Option<i64> {
     });
     (unit || set_to || (next.is_none() && !pronoun)).then_some(*n)
 }
+
+/// Words after which "on" says where rather than on.
+const PLACES: &[&str] = &[
+    "this", "that", "the", "a", "an", "my", "every", "each", "all", "these", "those", "save", "saving", "startup",
+    "top", "bottom", "left", "right", "line", "lines", "screen", "disk",
+];
 
 /// Words a number is counted in.
 const UNITS: &[&str] = &[
@@ -587,6 +608,14 @@ mod tests {
         assert!(r.whole.words.iter().all(|w| w.number.is_none()), "{:?}", texts(&r.whole));
         let r = read("set textwidth=80ch");
         assert_eq!(texts(&r.whole), ["set", "textwidth", "80", "ch"]);
+    }
+
+    #[test]
+    fn on_before_a_place_is_not_on() {
+        assert!(read("change the tab to spaces on this line").whole.words.iter().all(|w| w.truth.is_none()));
+        assert!(read("open splits on the right").whole.words.iter().all(|w| w.truth.is_none()));
+        assert_eq!(read("line numbers on").whole.words[2].truth, Some(Truth::On));
+        assert_eq!(read("turn on the cursor line").whole.words[1].truth, Some(Truth::On));
     }
 
     #[test]

@@ -569,41 +569,21 @@ fn shown(path: &str) -> String {
 mod tests {
     use super::*;
 
-    /// A scratch tree: `root/config/plugin`, `root/project`, `root/link -> config`.
-    struct Tree {
-        root: PathBuf,
-    }
+    use super::super::test_tree::Tree;
 
-    impl Tree {
-        fn new(tag: &str) -> Tree {
-            let root = std::env::temp_dir().join(format!("leash-code-dirs-{tag}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&root);
-            std::fs::create_dir_all(root.join("config/plugin")).unwrap();
-            std::fs::create_dir_all(root.join("project/src")).unwrap();
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(root.join("config"), root.join("project/link")).unwrap();
-            Tree { root }
-        }
-
-        fn path(&self, rel: &str) -> String {
-            self.root.join(rel).display().to_string()
-        }
-
-        fn dirs(&self) -> CodeDirs {
-            CodeDirs::new(Some(&self.path("project")), &[self.path("config"), self.path("data/site")])
-        }
-    }
-
-    impl Drop for Tree {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.root);
-        }
+    /// `config/plugin`, `project/src` and `project/link -> config`; the code folders are
+    /// `config` and `data/site`.
+    fn tree() -> Tree {
+        let t = Tree::new(&["config/plugin", "project/src"], &["config", "data/site"]);
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(t.root.join("config"), t.root.join("project/link")).unwrap();
+        t
     }
 
     #[test]
     fn a_path_inside_a_code_folder_is_found_however_it_is_written() {
-        let t = Tree::new("paths");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let config = t.root.join("config");
         assert_eq!(d.containing(&t.path("config/plugin/x.lua"), None), Some(config.clone()));
         assert_eq!(d.containing(&t.path("config"), None), Some(config.clone()));
@@ -629,8 +609,8 @@ mod tests {
     #[test]
     fn a_link_whose_target_does_not_exist_yet_is_followed_too() {
         use std::os::unix::fs::symlink;
-        let t = Tree::new("dangling");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let config = t.root.join("config");
         // notes.txt -> config/plugin/notes.lua, which does not exist: a write creates it.
         symlink(t.root.join("config/plugin/notes.lua"), t.root.join("project/notes.txt")).unwrap();
@@ -663,8 +643,8 @@ mod tests {
     #[test]
     fn a_current_file_whose_name_is_not_utf8_is_placed() {
         use std::os::unix::ffi::{OsStrExt, OsStringExt};
-        let t = Tree::new("bytes");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let mut name = t.root.join("config/plugin").into_os_string().into_vec();
         name.extend_from_slice(b"/caf\xe9.lua");
         let file = PathBuf::from(std::ffi::OsStr::from_bytes(&name));
@@ -679,8 +659,8 @@ mod tests {
 
     #[test]
     fn home_and_variables_are_expanded() {
-        let t = Tree::new("home");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         std::env::set_var("LEASH_TEST_CODE_ROOT", t.root.display().to_string());
         assert!(d.containing("$LEASH_TEST_CODE_ROOT/config/plugin/a.lua", None).is_some());
         assert!(d.containing("${LEASH_TEST_CODE_ROOT}/config/a.lua", None).is_some());
@@ -695,8 +675,8 @@ mod tests {
 
     #[test]
     fn folder_options_are_checked_entry_by_entry() {
-        let t = Tree::new("options");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let plugin = t.path("config/plugin");
         for key in ["backupdir", "directory", "undodir", "viewdir"] {
             let (reach, why) = d.option_reach(key, &format!(".,{plugin}//")).expect(key);
@@ -716,8 +696,8 @@ mod tests {
 
     #[test]
     fn file_options_are_checked_by_where_they_point() {
-        let t = Tree::new("files");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let log = t.path("config/plugin/log.vim");
         assert!(d.option_reach("verbosefile", &log).is_some());
         assert!(d.option_reach("verbosefile", "/tmp/leash-verbose.log").is_none());
@@ -735,8 +715,8 @@ mod tests {
 
     #[test]
     fn commands_that_write_a_named_file_are_checked() {
-        let t = Tree::new("commands");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let a = |s: &str| vec![s.to_string()];
         let target = t.path("config/plugin/notes.lua");
         for name in
@@ -770,8 +750,8 @@ mod tests {
 
     #[test]
     fn git_folders_and_exrc_files_run_code_wherever_they_are() {
-        let t = Tree::new("git");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let a = |s: &str| vec![s.to_string()];
         for target in [".git/hooks/pre-commit", ".git/config", "src/../.git/info/x", "sub/.git/config"] {
             let (reach, why) = d.command_reach("write", &a(target), None, &[]).expect(target);
@@ -790,8 +770,8 @@ mod tests {
 
     #[test]
     fn a_later_current_directory_moves_relative_targets() {
-        let t = Tree::new("cwd");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let a = |s: &str| vec![s.to_string()];
         assert!(d.command_reach("write", &a("plugin/x.lua"), None, &[]).is_none(), "project/plugin");
         let moved = d.with_cwd(&t.path("config"));
@@ -802,8 +782,8 @@ mod tests {
 
     #[test]
     fn a_step_about_to_run_is_checked_with_what_the_editor_says_now() {
-        let t = Tree::new("landing");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         let write = |args: &[&str]| PendingStep::Item {
             id: "cmd:write".into(),
             args: args.iter().map(|a| a.to_string()).collect(),
@@ -849,8 +829,8 @@ mod tests {
 
     #[test]
     fn renames_land_where_the_new_name_says() {
-        let t = Tree::new("rename");
-        let d = t.dirs();
+        let t = tree();
+        let d = t.dirs("project");
         assert!(d.rename_reach("../config/plugin/x.lua", None).is_some());
         assert!(d.rename_reach("src/x.lua", None).is_none());
         assert!(d.rename_reach("x.lua", Some(Path::new(&t.path("config/plugin/x.txt")))).is_some());

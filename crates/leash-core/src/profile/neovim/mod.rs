@@ -38,6 +38,8 @@ pub mod rules;
 pub mod substitute;
 mod tables;
 #[cfg(test)]
+mod test_tree;
+#[cfg(test)]
 mod tests;
 pub mod value_reach;
 pub mod values;

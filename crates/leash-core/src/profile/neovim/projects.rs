@@ -165,32 +165,12 @@ fn relative_entry(path: &std::ffi::OsStr) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// `root/project` (a Git work tree) with `vendor/lib` (a repository of its own) and
-    /// `src`, `root/other` (no Git), `root/config` (a code folder).
-    struct Tree {
-        root: PathBuf,
-    }
+    use super::super::test_tree::Tree;
 
-    impl Tree {
-        fn new(tag: &str) -> Tree {
-            let root = std::env::temp_dir().join(format!("leash-projects-{tag}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&root);
-            for d in ["project/.git", "project/src", "project/vendor/lib/.git", "other/sub", "config"] {
-                std::fs::create_dir_all(root.join(d)).unwrap();
-            }
-            Tree { root }
-        }
-
-        fn dirs(&self, cwd: &str) -> CodeDirs {
-            let p = |rel: &str| self.root.join(rel).display().to_string();
-            CodeDirs::new(Some(&p(cwd)), &[p("config")])
-        }
-    }
-
-    impl Drop for Tree {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.root);
-        }
+    /// `project` (a Git work tree) with `vendor/lib` (a repository of its own) and `src`,
+    /// `other` (no Git), `config` (a code folder).
+    fn tree() -> Tree {
+        Tree::new(&["project/.git", "project/src", "project/vendor/lib/.git", "other/sub", "config"], &["config"])
     }
 
     fn reach(d: &CodeDirs, id: &str, arg: &str) -> Option<String> {
@@ -203,7 +183,7 @@ mod tests {
 
     #[test]
     fn a_file_of_another_project_is_code_and_named() {
-        let t = Tree::new("other");
+        let t = tree();
         let d = t.dirs("project");
         let why = reach(&d, "cmd:edit", "vendor/lib/util.txt").expect("a nested repository");
         assert!(why.starts_with("opens “vendor/lib/util.txt” in another project (vendor/lib,"), "{why}");
@@ -240,7 +220,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn links_are_followed_and_a_folder_outside_git_is_its_own_project() {
-        let t = Tree::new("links");
+        let t = tree();
         std::os::unix::fs::symlink(t.root.join("other/sub"), t.root.join("project/src/elsewhere")).unwrap();
         let d = t.dirs("project");
         assert!(reach(&d, "cmd:edit", "src/elsewhere/x.txt").unwrap().contains("outside this project"));
@@ -252,7 +232,7 @@ mod tests {
 
     #[test]
     fn a_path_an_editor_was_handed_is_placed() {
-        let t = Tree::new("paths");
+        let t = tree();
         let d = t.dirs("project");
         let why = path_reach(&d, &t.root.join("project/vendor/lib/a.rs"), "touches").unwrap().1;
         assert!(why.starts_with("touches “vendor/lib/a.rs” in another project (vendor/lib"), "{why}");

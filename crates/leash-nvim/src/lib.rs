@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
+use leash_core::base_entries::BaseEntries;
 use leash_core::catalog::{parse_code_dirs, parse_name_handlers, Catalog};
 use leash_core::limits::MAX_TEXT_BYTES;
 use leash_core::llm::ProviderConfig;
@@ -134,12 +135,47 @@ fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     Ok((limit, mode))
 }
 
-/// The `context` option: what the editor says about where the request was made.
+/// The `context` option: what the editor says about where the request was made. Its
+/// `current` values (one per setting, hundreds) are read directly: through serde they
+/// cost more than everything else `plan_start` converts.
 fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
-    match opt::<LuaValue>(opts, "context")? {
-        Some(v) => lua.from_value(v).map_err(|e| err(format!("option “context”: {e}"))),
-        None => Ok(Context::default()),
+    let bad = |e: mlua::Error| err(format!("option “context”: {e}"));
+    let v = match opt::<LuaValue>(opts, "context")? {
+        Some(v) => v,
+        None => return Ok(Context::default()),
+    };
+    let current = match &v {
+        LuaValue::Table(t) => match t.raw_get::<LuaValue>("current")? {
+            LuaValue::Table(c) => Some((t.clone(), c)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((t, current)) = current else { return lua.from_value(v).map_err(bad) };
+    let rest = lua.create_table()?;
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        if !matches!(&k, LuaValue::String(s) if s.as_bytes() == b"current") {
+            rest.raw_set(k, v)?;
+        }
     }
+    let mut context: Context = lua.from_value(LuaValue::Table(rest)).map_err(bad)?;
+    for pair in current.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        let LuaValue::String(k) = k else {
+            return Err(err("option “context”: current: a key is not a setting name"));
+        };
+        // What serde makes of each (a whole number is an integer, NaN is null).
+        let v = match v {
+            LuaValue::Boolean(b) => Value::Bool(b),
+            LuaValue::Integer(i) => Value::from(i),
+            LuaValue::Number(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+            LuaValue::String(s) => Value::String(s.to_str().map_err(bad)?.to_string()),
+            other => lua.from_value(other).map_err(bad)?,
+        };
+        context.current.insert(k.to_str().map_err(bad)?.to_string(), v);
+    }
+    Ok(context)
 }
 
 fn parse_reach(reach: &str) -> mlua::Result<Reach> {
@@ -159,6 +195,42 @@ fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<name
 
 fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     lua.to_value(v)
+}
+
+/// The last discovered items and their generation number: `None` when they are those of
+/// generation `unless` (nothing to convert again), else the number the caller keeps.
+fn sources_generation(found: &project::Discovered, unless: Option<u64>) -> Option<u64> {
+    static LAST: Mutex<(u64, Option<project::Discovered>)> = Mutex::new((0, None));
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if last.1.as_ref() != Some(found) {
+        *last = (last.0 + 1, Some(found.clone()));
+    } else if unless == Some(last.0) {
+        return None;
+    }
+    Some(last.0)
+}
+
+/// The base entries `catalog_new` builds on (`opts.base`: `{ key, text?, lists }`), or
+/// none: the entries a frontend keeps that change only with the editor's build, parsed
+/// from `text` once per `key` and kept for the session, so a catalog rebuilt because a
+/// mapping changed converts only the entries that Lua hands over. Without `text`, `key`
+/// must be the one parsed last.
+fn base_entries(opts: &Option<Table>) -> mlua::Result<Option<(Arc<BaseEntries>, Vec<String>)>> {
+    static BASE: Mutex<Option<(String, Arc<BaseEntries>)>> = Mutex::new(None);
+    let Some(spec) = opt::<Table>(opts, "base")? else { return Ok(None) };
+    let key: String = spec.get("key").map_err(|e| err(format!("option “base.key”: {e}")))?;
+    let lists: Vec<String> = spec.get("lists").map_err(|e| err(format!("option “base.lists”: {e}")))?;
+    let mut cached = BASE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, base)) = cached.as_ref() {
+        if *k == key {
+            return Ok(Some((Arc::clone(base), lists)));
+        }
+    }
+    let text: Option<mlua::String> = spec.get("text").map_err(|e| err(format!("option “base.text”: {e}")))?;
+    let text = text.ok_or_else(|| err(format!("leash: the base entries “{key}” are not loaded: give their text")))?;
+    let base = Arc::new(BaseEntries::from_json(&text.to_str()?).map_err(err)?);
+    *cached = Some((key, Arc::clone(&base)));
+    Ok(Some((base, lists)))
 }
 
 /// The policy for a catalog, with the caller's raise rules.
@@ -412,10 +484,14 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
                 let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
                 let code_dirs = code_dirs(lua, &opts)?;
-                let catalog = Catalog::from_entry_values(editor.as_deref().unwrap_or("neovim"), &values)
-                    .map_err(err)?
-                    .with_name_handlers(handlers)
-                    .with_code_dirs(code_dirs);
+                let editor = editor.as_deref().unwrap_or("neovim");
+                let catalog = match base_entries(&opts)? {
+                    Some((base, lists)) => Catalog::with_base(editor, &base, &lists, &values),
+                    None => Catalog::from_entry_values(editor, &values),
+                }
+                .map_err(err)?
+                .with_name_handlers(handlers)
+                .with_code_dirs(code_dirs);
                 let catalog = Arc::new(leash_core::policy::narrow_catalog(catalog));
                 // The ranker's index (tens of ms with the documentation text) is built on
                 // the ranker's worker thread, so building the catalog does not hold up the
@@ -505,8 +581,13 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(line.to_string());
                     runtime::wake();
                 }));
-                let job = planner::start(req.clone()).map_err(err)?;
-                Ok(LuaPlanJob { job, request: req, progress, started: std::time::Instant::now() })
+                // The job's copy of the request is kept for its log line only: without the
+                // current values (hundreds), which that does not show.
+                let current = std::mem::take(&mut req.context.current);
+                let kept = req.clone();
+                req.context.current = current;
+                let job = planner::start(req).map_err(err)?;
+                Ok(LuaPlanJob { job, request: kept, progress, started: std::time::Instant::now() })
             })
         })?,
     )?;
@@ -639,6 +720,8 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     )?;
 
     // The editor-agnostic sources (scripts, Git, files), discovered by reading files only.
+    // With `unless = N`: nil when the items are those the call that answered generation N
+    // found (the Lua side keeps its tables), else the items with their `generation`.
     m.set(
         "sources",
         lua.create_function(|lua, opts: Option<Table>| {
@@ -652,10 +735,17 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
                 let editor = project::Editor::parse(&editor)
                     .ok_or_else(|| err(format!("option “editor” is neovim or helix, not “{editor}”")))?;
                 let found = project::discover(&project::Options { cwd, file, editor });
+                let Some(generation) = sources_generation(&found, opt::<u64>(&opts, "unless")?) else {
+                    return Ok(LuaValue::Nil);
+                };
                 // Plain tables: the Lua side copies them (`vim.deepcopy`), which a table
                 // with mlua's array metatable does not survive.
                 let plain = mlua::SerializeOptions::new().set_array_metatable(false);
-                lua.to_value_with(&found, plain)
+                let out = lua.to_value_with(&found, plain)?;
+                if let LuaValue::Table(t) = &out {
+                    t.set("generation", generation)?;
+                }
+                Ok(out)
             })
         })?,
     )?;

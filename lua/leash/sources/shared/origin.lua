@@ -26,18 +26,18 @@ end
 ---@param path string
 ---@return string? name
 function M.of_path(path)
-  path = vim.fs.normalize(path)
-  local function under(dir)
-    dir = dir and vim.fs.normalize(dir)
-    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
+  -- Many callbacks come from one file: the answer is kept per path and the folders it is
+  -- read against (found once per plugin generation).
+  local generation = M.plugin_generation()
+  if H.paths.generation ~= generation then
+    H.paths = { generation = generation, owners = {}, config = vim.fn.stdpath('config'), runtime = vim.env.VIMRUNTIME }
   end
-  if under(vim.fn.stdpath('config')) then return 'your config' end
-  if under(vim.env.VIMRUNTIME) then return 'Neovim' end
-  for _, part in ipairs(H.code_dirs) do
-    local name = path:match('/([^/]+)/' .. part .. '/')
-    if name then return name end
+  local owner = H.paths.owners[path]
+  if owner == nil then
+    owner = H.owner_of(path, H.paths.config, H.paths.runtime) or false
+    H.paths.owners[path] = owner
   end
-  return nil
+  return owner or nil
 end
 
 --- The owner of a user command (`nvim_get_commands()` entry), or nil.
@@ -84,6 +84,23 @@ function M.lazy_plugins()
   return type(config) == 'table' and type(config.plugins) == 'table' and config.plugins or {}
 end
 
+--- A number that changes whenever a plugin is loaded, installed, updated or removed
+--- (lazy.nvim's `LazyLoad`, `LazyInstall`, `LazyUpdate`, `LazyClean`, `LazyReload`… and
+--- |vim.pack|'s `PackChanged`): what a lazy.nvim stand-in loads, whose code a callback is
+--- and what a plugin's help says may have changed with it. Sources key what they made on it.
+---@return integer
+function M.plugin_generation()
+  if not H.watching then
+    H.watching = true
+    local group = vim.api.nvim_create_augroup('leash.origin', { clear = true })
+    local function bump() H.generation = H.generation + 1 end
+    vim.api.nvim_create_autocmd('User', { group = group, pattern = H.lazy_events, callback = bump })
+    -- PackChanged exists from Neovim 0.12 on.
+    pcall(vim.api.nvim_create_autocmd, 'PackChanged', { group = group, callback = bump })
+  end
+  return H.generation
+end
+
 --- Whether a mapping is one of which-key's triggers (left out of the catalog).
 ---@param map table
 ---@return boolean
@@ -94,6 +111,11 @@ end
 
 -- Helper data ================================================================
 
+--- lazy.nvim's events when plugins load or change on disk.
+H.lazy_events =
+  { 'LazyLoad', 'LazyInstall', 'LazyUpdate', 'LazyRestore', 'LazyBuild', 'LazySync', 'LazyClean', 'LazyReload' }
+H.generation, H.watching = 0, false
+
 -- A plugin's code lives in these folders of its root.
 H.code_dirs = { 'lua', 'plugin', 'autoload', 'ftplugin', 'after' }
 
@@ -102,7 +124,25 @@ H.lazy_keys_file = 'lazy/core/handler/keys.lua'
 --- which-key.nvim's own trigger mappings: they show its popup, not an action.
 H.which_key_file = 'which-key/triggers.lua'
 
+-- The owners found per path (`false`: none), and the config and runtime folders then.
+H.paths = { generation = nil, owners = {} }
+
 -- Helper functionality =======================================================
+
+function H.owner_of(path, config, runtime)
+  path = vim.fs.normalize(path)
+  local function under(dir)
+    dir = dir and vim.fs.normalize(dir)
+    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
+  end
+  if under(config) then return 'your config' end
+  if under(runtime) then return 'Neovim' end
+  for _, part in ipairs(H.code_dirs) do
+    local name = path:match('/([^/]+)/' .. part .. '/')
+    if name then return name end
+  end
+  return nil
+end
 
 --- A function's source (`@/path/file.lua` for a file), or nil.
 function H.source(fn)

@@ -36,19 +36,44 @@ M.events = {
 }
 
 --- The handlers defined now, one per autocommand and pattern (`*` patterns left out:
---- they run for every file, so they say nothing about a name).
+--- they run for every file, so they say nothing about a name). The same list as last
+--- time (do not change it) when the handlers are the same: the catalog then compares
+--- nothing more.
 ---@return leash.NameHandler[]
 function M.list()
   local ok, cmds = pcall(vim.api.nvim_get_autocmds, { event = M.events })
   if not ok then return {} end
-  local out, n = {}, 0
+  -- Compared in place, field by field, with the last list: nothing is built unless
+  -- something changed.
+  local fields, n, same = H.last.fields, 0, H.last.list ~= nil
+  local function put(v)
+    n = n + 1
+    if fields[n] ~= v then
+      same, fields[n] = false, v
+    end
+  end
+  local found = {}
   for _, c in ipairs(cmds) do
     local pattern = c.pattern
     if pattern ~= '*' and pattern ~= '' and type(pattern) == 'string' and not H.sets_filetype(c) then
-      n = n + 1
-      out[n] = { pattern = pattern, event = c.event, group = c.group_name or '' }
+      found[#found + 1] = c
+      put(pattern)
+      put(c.event)
+      put(c.group_name or '')
     end
   end
+  if #fields ~= n then
+    same = false
+    for i = #fields, n + 1, -1 do
+      fields[i] = nil
+    end
+  end
+  if same then return H.last.list end
+  local out = {}
+  for i, c in ipairs(found) do
+    out[i] = { pattern = c.pattern, event = c.event, group = c.group_name or '' }
+  end
+  H.last.list = out
   return out
 end
 
@@ -80,6 +105,11 @@ function M.describe(h)
   local group = h.group ~= '' and h.group or 'no group'
   return ('an autocommand of “%s” (%s %s)'):format(group, h.event, h.pattern)
 end
+
+-- Helper data ================================================================
+
+--- The last list, and the fields it was made from (pattern, event, group of each).
+H.last = { list = nil, fields = {} }
 
 -- Helper functionality =======================================================
 

@@ -58,7 +58,7 @@ function M.start(request, on_done, opts)
   -- The current values go with the request (read here, on the main thread, in well under
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
   -- look may add any setting to it.
-  if provider then prompt_context.current = M.current_values(state.entries) end
+  if provider then prompt_context.current = M.current_values(state.settings) end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,
@@ -75,7 +75,7 @@ function M.start(request, on_done, opts)
     request = request,
     provider = name,
     started = vim.uv.hrtime(),
-    entries = state.entries,
+    catalog = state, -- its entries are made after the request left
   }
   if debug.getregistry()[PIPE_KEY] == 'poll' then H.poll(H.pending) end
   require('leash.ui.progress').start(name)
@@ -141,10 +141,10 @@ end
 ---@param entries table[] catalog entries
 ---@return table<string, boolean|number|string>
 function M.current_values(entries)
-  local values, get = {}, vim.api.nvim_get_option_value
+  local values, get, opts = {}, vim.api.nvim_get_option_value, {}
   for _, e in ipairs(entries) do
     if e.key and e.kind == 'setting' then
-      local ok, v = pcall(get, e.key, {})
+      local ok, v = pcall(get, e.key, opts)
       if ok and type(v) ~= 'table' then values[e.key] = v end
     end
   end
@@ -277,7 +277,7 @@ function H.finish(p, result)
   H.progress_end(p.provider, result, ms)
   local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
   H.fire(event, { request = p.request, provider = p.provider, status = result.status, error = result.error, ms = ms })
-  result.entries = p.entries
+  result.entries = p.catalog.entries
   p.on_done(result)
 end
 

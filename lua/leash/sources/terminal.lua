@@ -12,38 +12,40 @@ local H = {}
 -- Its name and the id prefix of its items (|leash.Source|).
 M.name, M.prefix = 'terminal', 'term'
 
---- The terminal items (always offered).
+--- The terminal items (always offered), made once: the same list every time.
 ---@return table[]
 function M.entries()
-  return {
-    {
-      id = 'term:run',
-      kind = 'terminal',
-      title = 'run a shell command in a terminal',
-      aliases = { 'shell command line', 'execute in shell' },
-      args = 'required',
-      reach = 'shell',
-      description = 'Runs one shell command line in a terminal split below. Use a project script item instead when one fits.',
-    },
-    {
-      id = 'term:below',
-      kind = 'terminal',
-      title = 'open a terminal below',
-      aliases = { 'terminal split', 'open shell', 'new terminal' },
-      args = 'none',
-      reach = 'shell',
-      description = 'Opens an interactive shell in a horizontal split below the current window.',
-    },
-    {
-      id = 'term:tab',
-      kind = 'terminal',
-      title = 'open a terminal in a new tab',
-      aliases = { 'terminal tab', 'shell in new tab' },
-      args = 'none',
-      reach = 'shell',
-      description = 'Opens an interactive shell in a new tab page.',
-    },
-  }
+  H.items = H.items
+    or {
+      {
+        id = 'term:run',
+        kind = 'terminal',
+        title = 'run a shell command in a terminal',
+        aliases = { 'shell command line', 'execute in shell' },
+        args = 'required',
+        reach = 'shell',
+        description = 'Runs one shell command line in a terminal split below. Use a project script item instead when one fits.',
+      },
+      {
+        id = 'term:below',
+        kind = 'terminal',
+        title = 'open a terminal below',
+        aliases = { 'terminal split', 'open shell', 'new terminal' },
+        args = 'none',
+        reach = 'shell',
+        description = 'Opens an interactive shell in a horizontal split below the current window.',
+      },
+      {
+        id = 'term:tab',
+        kind = 'terminal',
+        title = 'open a terminal in a new tab',
+        aliases = { 'terminal tab', 'shell in new tab' },
+        args = 'none',
+        reach = 'shell',
+        description = 'Opens an interactive shell in a new tab page.',
+      },
+    }
+  return H.items
 end
 
 --- Run a step of a `term:` item: `term:run` (the arguments are the command line) and

@@ -18,6 +18,7 @@
 local M = {}
 local H = {}
 local origin = require('leash.sources.shared.origin')
+local plugin_help = require('leash.sources.shared.plugin_help')
 
 -- Module definition ==========================================================
 
@@ -26,42 +27,66 @@ M.name, M.prefix = 'user_commands', 'user'
 
 --- Entries for the user commands visible from `ctx.bufnr`. The help text by command
 --- name of the runtime's own documented commands (`ctx.static.user_help`) is kept as
---- their searchable description.
+--- their searchable description. The same list as last time when the commands it was
+--- built from are the same (|leash.catalog| then compares nothing more).
 ---@param ctx? leash.SourceContext
 ---@return table[]
 function M.entries(ctx)
   local bufnr, help = ctx and ctx.bufnr, ctx and ctx.static and ctx.static.user_help
-  local out, seen = {}, {}
   local sets = {
     vim.api.nvim_buf_get_commands(bufnr or 0, { builtin = false }), -- buffer-local win over global
     vim.api.nvim_get_commands({ builtin = false }),
   }
+  -- What the entries are made from (each command's pinned fields, what it loads as a
+  -- lazy.nvim stand-in, the help data), field by field, is compared in place with what
+  -- the last list was made from: nothing is built for a command unless something
+  -- changed. Then the entries are made again only for commands that are new or changed
+  -- (finding a command's plugin and reading the plugin's help is what costs).
+  local last = H.last
+  local fields, n = last.fields, 0
+  local context = table.concat({ tostring(help), origin.plugin_generation(), plugin_help.generation() }, '\31')
+  local same = last.list ~= nil and last.context == context
+  local function put(v)
+    n = n + 1
+    if fields[n] ~= v then
+      same, fields[n] = false, v
+    end
+  end
+  local found, seen = {}, {}
   for set, cmds in ipairs(sets) do
     local names = vim.tbl_keys(cmds)
     table.sort(names)
     for _, name in ipairs(names) do
       if not seen[name] then
         seen[name] = true
-        local def = cmds[name]
-        local loads = origin.lazy_command(name)
-        local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
-        out[#out + 1] = {
-          id = 'user:' .. name,
-          kind = 'user_command',
-          title = loads and H.stand_in_title(name, plugin) or H.title(def),
-          aliases = {},
-          args = H.nargs[def.nargs] or 'optional',
-          -- Defined with -range (and lines for addresses): runs on the user's range.
-          range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
-          reach = 'plugin', -- a callback can do anything; see the file header
-          plugin = plugin,
-          loads = loads and #loads > 0 or nil,
-          pin = M.pin(def, set == 1, loads),
-          description = help and help[name] or H.plugin_help(name, loads, plugin),
-        }
+        local def, loads = cmds[name], origin.lazy_command(name)
+        found[#found + 1] = { name = name, def = def, loads = loads, buffer_local = set == 1 }
+        put(name)
+        put(set)
+        put(loads and table.concat(loads, ',') or false)
+        for _, k in ipairs(H.pinned_fields) do
+          put(def[k] == nil and vim.NIL or def[k])
+        end
       end
     end
   end
+  if #fields ~= n then
+    same = false
+    for i = #fields, n + 1, -1 do
+      fields[i] = nil
+    end
+  end
+  if same then return last.list end
+  last.list = nil
+  local out, made = {}, {}
+  for _, f in ipairs(found) do
+    f.pin = M.pin(f.def, f.buffer_local, f.loads)
+    local key = f.name .. '\31' .. f.pin
+    local entry = last.context == context and last.made[key] or H.entry(f, help)
+    made[key] = entry
+    out[#out + 1] = entry
+  end
+  last.list, last.context, last.made = out, context, made
   return out
 end
 
@@ -130,10 +155,36 @@ function M.same(pinned, now) return require('leash.sources.keymaps').same(pinned
 
 -- Helper data ================================================================
 
+--- The last list made (nil while one is being made), the fields of every command it was
+--- made from, the help data and plugin generations it was made with, and each command's
+--- entry by its key.
+H.last = { list = nil, fields = {}, context = nil, made = {} }
+
 H.pinned_fields =
   { 'definition', 'nargs', 'range', 'count', 'addr', 'bang', 'bar', 'register', 'complete', 'script_id' }
 
 -- Helper functionality =======================================================
+
+--- The catalog entry of a user command (`f`: its name, definition, pin and what it loads
+--- as a lazy.nvim stand-in).
+function H.entry(f, help)
+  local def, name, loads = f.def, f.name, f.loads
+  local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
+  return {
+    id = 'user:' .. name,
+    kind = 'user_command',
+    title = loads and H.stand_in_title(name, plugin) or H.title(def),
+    aliases = {},
+    args = H.nargs[def.nargs] or 'optional',
+    -- Defined with -range (and lines for addresses): runs on the user's range.
+    range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
+    reach = 'plugin', -- a callback can do anything; see the file header
+    plugin = plugin,
+    loads = loads and #loads > 0 or nil,
+    pin = f.pin,
+    description = help and help[name] or H.plugin_help(name, loads, plugin),
+  }
+end
 
 --- A lazy.nvim stand-in has no description of its own: the plugin's name stands in.
 function H.stand_in_title(name, plugin)
@@ -143,7 +194,7 @@ end
 --- A plugin's command the runtime does not document: what the plugin's help says.
 function H.plugin_help(name, loads, plugin)
   local plugins = loads or (plugin and plugin ~= 'your config' and plugin ~= 'Neovim' and { plugin }) or nil
-  return plugins and require('leash.sources.shared.plugin_help').describe(name, plugins) or nil
+  return plugins and plugin_help.describe(name, plugins) or nil
 end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }

@@ -35,6 +35,7 @@ M.exports = {
   'notify_fd',
   'plan_start',
   'policy_lists',
+  'prepare_base',
   'present_plan',
   'prompt',
   'provider_config',

@@ -266,6 +266,44 @@ function H.checks.write_landing(mod)
   vim.fn.delete(dir, 'rf')
 end
 
+function H.checks.prepare_base(mod)
+  local text = vim.json.encode({
+    commands = { { id = 'cmd:vsplit', kind = 'command', title = 'split', args = 'optional', reach = 'safe' } },
+    options = { { key = 'wrap', kind = 'setting', title = 'long lines wrap', type = 'boolean' } },
+    user_help = { Tutor = 'a frontend’s own data, skipped' },
+  })
+  -- Parsed ahead on a thread; the catalog then needs only the key.
+  mod.prepare_base('spec-base-text', { text = text })
+  local cat = mod.catalog_new({}, 'neovim', { base = { key = 'spec-base-text', lists = { 'commands' } } })
+  eq(1, cat:len())
+  eq(true, cat:has('cmd:vsplit'))
+  local file = vim.fn.tempname() .. '.json'
+  vim.fn.writefile({ text }, file)
+  mod.prepare_base('spec-base-path', { path = file })
+  cat = mod.catalog_new(
+    { { id = 'user:Git', kind = 'user_command', title = 'git', reach = 'plugin' } },
+    'neovim',
+    { base = { key = 'spec-base-path', lists = { 'options', 'commands' } } }
+  )
+  eq(3, cat:len())
+  eq(
+    { 'wrap', 'cmd:vsplit', 'user:Git' },
+    vim.tbl_map(function(e) return e.key or e.id end, vim.json.decode(cat:to_json()).entries)
+  )
+  os.remove(file)
+  mod.prepare_base('spec-base-bad', { text = '[]' })
+  matches(
+    'must be an object of entry lists',
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-base-bad', lists = {} } })
+  )
+  matches('are not loaded', raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-never', lists = {} } }))
+  matches(
+    'cannot read',
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-gone', path = file, lists = {} } })
+  )
+  matches('give a path or a text', raises(mod.prepare_base, 'spec-base-none', {}))
+end
+
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.
 local function project(git)
   local dir = vim.fn.tempname()
@@ -277,6 +315,13 @@ end
 function H.checks.sources(mod)
   local dir = project(false)
   local found = mod.sources({ cwd = dir, editor = 'neovim' })
+  -- Asked again with the generation it answered: nothing new, so nothing to convert.
+  eq('number', type(found.generation))
+  eq(nil, mod.sources({ cwd = dir, editor = 'neovim', unless = found.generation }))
+  vim.fn.writefile({ 'build:', '\techo building', 'test:', '\techo testing' }, dir .. '/Makefile')
+  local changed = mod.sources({ cwd = dir, editor = 'neovim', unless = found.generation })
+  ok(changed and changed.generation ~= found.generation, 'a new target: new items, a new generation')
+  ok(vim.tbl_filter(function(e) return e.id == 'script:make:test' end, changed.scripts)[1], 'the new target')
   vim.fn.delete(dir, 'rf')
   local build = vim.tbl_filter(function(e) return e.id == 'script:make:build' end, found.scripts)[1]
   ok(build, 'the Makefile target is a script item')

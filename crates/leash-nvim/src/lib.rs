@@ -210,26 +210,89 @@ fn sources_generation(found: &project::Discovered, unless: Option<u64>) -> Optio
     Some(last.0)
 }
 
-/// The base entries `catalog_new` builds on (`opts.base`: `{ key, text?, lists }`), or
-/// none: the entries a frontend keeps that change only with the editor's build, parsed
-/// from `text` once per `key` and kept for the session, so a catalog rebuilt because a
-/// mapping changed converts only the entries that Lua hands over. Without `text`, `key`
-/// must be the one parsed last.
+/// Where base entries come from: the file they are cached in, or their text.
+enum BaseSource {
+    Path(std::path::PathBuf),
+    Text(String),
+}
+
+impl BaseSource {
+    /// `{ path = … }` or `{ text = … }`; none when the table has neither.
+    fn from_table(spec: &Table) -> mlua::Result<Option<BaseSource>> {
+        if let Some(path) = spec.get::<Option<String>>("path").map_err(|e| err(format!("base “path”: {e}")))? {
+            return Ok(Some(BaseSource::Path(path.into())));
+        }
+        let text = spec.get::<Option<mlua::String>>("text").map_err(|e| err(format!("base “text”: {e}")))?;
+        Ok(match text {
+            Some(t) => Some(BaseSource::Text(t.to_str()?.to_string())),
+            None => None,
+        })
+    }
+
+    fn parse(self) -> Result<BaseEntries, String> {
+        let text = match self {
+            BaseSource::Path(path) => std::fs::read_to_string(&path)
+                .map_err(|e| format!("leash: cannot read the runtime entries in {}: {e}", path.display()))?,
+            BaseSource::Text(text) => text,
+        };
+        BaseEntries::from_json(&text).map_err(|e| e.to_string())
+    }
+}
+
+/// The base entries of the session under their key: being parsed on a thread of their
+/// own (`prepare_base`), or parsed.
+enum BaseSlot {
+    Parsing(std::thread::JoinHandle<Result<BaseEntries, String>>),
+    Ready(Arc<BaseEntries>),
+}
+
+static BASE: Mutex<Option<(String, BaseSlot)>> = Mutex::new(None);
+
+/// `prepare_base(key, { path | text })`: starts parsing the base entries under `key` on
+/// a thread of their own, unless they are there already, so that the catalog built next
+/// finds them parsed (the first `:Do` of a session collects its other sources meanwhile).
+fn prepare_base(key: String, spec: Table) -> mlua::Result<()> {
+    let source = BaseSource::from_table(&spec)?.ok_or_else(|| err("prepare_base: give a path or a text"))?;
+    let mut slot = BASE.lock().unwrap_or_else(|e| e.into_inner());
+    if matches!(&*slot, Some((k, _)) if *k == key) {
+        return Ok(());
+    }
+    // A thread that cannot start leaves the parse to catalog_new.
+    if let Ok(handle) = std::thread::Builder::new().name("leash-base".into()).spawn(move || source.parse()) {
+        *slot = Some((key, BaseSlot::Parsing(handle)));
+    }
+    Ok(())
+}
+
+/// The base entries `catalog_new` builds on (`opts.base`: `{ key, lists, path? | text? }`),
+/// or none: the entries a frontend keeps that change only with the editor's build, parsed
+/// once per `key` (ahead, by `prepare_base`, or now from `path` or `text`) and kept for
+/// the session, so a catalog rebuilt because a mapping changed converts only the entries
+/// that Lua hands over.
 fn base_entries(opts: &Option<Table>) -> mlua::Result<Option<(Arc<BaseEntries>, Vec<String>)>> {
-    static BASE: Mutex<Option<(String, Arc<BaseEntries>)>> = Mutex::new(None);
     let Some(spec) = opt::<Table>(opts, "base")? else { return Ok(None) };
     let key: String = spec.get("key").map_err(|e| err(format!("option “base.key”: {e}")))?;
     let lists: Vec<String> = spec.get("lists").map_err(|e| err(format!("option “base.lists”: {e}")))?;
-    let mut cached = BASE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, base)) = cached.as_ref() {
-        if *k == key {
-            return Ok(Some((Arc::clone(base), lists)));
+    let mut slot = BASE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, found)) = slot.take() {
+        if k == key {
+            let base = match found {
+                BaseSlot::Ready(base) => base,
+                BaseSlot::Parsing(handle) => Arc::new(
+                    handle
+                        .join()
+                        .map_err(|_| err("leash: internal error while reading the runtime entries (please report it)"))?
+                        .map_err(err)?,
+                ),
+            };
+            *slot = Some((k, BaseSlot::Ready(Arc::clone(&base))));
+            return Ok(Some((base, lists)));
         }
     }
-    let text: Option<mlua::String> = spec.get("text").map_err(|e| err(format!("option “base.text”: {e}")))?;
-    let text = text.ok_or_else(|| err(format!("leash: the base entries “{key}” are not loaded: give their text")))?;
-    let base = Arc::new(BaseEntries::from_json(&text.to_str()?).map_err(err)?);
-    *cached = Some((key, Arc::clone(&base)));
+    let source = BaseSource::from_table(&spec)?
+        .ok_or_else(|| err(format!("leash: the base entries “{key}” are not loaded: give their path or text")))?;
+    let base = Arc::new(source.parse().map_err(err)?);
+    *slot = Some((key, BaseSlot::Ready(Arc::clone(&base))));
     Ok(Some((base, lists)))
 }
 
@@ -593,6 +656,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     )?;
 
     m.set("policy_lists", lua.create_function(|lua, ()| guard(|| policy_lists(lua)))?)?;
+    m.set("prepare_base", lua.create_function(|_, (key, spec): (String, Table)| guard(|| prepare_base(key, spec)))?)?;
 
     m.set(
         "check_config",

@@ -106,18 +106,19 @@ function M.static()
   if H.static then return H.static end
   local key = H.cache_key()
   local file = H.use_disk and ('%s/leash/runtime-%s'):format(vim.fn.stdpath('cache'), key)
-  local read = require('leash.file').read
-  local text = file and read(file .. '.json')
-  local summary = text and H.decode_summary(read(file .. '-summary.json'))
+  local summary = file
+    and vim.uv.fs_stat(file .. '.json')
+    and H.decode_summary(require('leash.file').read(file .. '-summary.json'))
   local static
   if summary then
-    -- The entries are decoded when first read (after the request left): the core gets
-    -- the text, and the request needs only the summary.
-    static = setmetatable(summary, {
+    -- The core reads and parses the entries on a thread of its own while the other
+    -- sources are collected; Lua decodes them when first read (after the request left).
+    H.base_source = { path = file .. '.json' }
+    static = setmetatable(H.summary_table(summary), {
       __index = function(t, k)
         if k ~= 'commands' and k ~= 'options' then return nil end
-        -- The core parsed this very text; if Lua cannot, nothing may run from it.
-        local data = H.decode(text)
+        -- The core parsed this very file; if Lua cannot, nothing may run from it.
+        local data = H.decode(require('leash.file').read(file .. '.json'))
         if not data then error(('leash: the runtime cache %s.json does not read; delete it'):format(file), 0) end
         rawset(t, 'commands', data.commands)
         rawset(t, 'options', data.options)
@@ -131,25 +132,26 @@ function M.static()
       user_help = commands.user_help,
       options = require('leash.sources.options').static().options,
     }
-    text = vim.json.encode(data)
-    static = H.summary(data)
+    local text = vim.json.encode(data)
+    H.base_source = { text = text }
+    summary = H.summary(data)
+    static = H.summary_table(summary)
     static.commands, static.options = data.commands, data.options
     if file then
       H.write_cache(file .. '.json', text)
-      H.write_cache(
-        file .. '-summary.json',
-        vim.json.encode({ counts = static.counts, settings = static.settings, user_help = static.user_help })
-      )
+      H.write_cache(file .. '-summary.json', vim.json.encode(summary))
     end
   end
-  H.static, H.static_text, H.static_key = static, text, key
+  local native = require('leash.native').load()
+  if native then native.prepare_base(key, H.base_source) end
+  H.static, H.static_key = static, key
   return static
 end
 
 --- Drop every cache, including the parsed runtime data (tests and benchmarks).
 ---@param opts? { disk?: boolean } disk = false skips the disk cache on the next build
 function M.reset(opts)
-  H.state, H.static, H.static_text, H.parts, H.handlers = nil, nil, nil, {}, nil
+  H.state, H.static, H.base_source, H.parts, H.handlers = nil, nil, nil, {}, nil
   require('leash.sources.shared.plugin_help').reset(opts)
   H.use_disk = not (opts and opts.disk == false)
 end
@@ -161,9 +163,10 @@ H.state = nil
 H.static = nil
 H.use_disk = true
 
---- The JSON text |H.static| was read from or written as, and its cache key.
----@type string?, string?
-H.static_text, H.static_key = nil, nil
+--- Where the core reads the runtime entries of |H.static| (its cache file, or the JSON
+--- text it was written as), and their key.
+---@type { path?: string, text?: string }?, string?
+H.base_source, H.static_key = nil, nil
 
 --- What each source listed last, and its signature, by source name: `{ list, sig }`, or
 --- for a runtime source `{ static, sig }` (|M.static()|, holding its list under its name).
@@ -181,7 +184,7 @@ H.handlers = nil
 H.none = {}
 
 -- Bump when the parsed shape changes.
-H.cache_version = 6
+H.cache_version = 7
 
 -- Helper functionality =======================================================
 
@@ -307,7 +310,7 @@ function H.base(parts)
     if parts[name].static then lists[#lists + 1] = name end
   end
   if #lists == 0 then return nil end
-  return { key = H.static_key, text = H.static_text, lists = lists }
+  return { key = H.static_key, path = H.base_source.path, text = H.base_source.text, lists = lists }
 end
 
 --- The state of a catalog built now: its entries are made from a copy of |H.parts| when
@@ -388,16 +391,17 @@ function H.decode(text)
 end
 
 --- What the Lua side needs of the runtime data before a request leaves: the number of
---- commands and options, each setting's key and kind, and the user commands' help.
+--- commands and options, the options' keys, and the user commands' help (the summary
+--- file's content).
 function H.summary(data)
-  local settings = {}
+  local keys = {}
   for _, e in ipairs(data.options) do
-    if e.key and e.kind == 'setting' then settings[#settings + 1] = { key = e.key, kind = e.kind } end
+    if e.key and e.kind == 'setting' then keys[#keys + 1] = e.key end
   end
   return {
     counts = { commands = #data.commands, options = #data.options },
-    settings = settings,
-    user_help = data.user_help or {},
+    setting_keys = keys,
+    user_help = next(data.user_help or {}) and data.user_help or vim.empty_dict(),
   }
 end
 
@@ -409,11 +413,20 @@ function H.decode_summary(text)
     ok
     and type(data) == 'table'
     and type(data.counts) == 'table'
-    and type(data.settings) == 'table'
+    and type(data.setting_keys) == 'table'
     and type(data.user_help) == 'table'
   then
     return data
   end
+end
+
+--- |M.static()|'s table for a summary: its counts, user commands' help and settings.
+function H.summary_table(summary)
+  local settings = {}
+  for i, key in ipairs(summary.setting_keys) do
+    settings[i] = { key = key, kind = 'setting' }
+  end
+  return { counts = summary.counts, settings = settings, user_help = summary.user_help }
 end
 
 function H.write_cache(file, text)

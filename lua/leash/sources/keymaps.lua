@@ -38,10 +38,12 @@ function M.entries(ctx)
   -- What the entries are made from, field by field, is compared in place with what the
   -- last list was made from: nothing is built for a mapping unless something changed.
   -- Then the entries are made again only for mappings that are new or changed (finding a
-  -- callback's plugin reads its source file name, which is what costs).
+  -- callback's plugin reads its source file name, which is what costs), and all of them
+  -- after a plugin was installed or updated.
   local last, plugins = H.last, origin.plugin_generation()
   local fields, n = last.fields, 0
   local same = last.list ~= nil and last.bufnr == bufnr and last.plugins == plugins
+  local loads = {}
   local function put(v)
     n = n + 1
     if fields[n] ~= v then
@@ -68,6 +70,9 @@ function M.entries(ctx)
             put(map.expr or 0)
             put(map.sid or 0)
             put(map.buffer or 0)
+            -- A lazy.nvim stand-in: what it loads (loading the plugin replaces it).
+            loads[i] = origin.lazy_keys(map, m) or false
+            put(loads[i] and table.concat(loads[i], ',') or false)
           end
         end
       end
@@ -91,11 +96,12 @@ function M.entries(ctx)
       tostring(map.expr or 0),
       tostring(map.sid or ''),
       tostring(map.buffer or 0),
+      loads[i] and table.concat(loads[i], ',') or '',
       bufnr,
       plugins,
     }, '\31')
     local entry = last.made[key]
-    if entry == nil then entry = H.entry(map, modes_found[i], ids[i], bufnr) end
+    if entry == nil then entry = H.entry(map, modes_found[i], ids[i], bufnr, loads[i]) end
     made[key] = entry
     if entry then out[#out + 1] = entry end
   end
@@ -175,7 +181,7 @@ end
 -- Helper data ================================================================
 
 --- The last list made (nil while one is being made), the fields of every mapping it was
---- made from (seven each, in order), the buffer and plugin generation it was made in, and
+--- made from (eight each, in order), the buffer and plugin generation it was made in, and
 --- each mapping's entry by its key (`false`: left out, a which-key trigger).
 H.last = { list = nil, fields = {}, bufnr = nil, plugins = nil, made = {} }
 
@@ -183,9 +189,9 @@ H.last = { list = nil, fields = {}, bufnr = nil, plugins = nil, made = {} }
 
 --- The catalog entry of a described mapping, or false for one left out (which-key's own
 --- trigger mappings open its popup).
-function H.entry(map, m, id, bufnr)
+function H.entry(map, m, id, bufnr, loads)
   if origin.is_which_key_trigger(map) then return false end
-  local loads = origin.lazy_keys(map, m)
+  loads = loads or nil
   return {
     id = id,
     kind = 'keymap',

@@ -26,11 +26,11 @@ end
 ---@param path string
 ---@return string? name
 function M.of_path(path)
-  -- Many callbacks come from one file: the answer is kept per path and the folders it is
-  -- read against (found once per plugin generation).
-  local generation = M.plugin_generation()
-  if H.paths.generation ~= generation then
-    H.paths = { generation = generation, owners = {}, config = vim.fn.stdpath('config'), runtime = vim.env.VIMRUNTIME }
+  -- Many callbacks come from one file: the answer is kept per path (and per config and
+  -- runtime folder, which a session does not change).
+  local config, runtime = vim.fn.stdpath('config'), vim.env.VIMRUNTIME
+  if H.paths.config ~= config or H.paths.runtime ~= runtime then
+    H.paths = { owners = {}, config = config, runtime = runtime }
   end
   local owner = H.paths.owners[path]
   if owner == nil then
@@ -84,10 +84,11 @@ function M.lazy_plugins()
   return type(config) == 'table' and type(config.plugins) == 'table' and config.plugins or {}
 end
 
---- A number that changes whenever a plugin is loaded, installed, updated or removed
---- (lazy.nvim's `LazyLoad`, `LazyInstall`, `LazyUpdate`, `LazyClean`, `LazyReload`… and
---- |vim.pack|'s `PackChanged`): what a lazy.nvim stand-in loads, whose code a callback is
---- and what a plugin's help says may have changed with it. Sources key what they made on it.
+--- A number that changes whenever a plugin is installed, updated or removed (lazy.nvim's
+--- `LazyInstall`, `LazyUpdate`, `LazyClean`, `LazyReload`…, and |vim.pack|'s
+--- `PackChanged`): what a plugin's help says, and whose code a callback is, may have
+--- changed with it. Sources key what they made on it. (Loading a lazy plugin replaces its
+--- stand-ins, which the sources see by themselves.)
 ---@return integer
 function M.plugin_generation()
   if not H.watching then
@@ -111,9 +112,8 @@ end
 
 -- Helper data ================================================================
 
---- lazy.nvim's events when plugins load or change on disk.
-H.lazy_events =
-  { 'LazyLoad', 'LazyInstall', 'LazyUpdate', 'LazyRestore', 'LazyBuild', 'LazySync', 'LazyClean', 'LazyReload' }
+--- lazy.nvim's events when plugins change on disk (or their specs are read again).
+H.lazy_events = { 'LazyInstall', 'LazyUpdate', 'LazyRestore', 'LazyBuild', 'LazySync', 'LazyClean', 'LazyReload' }
 H.generation, H.watching = 0, false
 
 -- A plugin's code lives in these folders of its root.
@@ -125,7 +125,10 @@ H.lazy_keys_file = 'lazy/core/handler/keys.lua'
 H.which_key_file = 'which-key/triggers.lua'
 
 -- The owners found per path (`false`: none), and the config and runtime folders then.
-H.paths = { generation = nil, owners = {} }
+H.paths = { owners = {} }
+
+-- Each function's source, found once (weak keys: a function that is gone is forgotten).
+H.sources = setmetatable({}, { __mode = 'k' })
 
 -- Helper functionality =======================================================
 
@@ -146,8 +149,13 @@ end
 
 --- A function's source (`@/path/file.lua` for a file), or nil.
 function H.source(fn)
-  local ok, info = pcall(debug.getinfo, fn, 'S')
-  return ok and type(info) == 'table' and type(info.source) == 'string' and info.source or nil
+  local source = H.sources[fn]
+  if source == nil then
+    local ok, info = pcall(debug.getinfo, fn, 'S')
+    source = ok and type(info) == 'table' and type(info.source) == 'string' and info.source or false
+    if type(fn) == 'function' then H.sources[fn] = source end
+  end
+  return source or nil
 end
 
 function H.defined_in(fn, tail)

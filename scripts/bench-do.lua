@@ -45,7 +45,11 @@ local servers = {}
 if file then
   vim.cmd.edit(vim.fn.fnameescape(file))
   if package.loaded['lazy'] then
-    vim.wait(3000, function() return vim.b.gitsigns_status_dict ~= nil end, 10)
+    -- gitsigns attaches (and its on_attach maps its keys) after a git call of its own.
+    vim.wait(5000, function()
+      local cache = package.loaded['gitsigns.cache']
+      return cache ~= nil and cache.cache[vim.api.nvim_get_current_buf()] ~= nil
+    end, 10)
     for name in (vim.env.LEASH_BENCH_SERVERS or ''):gmatch('[^,]+') do
       if
         vim.fn.executable(vim.lsp.config[name] and vim.lsp.config[name].cmd and vim.lsp.config[name].cmd[1] or '') == 1

@@ -6,6 +6,10 @@
 --- the only work on the main loop is reading one byte and converting the finished result.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved
+-- (scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- The Lua registry key of the completion pipe (or 'poll' where there is none).
 local PIPE_KEY = 'leash.planner.pipe'

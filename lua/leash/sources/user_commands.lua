@@ -17,6 +17,10 @@
 --- reach was declared lower must not receive `term://…`, `+cmd` or `|`.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 local origin = require('leash.sources.shared.origin')
 local plugin_help = require('leash.sources.shared.plugin_help')
 

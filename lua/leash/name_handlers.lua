@@ -81,6 +81,19 @@ function M.list()
   return out
 end
 
+--- `handlers` as the JSON text the native module reads (faster than the table), made
+--- once per list.
+---@param handlers leash.NameHandler[]
+---@return string
+function M.json(handlers)
+  local json = H.json[handlers]
+  if not json then
+    json = vim.json.encode(handlers)
+    H.json[handlers] = json
+  end
+  return json
+end
+
 --- The first handler that claims `name`, or nil: the core's matching (without regard to
 --- case, against the whole name and its last component), the one the validator uses.
 --- When the native module cannot answer, nil and why: the caller refuses the name (fail
@@ -92,7 +105,7 @@ end
 function M.match(name, handlers)
   handlers = handlers or M.list()
   if #handlers == 0 then return nil end
-  local ok, i = require('leash.native').call('name_handler', 'match file names', name, handlers)
+  local ok, i = require('leash.native').call('name_handler', 'match file names', name, M.json(handlers))
   if not ok then return nil, i end
   return i and handlers[i] or nil
 end
@@ -114,6 +127,9 @@ end
 
 --- The last list, and the fields it was made from (pattern, event, group of each).
 H.last = { list = nil, fields = {} }
+
+-- Each list's JSON text (weak keys: a list that is gone is forgotten).
+H.json = setmetatable({}, { __mode = 'k' })
 
 -- Helper functionality =======================================================
 

@@ -30,6 +30,20 @@ function H.checks.catalog_new(mod)
   eq('neovim', exported.editor)
   eq(3, #exported.entries)
   matches('catalog entries must be a list', raises(mod.catalog_new, 'not a list'))
+  -- Bulk data may come as its JSON text (what the catalog sends): the same catalog.
+  local entries = {
+    { id = 'cmd:vsplit', kind = 'command', title = 'split window vertically', args = 'optional', reach = 'safe' },
+    { key = 'tabstop', kind = 'setting', title = 'tab width', type = 'number', aliases = {} },
+  }
+  local opts =
+    { name_handlers = { { pattern = '*.gz', event = 'BufReadPost', group = 'gzip' } }, code_dirs = { '/x/plugin' } }
+  local from_text = mod.catalog_new(vim.json.encode(entries), 'neovim', {
+    name_handlers = vim.json.encode(opts.name_handlers),
+    code_dirs = vim.json.encode(opts.code_dirs),
+  })
+  eq(vim.json.decode(mod.catalog_new(entries, 'neovim', opts):to_json()), vim.json.decode(from_text:to_json()))
+  eq(0, mod.catalog_new(vim.json.encode({}), 'neovim'):len(), 'an empty list')
+  matches('catalog entries must be a list', raises(mod.catalog_new, vim.json.encode({ a = 1 })))
   ok(not pcall(mod.catalog_new, { { kind = 'command', title = 'neither id nor key' } }), 'an entry without id or key')
 end
 

@@ -186,10 +186,18 @@ fn parse_reach(reach: &str) -> mlua::Result<Reach> {
 fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<names::NameHandler>> {
     match handlers {
         None | Some(LuaValue::Nil) => Ok(Vec::new()),
-        Some(h) => {
-            let v: Value = lua.from_value(h).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
-            parse_name_handlers(&v).map_err(err)
-        }
+        Some(h) => parse_name_handlers(&bulk_json(lua, h, "option “name_handlers”")?).map_err(err),
+    }
+}
+
+/// Bulk data from Lua (catalog entries, name handlers, folders) as JSON: a string is the
+/// JSON text of it (what `vim.json.encode` makes), which crosses faster than the table
+/// (mlua converts a table field by field: 160 mapping entries took 1.2 ms as a table,
+/// 0.8 ms as text); any other value is converted as before.
+fn bulk_json(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Value> {
+    match v {
+        LuaValue::String(s) => serde_json::from_slice(&s.as_bytes()).map_err(|e| err(format!("{what}: {e}"))),
+        other => lua.from_value(other).map_err(|e| err(format!("{what}: {e}"))),
     }
 }
 
@@ -371,10 +379,7 @@ fn check_config(lua: &Lua, tbl: Table, elsewhere: Vec<String>) -> mlua::Result<(
 fn code_dirs(lua: &Lua, opts: &Option<Table>) -> mlua::Result<CodeDirs> {
     let cwd = opt::<String>(opts, "cwd")?;
     match opt::<LuaValue>(opts, "code_dirs")? {
-        Some(v) => {
-            let v: Value = lua.from_value(v).map_err(|e| err(format!("option “code_dirs”: {e}")))?;
-            parse_code_dirs(Some(&v), cwd.as_deref()).map_err(err)
-        }
+        Some(v) => parse_code_dirs(Some(&bulk_json(lua, v, "option “code_dirs”")?), cwd.as_deref()).map_err(err),
         None => Ok(CodeDirs::default()),
     }
 }
@@ -542,9 +547,13 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
         "catalog_new",
         lua.create_function(|lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)| {
             guard(|| {
-                let values: Vec<Value> = lua
-                    .from_value(entries)
-                    .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
+                let what = "catalog entries must be a list of tables";
+                let values = match bulk_json(lua, entries, what)? {
+                    Value::Array(values) => values,
+                    // An empty Lua table is encoded as an empty object.
+                    Value::Object(m) if m.is_empty() => Vec::new(),
+                    _ => return Err(err(what)),
+                };
                 let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
                 let code_dirs = code_dirs(lua, &opts)?;
                 let editor = editor.as_deref().unwrap_or("neovim");

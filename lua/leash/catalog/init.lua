@@ -150,6 +150,7 @@ function M.static()
     if file then
       H.write_cache(file .. '.json', text)
       H.write_cache(file .. '-summary.json', vim.json.encode(summary))
+      H.prune_cache(vim.fs.dirname(file))
     end
   end
   local native = require('leash.native').load()
@@ -195,6 +196,9 @@ H.none = {}
 
 -- Bump when the parsed shape changes.
 H.cache_version = 7
+
+-- How many runtime caches (of different builds) stay on disk.
+H.caches_kept = 3
 
 -- Helper functionality =======================================================
 
@@ -437,6 +441,22 @@ function H.summary_table(summary)
     settings[i] = { key = key, kind = 'setting' }
   end
   return { counts = summary.counts, settings = settings, user_help = summary.user_help }
+end
+
+--- Remove the runtime caches of older builds (half a megabyte each; a new Neovim or leash
+--- build writes a new one): the newest few stay, for builds used side by side.
+function H.prune_cache(dir)
+  local stamps = {}
+  for name in vim.fs.dir(dir) do
+    local key = name:match('^runtime%-(%x+)%.json$')
+    local st = key and vim.uv.fs_stat(dir .. '/' .. name)
+    if st then stamps[#stamps + 1] = { key = key, mtime = st.mtime.sec } end
+  end
+  table.sort(stamps, function(a, b) return a.mtime > b.mtime end)
+  for i = H.caches_kept + 1, #stamps do
+    os.remove(('%s/runtime-%s.json'):format(dir, stamps[i].key))
+    os.remove(('%s/runtime-%s-summary.json'):format(dir, stamps[i].key))
+  end
 end
 
 function H.write_cache(file, text)

@@ -61,11 +61,12 @@ function M.get()
   -- cached as): it parses them once per session and builds every catalog on them, so a
   -- rebuild converts only the entries of the other sources.
   -- The rest (and the name handlers and folders) go as JSON text, which crosses to the
-  -- core faster than the tables (a third less time for a real config's mappings).
+  -- core faster than the tables (a third less time for a real config's mappings): each
+  -- source's text is its signature, made when its list was new.
   local base = H.base(c.parts)
   local ok, handle = pcall(
     function()
-      return native.catalog_new(vim.json.encode(H.merge(c.parts, base ~= nil)), 'neovim', {
+      return native.catalog_new(H.json(c.parts), 'neovim', {
         name_handlers = require('leash.name_handlers').json(c.handlers),
         code_dirs = vim.json.encode(c.where.code_dirs),
         cwd = c.where.cwd,
@@ -239,7 +240,7 @@ function H.collect()
       -- The same list as last time is the same entries: a source answers so when nothing
       -- it lists changed. A new list is compared by what the core and the pins see.
       if not (part and rawequal(part.list, list)) then
-        local sig = H.signature(name, list)
+        local sig = H.signature(list)
         if not (part and part.sig == sig) then changed = true end
         H.parts[name] = { list = list, sig = sig }
       end
@@ -276,40 +277,32 @@ function H.collect()
   }
 end
 
---- What the core, the ranker, the plan window and the pins see of a source's entries.
----@param name string
+--- A source's entries as the core receives them: their JSON text, every field (what the
+--- core, the ranker, the plan window and the pins see), so that a new list that reads
+--- the same is the same entries. The catalog is sent as these texts joined.
 ---@param list table[]
 ---@return string
-function H.signature(name, list)
-  local sig = { name .. '=' .. #list }
-  for _, e in ipairs(list) do
-    sig[#sig + 1] = table.concat({
-      e.id,
-      e.title,
-      e.args,
-      e.reach or '',
-      e.cwd or '',
-      e.range and 'r' or '',
-      e.pin or '',
-      e.plugin or '',
-      e.loads and 'l' or '',
-      e.description or '',
-    }, '\0')
+function H.signature(list) return #list > 0 and vim.json.encode(list) or '[]' end
+
+--- The JSON text of the entries of every source of `parts` that is not a runtime source
+--- (|H.base()| holds those), in the registry's order, from their signatures.
+function H.json(parts)
+  local texts = {}
+  for _, name in ipairs(require('leash.sources').names) do
+    local part = parts[name]
+    if not part.static and part.sig ~= '[]' then texts[#texts + 1] = part.sig:sub(2, -2) end
   end
-  return table.concat(sig, '\1')
+  return '[' .. table.concat(texts, ',') .. ']'
 end
 
 --- The entries of `parts` (|H.parts| or a catalog's copy of it) in the registry's order,
---- as one list; with `dynamic`, only those of the sources that are not runtime sources
---- (|H.base()| holds those).
-function H.merge(parts, dynamic)
+--- as one list.
+function H.merge(parts)
   local entries = {}
   for _, name in ipairs(require('leash.sources').names) do
     local part = parts[name]
-    if not (dynamic and part.static) then
-      for _, e in ipairs(part.list or part.static[name]) do
-        entries[#entries + 1] = e
-      end
+    for _, e in ipairs(part.list or part.static[name]) do
+      entries[#entries + 1] = e
     end
   end
   return entries

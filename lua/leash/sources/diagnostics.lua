@@ -112,10 +112,10 @@ function H.jump(count)
   if moved then vim.diagnostic.open_float({ scope = 'cursor', focus = false }) end
 end
 
--- How each item runs, by name.
 -- The items (made on first use) and the empty list, each the same table every time.
 H.items, H.none = nil, {}
 
+-- How each item runs, by name.
 H.runs = {
   next = function() H.jump(1) end,
   prev = function() H.jump(-1) end,

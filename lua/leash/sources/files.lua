@@ -115,11 +115,12 @@ end
 
 -- Helper functionality =======================================================
 
---- `file:reveal`, only when a known file explorer is installed.
----@return table[]
 --- The last list made, from the core's list and the explorer.
 H.last = { core = nil, explorer = nil, list = {} }
 
+--- `file:reveal`, only when a known file explorer is installed.
+---@param explorer? string
+---@return table[]
 function H.reveal(explorer)
   if not explorer then return {} end
   return {

@@ -149,6 +149,35 @@ describe('catalog reuse', function()
     eq(nil, plan_entries('turn on word wrap')['user:LeashReuse'], 'a deleted command is gone')
   end)
 
+  it('a change in any field of an entry reaches the core, not only in its id or title', function()
+    local function entry(alias)
+      return { id = 'reuse', title = 'reuse entry', aliases = { alias }, reach = 'safe', run = function() end }
+    end
+    local run = entry('quokkaword').run
+    local function setup(alias)
+      local e = entry(alias)
+      e.run = run -- the same function: the same pin
+      require('leash').setup({ entries = { e } })
+    end
+    local native = assert(require('leash.native').load())
+    local function ranked(state, word)
+      for _, row in ipairs(native.rank(state.handle, word, { limit = 5 })) do
+        if row.id == 'entry:reuse' then return true end
+      end
+      return false
+    end
+    setup('quokkaword')
+    local a = catalog()
+    ok(ranked(a, 'quokkaword'), 'found by its alias')
+    -- Only the alias changes: the ranker must find it by the new one.
+    setup('zebracornword')
+    local b = catalog()
+    ok(not rawequal(a, b), 'rebuilt')
+    ok(ranked(b, 'zebracornword'), 'found by the new alias')
+    eq({ 'zebracornword' }, index(b.entries)['entry:reuse'].aliases)
+    require('leash').setup({})
+  end)
+
   it('language server items follow the clients attached to the buffer', function()
     local dir = project({ ['m.lua'] = 'return 1' })
     vim.cmd.edit(vim.fn.fnameescape(dir .. '/m.lua'))

@@ -64,7 +64,8 @@ function M.start(request, on_done, opts)
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
   -- look may add any setting to it. Offline they say what "toggle" means and what a
   -- choice changes; the installed color schemes tell a name the planner may run.
-  prompt_context.current = M.current_values(state.settings)
+  -- As JSON text: it crosses to the core in a fraction of the table's time.
+  prompt_context.current = vim.json.encode(M.current_values(state.settings))
   if not provider then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,

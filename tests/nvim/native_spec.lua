@@ -77,6 +77,15 @@ function H.checks.prompt(mod)
   matches('wrap', p.user)
   eq('object', vim.json.decode(p.schema).type)
   eq('wrap', p.shortlist[1])
+  -- The current values as a table or as their JSON text (what the planner sends): the
+  -- same prompt; text that is not UTF-8 drawn as `<ff>` either way.
+  local current = { wrap = false, titlestring = 'x\255y' }
+  local function user(c) return mod.prompt(small_catalog(mod), 'turn on word wrap', { context = { current = c } }).user end
+  matches('wrap %(boolean, now false%)', user(current))
+  eq(user(current), user(vim.json.encode(current)))
+  eq(user({}), user(vim.json.encode(vim.empty_dict())))
+  matches('not an object', raises(mod.prompt, small_catalog(mod), 'x', { context = { current = '[1]' } }))
+  matches('option “context”: current', raises(mod.prompt, small_catalog(mod), 'x', { context = { current = '{' } }))
 end
 
 function H.checks.validate(mod)

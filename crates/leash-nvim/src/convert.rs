@@ -162,14 +162,15 @@ pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
 }
 
 /// The `context` option: what the editor says about where the request was made. Its
-/// `current` values (one per setting, hundreds) are read directly: through serde they
-/// cost more than everything else `plan_start` converts.
+/// `current` values (one per setting, hundreds) are read directly, or as their JSON
+/// text (an object; what the planner sends): through serde they cost more than
+/// everything else `plan_start` converts.
 pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     let bad = |e: mlua::Error| err(format!("option “context”: {e}"));
     let Some(v) = opt::<LuaValue>(opts, "context")? else { return Ok(Context::default()) };
     let current = match &v {
         LuaValue::Table(t) => match t.raw_get::<LuaValue>("current")? {
-            LuaValue::Table(c) => Some((t.clone(), c)),
+            c @ (LuaValue::Table(_) | LuaValue::String(_)) => Some((t.clone(), c)),
             _ => None,
         },
         _ => None,
@@ -183,6 +184,18 @@ pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
         }
     }
     let mut context: Context = text_value(lua, LuaValue::Table(rest), |v| lua.from_value(v)).map_err(bad)?;
+    let current = match current {
+        LuaValue::Table(c) => c,
+        text => {
+            match bulk_json(lua, text, "option “context”: current")? {
+                Value::Object(values) => context.current.extend(values),
+                // An empty table is encoded as an empty list.
+                Value::Array(a) if a.is_empty() => {}
+                _ => return Err(err("option “context”: current: not an object of setting values")),
+            }
+            return Ok(context);
+        }
+    };
     for pair in current.pairs::<LuaValue, LuaValue>() {
         let (k, v) = pair?;
         let LuaValue::String(k) = k else {

@@ -135,7 +135,9 @@ describe('catalog reuse', function()
     eq(commands.current_pin('LeashReuse'), again.pin)
     -- Redefined with another Lua callback and nothing else changed: only the callback's
     -- reference tells them apart, and the pin (and so the catalog) follows it.
-    local function define() vim.api.nvim_create_user_command('LeashReuse', function() end, { desc = 'reuse lua' }) end
+    local function define()
+      vim.api.nvim_create_user_command('LeashReuse', function() end, { desc = 'reuse lua' })
+    end
     define()
     local lua_first = plan_entries('turn on word wrap')['user:LeashReuse']
     matches('\31lua:%d+$', lua_first.pin)

@@ -4,7 +4,9 @@
 --   first use   no disk cache: parse index.txt, quickref.txt, _meta/options.lua,
 --               nvim_parse_cmd every command, collect user commands and mappings,
 --               hand everything to the core (catalog_new)
---   cold        a new session: parsed runtime data read from the disk cache, the rest as above
+--   cold        a new session's Lua side: the runtime data's summary read from the disk
+--               cache, the rest as above (the core keeps its parse of the runtime entries
+--               for the process: a new session's parse is in scripts/bench-do's first :Do)
 --   cached      catalog.get() again with nothing changed (collect + compare signature)
 -- LEASH_BENCH_ROOT: the plugin to load (scripts/bench-catalog-compare); the project is the cwd.
 local root = vim.env.LEASH_BENCH_ROOT or vim.fn.getcwd()

@@ -13,6 +13,10 @@
 --- `code` too, and an earlier `:cd` can make a relative name one.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- Module definition ==========================================================
 

@@ -2,6 +2,10 @@
 --- Everything here is cheap (a few stat calls) and contains no buffer text.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- Module definition ==========================================================
 

@@ -10,6 +10,10 @@
 --- reads nothing in Neovim's place and is left out.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- Module definition ==========================================================
 
@@ -36,20 +40,58 @@ M.events = {
 }
 
 --- The handlers defined now, one per autocommand and pattern (`*` patterns left out:
---- they run for every file, so they say nothing about a name).
+--- they run for every file, so they say nothing about a name). The same list as last
+--- time (do not change it) when the handlers are the same: the catalog then compares
+--- nothing more.
 ---@return leash.NameHandler[]
 function M.list()
   local ok, cmds = pcall(vim.api.nvim_get_autocmds, { event = M.events })
   if not ok then return {} end
-  local out, n = {}, 0
+  -- Compared in place, field by field, with the last list: nothing is built unless
+  -- something changed.
+  local fields, n, same = H.last.fields, 0, H.last.list ~= nil
+  local function put(v)
+    n = n + 1
+    if fields[n] ~= v then
+      same, fields[n] = false, v
+    end
+  end
+  local found = {}
   for _, c in ipairs(cmds) do
     local pattern = c.pattern
     if pattern ~= '*' and pattern ~= '' and type(pattern) == 'string' and not H.sets_filetype(c) then
-      n = n + 1
-      out[n] = { pattern = pattern, event = c.event, group = c.group_name or '' }
+      found[#found + 1] = c
+      put(pattern)
+      put(c.event)
+      put(c.group_name or '')
     end
   end
+  if #fields ~= n then
+    same = false
+    for i = #fields, n + 1, -1 do
+      fields[i] = nil
+    end
+  end
+  if same then return H.last.list end
+  local out = {}
+  for i, c in ipairs(found) do
+    out[i] = { pattern = c.pattern, event = c.event, group = c.group_name or '' }
+  end
+  H.last.list = out
   return out
+end
+
+--- `handlers` as the JSON text the native module reads (faster than the table), made
+--- once per list.
+---@param handlers leash.NameHandler[]
+---@return string
+function M.json(handlers)
+  local json = H.json[handlers]
+  if not json then
+    json = vim.json.encode(handlers)
+    H.json[handlers] = json
+  end
+  return json
 end
 
 --- The first handler that claims `name`, or nil: the core's matching (without regard to
@@ -63,7 +105,7 @@ end
 function M.match(name, handlers)
   handlers = handlers or M.list()
   if #handlers == 0 then return nil end
-  local ok, i = require('leash.native').call('name_handler', 'match file names', name, handlers)
+  local ok, i = require('leash.native').call('name_handler', 'match file names', name, M.json(handlers))
   if not ok then return nil, i end
   return i and handlers[i] or nil
 end
@@ -80,6 +122,14 @@ function M.describe(h)
   local group = h.group ~= '' and h.group or 'no group'
   return ('an autocommand of “%s” (%s %s)'):format(group, h.event, h.pattern)
 end
+
+-- Helper data ================================================================
+
+--- The last list, and the fields it was made from (pattern, event, group of each).
+H.last = { list = nil, fields = {} }
+
+-- Each list's JSON text (weak keys: a list that is gone is forgotten).
+H.json = setmetatable({}, { __mode = 'k' })
 
 -- Helper functionality =======================================================
 

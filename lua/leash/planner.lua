@@ -7,6 +7,10 @@
 --- the only work on the main loop is reading one byte and converting the finished result.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved
+-- (scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- The Lua registry key of the completion pipe (or 'poll' where there is none).
 local PIPE_KEY = 'leash.planner.pipe'
@@ -60,7 +64,8 @@ function M.start(request, on_done, opts)
   -- a millisecond): the shortlist is only known on the planner's thread, and a second
   -- look may add any setting to it. Offline they say what "toggle" means and what a
   -- choice changes; the installed color schemes tell a name the planner may run.
-  prompt_context.current = M.current_values(state.entries)
+  -- As JSON text: it crosses to the core in a fraction of the table's time.
+  prompt_context.current = vim.json.encode(M.current_values(state.settings))
   if not provider then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
@@ -78,7 +83,7 @@ function M.start(request, on_done, opts)
     request = request,
     provider = name,
     started = vim.uv.hrtime(),
-    entries = state.entries,
+    catalog = state, -- its entries are made after the request left
   }
   if debug.getregistry()[PIPE_KEY] == 'poll' then H.poll(H.pending) end
   require('leash.ui.progress').start(name)
@@ -144,10 +149,10 @@ end
 ---@param entries table[] catalog entries
 ---@return table<string, boolean|number|string>
 function M.current_values(entries)
-  local values, get = {}, vim.api.nvim_get_option_value
+  local values, get, opts = {}, vim.api.nvim_get_option_value, {}
   for _, e in ipairs(entries) do
     if e.key and e.kind == 'setting' then
-      local ok, v = pcall(get, e.key, {})
+      local ok, v = pcall(get, e.key, opts)
       if ok and type(v) ~= 'table' then values[e.key] = v end
     end
   end
@@ -237,7 +242,7 @@ function H.finish(p, result)
   H.progress_end(p.provider, result, ms)
   local event = ({ done = 'LeashPlanDone', cancelled = 'LeashPlanCancel' })[result.status] or 'LeashPlanError'
   H.fire(event, { request = p.request, provider = p.provider, status = result.status, error = result.error, ms = ms })
-  result.entries = p.entries
+  result.entries = p.catalog.entries
   p.on_done(result)
 end
 

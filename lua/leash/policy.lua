@@ -96,7 +96,13 @@ end
 ---@return string? why
 function M.check_command_args(name, reach, args, handlers)
   if type(reach) ~= 'string' then return H.no_reach end
-  return H.native_check('check_command_args', name, reach, args, handlers)
+  return H.native_check(
+    'check_command_args',
+    name,
+    reach,
+    args,
+    handlers and require('leash.name_handlers').json(handlers)
+  )
 end
 
 --- Why the arguments of a user command or a user entry must not be passed on in a step of

@@ -168,6 +168,41 @@ describe('catalog cache', function()
   end)
 end)
 
+describe('catalog cache files', function()
+  before_each(function()
+    fresh()
+    require('leash.catalog').reset()
+  end)
+
+  it('keeps the newest few runtime caches of other builds and removes the rest', function()
+    local dir = vim.fn.stdpath('cache') .. '/leash'
+    vim.fn.mkdir(dir, 'p')
+    for _, f in ipairs(vim.fn.glob(dir .. '/runtime-*', false, true)) do
+      os.remove(f)
+    end
+    local now = os.time()
+    for i = 1, 5 do
+      local key = ('%016x'):format(i)
+      for _, suffix in ipairs({ '.json', '-summary.json' }) do
+        local path = dir .. '/runtime-' .. key .. suffix
+        vim.fn.writefile({ '{}' }, path)
+        vim.uv.fs_utime(path, now - 1000 * i, now - 1000 * i)
+      end
+    end
+    require('leash.catalog').static() -- this build's cache, written now
+    local left = vim.tbl_map(function(f) return vim.fs.basename(f) end, vim.fn.glob(dir .. '/runtime-*', false, true))
+    table.sort(left)
+    eq(6, #left, vim.inspect(left))
+    for i = 1, 2 do
+      ok(vim.tbl_contains(left, ('runtime-%016x.json'):format(i)), 'kept: the newest other builds')
+      ok(vim.tbl_contains(left, ('runtime-%016x-summary.json'):format(i)), 'with their summary')
+    end
+    for i = 3, 5 do
+      ok(not vim.tbl_contains(left, ('runtime-%016x.json'):format(i)), 'removed: older ones')
+    end
+  end)
+end)
+
 describe('catalog export', function()
   before_each(function()
     fresh()

@@ -30,6 +30,20 @@ function H.checks.catalog_new(mod)
   eq('neovim', exported.editor)
   eq(3, #exported.entries)
   matches('catalog entries must be a list', raises(mod.catalog_new, 'not a list'))
+  -- Bulk data may come as its JSON text (what the catalog sends): the same catalog.
+  local entries = {
+    { id = 'cmd:vsplit', kind = 'command', title = 'split window vertically', args = 'optional', reach = 'safe' },
+    { key = 'tabstop', kind = 'setting', title = 'tab width', type = 'number', aliases = {} },
+  }
+  local opts =
+    { name_handlers = { { pattern = '*.gz', event = 'BufReadPost', group = 'gzip' } }, code_dirs = { '/x/plugin' } }
+  local from_text = mod.catalog_new(vim.json.encode(entries), 'neovim', {
+    name_handlers = vim.json.encode(opts.name_handlers),
+    code_dirs = vim.json.encode(opts.code_dirs),
+  })
+  eq(vim.json.decode(mod.catalog_new(entries, 'neovim', opts):to_json()), vim.json.decode(from_text:to_json()))
+  eq(0, mod.catalog_new(vim.json.encode({}), 'neovim'):len(), 'an empty list')
+  matches('catalog entries must be a list', raises(mod.catalog_new, vim.json.encode({ a = 1 })))
   ok(not pcall(mod.catalog_new, { { kind = 'command', title = 'neither id nor key' } }), 'an entry without id or key')
 end
 
@@ -63,6 +77,15 @@ function H.checks.prompt(mod)
   matches('wrap', p.user)
   eq('object', vim.json.decode(p.schema).type)
   eq('wrap', p.shortlist[1])
+  -- The current values as a table or as their JSON text (what the planner sends): the
+  -- same prompt; text that is not UTF-8 drawn as `<ff>` either way.
+  local current = { wrap = false, titlestring = 'x\255y' }
+  local function user(c) return mod.prompt(small_catalog(mod), 'turn on word wrap', { context = { current = c } }).user end
+  matches('wrap %(boolean, now false%)', user(current))
+  eq(user(current), user(vim.json.encode(current)))
+  eq(user({}), user(vim.json.encode(vim.empty_dict())))
+  matches('not an object', raises(mod.prompt, small_catalog(mod), 'x', { context = { current = '[1]' } }))
+  matches('option “context”: current', raises(mod.prompt, small_catalog(mod), 'x', { context = { current = '{' } }))
 end
 
 function H.checks.validate(mod)
@@ -381,6 +404,44 @@ function H.checks.path_landing(mod)
   vim.fn.delete(dir, 'rf')
 end
 
+function H.checks.prepare_base(mod)
+  local text = vim.json.encode({
+    commands = { { id = 'cmd:vsplit', kind = 'command', title = 'split', args = 'optional', reach = 'safe' } },
+    options = { { key = 'wrap', kind = 'setting', title = 'long lines wrap', type = 'boolean' } },
+    user_help = { Tutor = 'a frontend’s own data, skipped' },
+  })
+  -- Parsed ahead on a thread; the catalog then needs only the key.
+  mod.prepare_base('spec-base-text', { text = text })
+  local cat = mod.catalog_new({}, 'neovim', { base = { key = 'spec-base-text', lists = { 'commands' } } })
+  eq(1, cat:len())
+  eq(true, cat:has('cmd:vsplit'))
+  local file = vim.fn.tempname() .. '.json'
+  vim.fn.writefile({ text }, file)
+  mod.prepare_base('spec-base-path', { path = file })
+  cat = mod.catalog_new(
+    { { id = 'user:Git', kind = 'user_command', title = 'git', reach = 'plugin' } },
+    'neovim',
+    { base = { key = 'spec-base-path', lists = { 'options', 'commands' } } }
+  )
+  eq(3, cat:len())
+  eq(
+    { 'wrap', 'cmd:vsplit', 'user:Git' },
+    vim.tbl_map(function(e) return e.key or e.id end, vim.json.decode(cat:to_json()).entries)
+  )
+  os.remove(file)
+  mod.prepare_base('spec-base-bad', { text = '[]' })
+  matches(
+    'must be an object of entry lists',
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-base-bad', lists = {} } })
+  )
+  matches('are not loaded', raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-never', lists = {} } }))
+  matches(
+    'cannot read',
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-gone', path = file, lists = {} } })
+  )
+  matches('give a path or a text', raises(mod.prepare_base, 'spec-base-none', {}))
+end
+
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.
 local function project(git)
   local dir = vim.fn.tempname()
@@ -392,6 +453,13 @@ end
 function H.checks.sources(mod)
   local dir = project(false)
   local found = mod.sources({ cwd = dir, editor = 'neovim' })
+  -- Asked again with the generation it answered: nothing new, so nothing to convert.
+  eq('number', type(found.generation))
+  eq(nil, mod.sources({ cwd = dir, editor = 'neovim', unless = found.generation }))
+  vim.fn.writefile({ 'build:', '\techo building', 'test:', '\techo testing' }, dir .. '/Makefile')
+  local changed = mod.sources({ cwd = dir, editor = 'neovim', unless = found.generation })
+  ok(changed and changed.generation ~= found.generation, 'a new target: new items, a new generation')
+  ok(vim.tbl_filter(function(e) return e.id == 'script:make:test' end, changed.scripts)[1], 'the new target')
   vim.fn.delete(dir, 'rf')
   local build = vim.tbl_filter(function(e) return e.id == 'script:make:build' end, found.scripts)[1]
   ok(build, 'the Makefile target is a script item')

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::base_entries::BaseEntries;
 use crate::entry::{parse_entry, Entry, EntryError, Item, Setting};
 use crate::item_id::{ItemId, ItemKind};
 use crate::profile::neovim::code_dirs::CodeDirs;
@@ -40,6 +41,12 @@ pub enum CatalogError {
     NameHandlers(String),
     #[error("“code_dirs” must be a list of folder paths: {0}")]
     CodeDirs(String),
+    #[error("the base entries must be an object of entry lists")]
+    BaseNotAnObject,
+    #[error("“{list}” entry {index}: {message}")]
+    BaseEntry { list: String, index: usize, message: EntryError },
+    #[error("the base entries have no list “{0}”")]
+    NoBaseList(String),
 }
 
 /// A validated, indexed set of entries.
@@ -178,6 +185,27 @@ impl Catalog {
             .enumerate()
             .map(|(index, v)| parse_entry(v).map_err(|message| CatalogError::Entry { index, message }))
             .collect::<Result<Vec<_>, _>>()?;
+        Catalog::new(editor, entries)
+    }
+
+    /// Builds a catalog from the `lists` of `base` (in that order), then `values`: the same
+    /// catalog as [`Catalog::from_entry_values`] of all of them, without converting the
+    /// base entries again. An entry error counts its index over the whole list.
+    pub fn with_base(
+        editor: &str,
+        base: &BaseEntries,
+        lists: &[String],
+        values: &[Value],
+    ) -> Result<Catalog, CatalogError> {
+        let mut entries = Vec::new();
+        for name in lists {
+            entries.extend_from_slice(base.list(name)?);
+        }
+        let offset = entries.len();
+        entries.reserve(values.len());
+        for (i, v) in values.iter().enumerate() {
+            entries.push(parse_entry(v).map_err(|message| CatalogError::Entry { index: offset + i, message })?);
+        }
         Catalog::new(editor, entries)
     }
 

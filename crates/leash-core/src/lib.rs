@@ -12,10 +12,12 @@
 //! every editor ([`project`]); the configuration every frontend reads is checked by one
 //! [`schema`]; model text is made safe to show by [`text`]. What an item's id
 //! (`cmd:vsplit`, `script:cargo:test`) says is read in one place, [`item_id`]. Small
-//! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`].
+//! helpers with one job each: [`json_repair`], [`paths`], [`toml_json`]; [`base_entries`]
+//! keeps the entries a frontend hands over once (Neovim's builtin commands and options).
 //!
 //! No Lua and no terminal here: Neovim loads the core through the `leash-nvim` library,
 //! Helix and the CLI through the `leash` program.
+pub mod base_entries;
 pub mod catalog;
 pub mod confirm;
 pub mod entry;

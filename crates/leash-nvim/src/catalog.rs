@@ -1,16 +1,16 @@
 //! The catalog handle and what is asked of it: build, rank, prompt, validate, and the
 //! plan window's content.
 
-use mlua::{Lua, LuaSerdeExt, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
+use mlua::{Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 use serde_json::Value;
 
+use leash_core::catalog::Catalog;
 use leash_core::planner::session::SessionCatalog;
 use leash_core::profile::neovim::present::{present, Known, Shown};
 use leash_core::validate;
 
-use crate::convert::{
-    code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, text_value, to_lua,
-};
+use crate::base::base_entries;
+use crate::convert::{bulk_json, code_dirs, context, err, json_of, limit_and_mode, name_handlers, opt, policy, to_lua};
 use crate::method;
 
 /// A catalog shared with Lua (and with planner jobs), with the ranker's index of it.
@@ -24,15 +24,26 @@ impl UserData for LuaCatalog {
     }
 }
 
-/// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries (`opts`:
-/// name_handlers, code_dirs, cwd).
+/// `catalog_new(entries, editor?, opts?)`: the catalog of a frontend's entries, a list or
+/// its JSON text (`opts`: name_handlers, code_dirs, cwd, and `base`, the entries parsed
+/// once per session that the catalog is built on first: [`crate::base`]).
 pub fn new(lua: &Lua, (entries, editor, opts): (LuaValue, Option<String>, Option<Table>)) -> mlua::Result<LuaCatalog> {
-    let values: Vec<Value> = text_value(lua, entries, |v| lua.from_value(v))
-        .map_err(|e| err(format!("catalog entries must be a list of tables: {e}")))?;
+    let what = "catalog entries must be a list of tables";
+    let values = match bulk_json(lua, entries, what)? {
+        Value::Array(values) => values,
+        // An empty Lua table is encoded as an empty object.
+        Value::Object(m) if m.is_empty() => Vec::new(),
+        _ => return Err(err(what)),
+    };
     let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
     let code_dirs = code_dirs(lua, &opts)?;
     let editor = editor.as_deref().unwrap_or("neovim");
-    SessionCatalog::new(editor, &values, handlers, code_dirs).map(LuaCatalog).map_err(err)
+    let catalog = match base_entries(&opts)? {
+        Some((base, lists)) => Catalog::with_base(editor, &base, &lists, &values),
+        None => Catalog::from_entry_values(editor, &values),
+    }
+    .map_err(err)?;
+    Ok(LuaCatalog(SessionCatalog::from_catalog(catalog.with_name_handlers(handlers).with_code_dirs(code_dirs))))
 }
 
 /// `rank(catalog, request, opts?)`: the shortlist, as `{ id, kind, title, score }` rows.

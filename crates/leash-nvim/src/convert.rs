@@ -82,14 +82,7 @@ pub fn text_value<T>(lua: &Lua, v: LuaValue, read: impl Fn(LuaValue) -> mlua::Re
 fn utf8_copy(lua: &Lua, v: LuaValue, depth: usize) -> mlua::Result<Option<LuaValue>> {
     match v {
         LuaValue::String(s) if s.to_str().is_err() => {
-            let mut shown = String::new();
-            for chunk in s.as_bytes().utf8_chunks() {
-                shown.push_str(chunk.valid());
-                for b in chunk.invalid() {
-                    shown.push_str(&format!("<{b:02x}>"));
-                }
-            }
-            Ok(Some(LuaValue::String(lua.create_string(shown)?)))
+            Ok(Some(LuaValue::String(lua.create_string(drawn(&s.as_bytes()))?)))
         }
         LuaValue::Table(t) if depth < 32 => {
             let mut changed = false;
@@ -123,6 +116,41 @@ fn utf8_copy(lua: &Lua, v: LuaValue, depth: usize) -> mlua::Result<Option<LuaVal
     }
 }
 
+/// Text that is not UTF-8 as Neovim draws it: each byte that is not part of a UTF-8
+/// character as `<ff>`.
+fn drawn(bytes: &[u8]) -> String {
+    let mut shown = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            shown.push_str(&format!("<{b:02x}>"));
+        }
+    }
+    shown
+}
+
+/// Bulk data from Lua (catalog entries, name handlers, folders) as JSON. A string is the
+/// JSON text of it (what `vim.json.encode` makes), which crosses faster than the table
+/// (mlua converts a table field by field: a real config's 160 mapping entries took
+/// 1.2 ms as a table, 0.8 ms as text); its strings that are not UTF-8 (`vim.json.encode`
+/// keeps their bytes) read as [`text_value`] reads them from a table. Any other value is
+/// converted through [`text_value`].
+pub fn bulk_json(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Value> {
+    let bad = |e: &dyn std::fmt::Display| err(format!("{what}: {e}"));
+    match v {
+        LuaValue::String(s) => {
+            let bytes = s.as_bytes();
+            // Outside strings JSON text is ASCII: a byte that is not UTF-8 is inside one.
+            match std::str::from_utf8(&bytes) {
+                Ok(text) => serde_json::from_str(text),
+                Err(_) => serde_json::from_str(&drawn(&bytes)),
+            }
+            .map_err(|e| bad(&e))
+        }
+        other => text_value(lua, other, |v| lua.from_value(v)).map_err(|e| bad(&e)),
+    }
+}
+
 /// The `limit` and `mode` options of a ranking.
 pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     let limit = opt::<usize>(opts, "limit")?.unwrap_or(rank::DEFAULT_SHORTLIST);
@@ -133,12 +161,61 @@ pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
     Ok((limit, mode))
 }
 
-/// The `context` option: what the editor says about where the request was made.
+/// The `context` option: what the editor says about where the request was made. Its
+/// `current` values (one per setting, hundreds) are read directly, or as their JSON
+/// text (an object; what the planner sends): through serde they cost more than
+/// everything else `plan_start` converts.
 pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
-    match opt::<LuaValue>(opts, "context")? {
-        Some(v) => text_value(lua, v, |v| lua.from_value(v)).map_err(|e| err(format!("option “context”: {e}"))),
-        None => Ok(Context::default()),
+    let bad = |e: mlua::Error| err(format!("option “context”: {e}"));
+    let Some(v) = opt::<LuaValue>(opts, "context")? else { return Ok(Context::default()) };
+    let current = match &v {
+        LuaValue::Table(t) => match t.raw_get::<LuaValue>("current")? {
+            c @ (LuaValue::Table(_) | LuaValue::String(_)) => Some((t.clone(), c)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((t, current)) = current else { return text_value(lua, v, |v| lua.from_value(v)).map_err(bad) };
+    let rest = lua.create_table()?;
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        if !matches!(&k, LuaValue::String(s) if s.as_bytes().as_ref() == b"current") {
+            rest.raw_set(k, v)?;
+        }
     }
+    let mut context: Context = text_value(lua, LuaValue::Table(rest), |v| lua.from_value(v)).map_err(bad)?;
+    let current = match current {
+        LuaValue::Table(c) => c,
+        text => {
+            match bulk_json(lua, text, "option “context”: current")? {
+                Value::Object(values) => context.current.extend(values),
+                // An empty table is encoded as an empty list.
+                Value::Array(a) if a.is_empty() => {}
+                _ => return Err(err("option “context”: current: not an object of setting values")),
+            }
+            return Ok(context);
+        }
+    };
+    for pair in current.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        let LuaValue::String(k) = k else {
+            return Err(err("option “context”: current: a key is not a setting name"));
+        };
+        // What serde makes of each (a whole number is an integer, NaN is null), and a
+        // string that is not UTF-8 as `text_value` reads it.
+        let v = match v {
+            LuaValue::Boolean(b) => Value::Bool(b),
+            LuaValue::Integer(i) => Value::from(i),
+            LuaValue::Number(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+            LuaValue::String(s) => Value::String(match s.to_str() {
+                Ok(text) => text.to_string(),
+                Err(_) => drawn(&s.as_bytes()),
+            }),
+            other => text_value(lua, other, |v| lua.from_value(v)).map_err(bad)?,
+        };
+        context.current.insert(drawn(&k.as_bytes()), v);
+    }
+    Ok(context)
 }
 
 /// A reach by name.
@@ -150,10 +227,7 @@ pub fn reach(reach: &str) -> mlua::Result<Reach> {
 pub fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<NameHandler>> {
     match handlers {
         None | Some(LuaValue::Nil) => Ok(Vec::new()),
-        Some(h) => {
-            let v: Value = lua.from_value(h).map_err(|e| err(format!("option “name_handlers”: {e}")))?;
-            parse_name_handlers(&v).map_err(err)
-        }
+        Some(h) => parse_name_handlers(&bulk_json(lua, h, "option “name_handlers”")?).map_err(err),
     }
 }
 
@@ -162,10 +236,7 @@ pub fn name_handlers(lua: &Lua, handlers: Option<LuaValue>) -> mlua::Result<Vec<
 pub fn code_dirs(lua: &Lua, opts: &Option<Table>) -> mlua::Result<CodeDirs> {
     let cwd = opt::<String>(opts, "cwd")?;
     match opt::<LuaValue>(opts, "code_dirs")? {
-        Some(v) => {
-            let v: Value = lua.from_value(v).map_err(|e| err(format!("option “code_dirs”: {e}")))?;
-            parse_code_dirs(Some(&v), cwd.as_deref()).map_err(err)
-        }
+        Some(v) => parse_code_dirs(Some(&bulk_json(lua, v, "option “code_dirs”")?), cwd.as_deref()).map_err(err),
         None => Ok(CodeDirs::default()),
     }
 }

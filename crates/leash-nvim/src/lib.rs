@@ -1,8 +1,8 @@
 //! The Lua module `leash_native`: Neovim's door to leash-core, and the only crate that
 //! knows Lua.
 //!
-//! Each export is one small function in the module of its concern ([`catalog`], [`job`],
-//! [`checks`], [`config`], [`project`]): it converts Lua values to the core's types
+//! Each export is one small function in the module of its concern ([`catalog`], [`base`],
+//! [`job`], [`checks`], [`config`], [`project`]): it converts Lua values to the core's types
 //! ([`convert`]), calls the core, and converts the answer back; no rule lives here.
 //! [`leash_native`] registers them in one flat list, each through [`export`], which runs
 //! it inside the panic guard ([`convert::guard`]), so a panic becomes a Lua error instead
@@ -10,6 +10,7 @@
 //! (the planner) runs on the runtime thread and hands back plain Rust values, converted
 //! here when Lua asks.
 
+mod base;
 mod catalog;
 mod checks;
 mod config;
@@ -73,6 +74,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "plan_needs_window", checks::plan_needs_window)?;
     export(lua, &m, "plan_start", job::plan_start)?;
     export(lua, &m, "policy_lists", checks::policy_lists)?;
+    export(lua, &m, "prepare_base", base::prepare_base)?;
     export(lua, &m, "present_plan", catalog::present_plan)?;
     export(lua, &m, "preview_steps", catalog::preview_steps)?;
     export(lua, &m, "prompt", catalog::prompt)?;

@@ -2,6 +2,7 @@
 //! checks.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
 
@@ -10,7 +11,9 @@ use leash_core::project::{self, git};
 use crate::convert::{err, lua_path, opt, opt_path};
 
 /// `sources(opts?)`: the scripts, Git and file items of a project, discovered by reading
-/// files only. `opts`: cwd, file, editor.
+/// files only, with their `generation` (a number that changes when the items do).
+/// `opts`: cwd, file, editor, and `unless = N`: nil when the items are those of
+/// generation N (the Lua side keeps its tables; nothing is converted).
 pub fn sources(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaValue> {
     let cwd = opt_path(&opts, "cwd")?;
     let file = opt_path(&opts, "file")?;
@@ -18,10 +21,30 @@ pub fn sources(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaValue> {
     let options =
         project::Options::for_frontend(cwd.as_deref(), file.as_deref(), editor.as_deref().unwrap_or("neovim"))
             .map_err(err)?;
+    let found = project::discover(&options);
+    let Some(generation) = generation(&found, opt::<u64>(&opts, "unless")?) else { return Ok(LuaValue::Nil) };
     // Plain tables: the Lua side copies them (`vim.deepcopy`), which a table with mlua's
     // array metatable does not survive.
     let plain = mlua::SerializeOptions::new().set_array_metatable(false);
-    lua.to_value_with(&project::discover(&options), plain)
+    let out = lua.to_value_with(&found, plain)?;
+    if let LuaValue::Table(t) = &out {
+        t.set("generation", generation)?;
+    }
+    Ok(out)
+}
+
+/// The generation of the items just discovered: `None` when they are those of generation
+/// `unless` (nothing to convert again), else the number the caller keeps. A new number
+/// whenever the items differ from the last ones found.
+fn generation(found: &project::Discovered, unless: Option<u64>) -> Option<u64> {
+    static LAST: Mutex<(u64, Option<project::Discovered>)> = Mutex::new((0, None));
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if last.1.as_ref() != Some(found) {
+        *last = (last.0 + 1, Some(found.clone()));
+    } else if unless == Some(last.0) {
+        return None;
+    }
+    Some(last.0)
 }
 
 /// `terminal_entry()`: the `term:run` item as Neovim runs it (the one Helix offers too).

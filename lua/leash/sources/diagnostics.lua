@@ -17,20 +17,28 @@ M.name, M.prefix = 'diagnostics', 'diag'
 ---@return table[]
 function M.entries(ctx)
   local bufnr = ctx and ctx.bufnr or vim.api.nvim_get_current_buf()
-  if #vim.lsp.get_clients({ bufnr = bufnr }) == 0 and next(vim.diagnostic.get_namespaces()) == nil then return {} end
-  local out = {}
-  for _, a in ipairs(M.actions) do
-    out[#out + 1] = {
-      id = 'diag:' .. a[1],
-      kind = 'diagnostic',
-      title = a[2],
-      aliases = a.aliases,
-      args = 'none',
-      reach = 'safe',
-      description = a.description,
-    }
+  -- Neither a language server nor any other producer exists before its module is loaded:
+  -- loading them only to ask costs milliseconds.
+  local clients = package.loaded['vim.lsp'] and #vim.lsp.get_clients({ bufnr = bufnr }) or 0
+  if clients == 0 and not (package.loaded['vim.diagnostic'] and next(vim.diagnostic.get_namespaces())) then
+    return H.none
   end
-  return out
+  -- Made once: the same list every time (|leash.catalog| then compares nothing more).
+  if not H.items then
+    H.items = {}
+    for _, a in ipairs(M.actions) do
+      H.items[#H.items + 1] = {
+        id = 'diag:' .. a[1],
+        kind = 'diagnostic',
+        title = a[2],
+        aliases = a.aliases,
+        args = 'none',
+        reach = 'safe',
+        description = a.description,
+      }
+    end
+  end
+  return H.items
 end
 
 --- Run a step of a `diag:` item.
@@ -103,6 +111,9 @@ function H.jump(count)
   end
   if moved then vim.diagnostic.open_float({ scope = 'cursor', focus = false }) end
 end
+
+-- The items (made on first use) and the empty list, each the same table every time.
+H.items, H.none = nil, {}
 
 -- How each item runs, by name.
 H.runs = {

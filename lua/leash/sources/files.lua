@@ -23,8 +23,13 @@ M.name, M.prefix = 'files', 'file'
 ---@param ctx? leash.SourceContext
 ---@return table[]
 function M.entries(ctx)
-  local list = vim.list_slice(require('leash.sources.shared.core_sources').list(ctx, 'files'))
-  return vim.list_extend(list, H.reveal())
+  local core, explorer = require('leash.sources.shared.core_sources').list(ctx, 'files'), M.explorer()
+  -- The same list as last time when the core's list and the explorer are the same
+  -- (|leash.catalog| then compares nothing more).
+  if not (rawequal(core, H.last.core) and explorer == H.last.explorer) then
+    H.last = { core = core, explorer = explorer, list = vim.list_extend(vim.list_slice(core), H.reveal(explorer)) }
+  end
+  return H.last.list
 end
 
 --- Run a step of a `file:` item.
@@ -110,10 +115,13 @@ end
 
 -- Helper functionality =======================================================
 
+--- The last list made, from the core's list and the explorer.
+H.last = { core = nil, explorer = nil, list = {} }
+
 --- `file:reveal`, only when a known file explorer is installed.
+---@param explorer? string
 ---@return table[]
-function H.reveal()
-  local explorer = M.explorer()
+function H.reveal(explorer)
   if not explorer then return {} end
   return {
     {

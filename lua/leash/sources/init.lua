@@ -16,9 +16,11 @@ local H = {}
 ---@field prefix? string the id prefix of its items (`cmd` for `cmd:vsplit`); none for the
 ---  options, whose steps are settings, not items
 ---@field from_runtime? boolean its entries depend only on the Neovim build and its runtime
----  files: parsed once per session and cached on disk, so they are left out of the
----  signature that decides whether the core's catalog is rebuilt
----@field entries fun(ctx?: leash.SourceContext): table[] its catalog entries now
+---  files: parsed once and cached on disk (the member of its name in the runtime data),
+---  handed to the core as that file and not read before the request leaves
+---@field entries fun(ctx?: leash.SourceContext): table[] its catalog entries now, asked on
+---  every `:Do`: the very list it gave last time when nothing it lists changed (the
+---  catalog then compares nothing more); a list once handed out is never changed
 ---@field run? fun(entry: table, step: table, ctx?: leash.ExecContext): boolean?, any run an
 ---  item step (`args` already a list of strings) with its catalog entry; returns `true`
 ---  (and perhaps a result) or `nil`/`false` and a message

@@ -19,6 +19,10 @@
 --- mappings: a plan has no selection.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 local origin = require('leash.sources.shared.origin')
 
 -- Module definition ==========================================================
@@ -27,41 +31,85 @@ local origin = require('leash.sources.shared.origin')
 M.name, M.prefix = 'keymaps', 'map'
 
 --- Entries for described mappings (global and buffer-local) in the modes the
---- configuration lists (`keymap_modes`).
+--- configuration lists (`keymap_modes`). The same list as last time when the mappings it
+--- was built from are the same (|leash.catalog| then compares nothing more).
 ---@param ctx? leash.SourceContext
 ---@return table[]
 function M.entries(ctx)
-  local out, seen = {}, {}
   local modes = (ctx and ctx.config or require('leash.config').get()).keymap_modes or {}
   local bufnr = ctx and ctx.bufnr
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  -- What the entries are made from, field by field, is compared in place with what the
+  -- last list was made from: nothing is built for a mapping unless something changed.
+  -- Then the entries are made again only for mappings that are new or changed (finding a
+  -- callback's plugin reads its source file name, which is what costs), and all of them
+  -- after a plugin was installed or updated.
+  local last, plugins = H.last, origin.plugin_generation()
+  local fields, n = last.fields, 0
+  local same = last.list ~= nil and last.bufnr == bufnr and last.plugins == plugins
+  local loads = {}
+  local function put(v)
+    n = n + 1
+    if fields[n] ~= v then
+      same, fields[n] = false, v
+    end
+  end
+  local maps_found, modes_found, ids, seen = {}, {}, {}, {}
   for _, mode in ipairs(modes) do
     for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr, mode), vim.api.nvim_get_keymap(mode) }) do
       for _, map in ipairs(maps) do
-        if map.desc and map.desc ~= '' and not origin.is_which_key_trigger(map) then
+        if map.desc and map.desc ~= '' then
           -- `map.mode` is the mode it was defined for ('v' covers x and s, so a `:vmap`
           -- seen from 'x' dedupes); `:map` (' ') is listed under each queried mode.
           local m = (map.mode and #map.mode == 1 and map.mode ~= ' ') and map.mode or mode
-          local id = ('map:%s:%s'):format(m, map.lhs)
+          local id = 'map:' .. m .. ':' .. map.lhs
           if not seen[id] then
             seen[id] = true
-            local loads = origin.lazy_keys(map, m)
-            out[#out + 1] = {
-              id = id,
-              kind = 'keymap',
-              title = map.desc,
-              aliases = {},
-              args = 'none',
-              reach = 'plugin', -- see the file header
-              plugin = loads and table.concat(loads, ', ') or H.owner(map),
-              loads = loads and #loads > 0 or nil,
-              pin = M.pin(map, bufnr, loads or false),
-            }
+            local i = #ids + 1
+            maps_found[i], modes_found[i], ids[i] = map, m, id
+            put(id)
+            put(map.desc)
+            put(map.rhs or '')
+            put(map.callback or false)
+            put(map.expr or 0)
+            put(map.sid or 0)
+            put(map.buffer or 0)
+            -- A lazy.nvim stand-in: what it loads (loading the plugin replaces it).
+            loads[i] = origin.lazy_keys(map, m) or false
+            put(loads[i] and table.concat(loads[i], ',') or false)
           end
         end
       end
     end
   end
+  if #fields ~= n then
+    same = false
+    for i = #fields, n + 1, -1 do
+      fields[i] = nil
+    end
+  end
+  if same then return last.list end
+  last.list, last.bufnr, last.plugins = nil, bufnr, plugins
+  local out, made = {}, {}
+  for i, map in ipairs(maps_found) do
+    local key = table.concat({
+      ids[i],
+      map.desc,
+      map.rhs or '',
+      map.callback and tostring(map.callback) or '',
+      tostring(map.expr or 0),
+      tostring(map.sid or ''),
+      tostring(map.buffer or 0),
+      loads[i] and table.concat(loads[i], ',') or '',
+      bufnr,
+      plugins,
+    }, '\31')
+    local entry = last.made[key]
+    if entry == nil then entry = H.entry(map, modes_found[i], ids[i], bufnr, loads[i]) end
+    made[key] = entry
+    if entry then out[#out + 1] = entry end
+  end
+  last.list, last.made = out, made
   return out
 end
 
@@ -134,7 +182,32 @@ function M.same(pinned, now)
   return true
 end
 
+-- Helper data ================================================================
+
+--- The last list made (nil while one is being made), the fields of every mapping it was
+--- made from (eight each, in order), the buffer and plugin generation it was made in, and
+--- each mapping's entry by its key (`false`: left out, a which-key trigger).
+H.last = { list = nil, fields = {}, bufnr = nil, plugins = nil, made = {} }
+
 -- Helper functionality =======================================================
+
+--- The catalog entry of a described mapping, or false for one left out (which-key's own
+--- trigger mappings open its popup).
+function H.entry(map, m, id, bufnr, loads)
+  if origin.is_which_key_trigger(map) then return false end
+  loads = loads or nil
+  return {
+    id = id,
+    kind = 'keymap',
+    title = map.desc,
+    aliases = {},
+    args = 'none',
+    reach = 'plugin', -- see the file header
+    plugin = loads and table.concat(loads, ', ') or H.owner(map),
+    loads = loads and #loads > 0 or nil,
+    pin = M.pin(map, bufnr, loads or false),
+  }
+end
 
 --- The plugin a mapping's callback belongs to, or nil (a mapping to keys tells nothing).
 function H.owner(map)

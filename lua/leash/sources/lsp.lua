@@ -42,6 +42,10 @@
 --- or URL-like name). What an autocommand does on opening it runs inside the guard.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- Module definition ==========================================================
 
@@ -53,23 +57,32 @@ M.name, M.prefix = 'lsp', 'lsp'
 ---@return table[]
 function M.entries(ctx)
   local bufnr = ctx and ctx.bufnr or vim.api.nvim_get_current_buf()
-  local clients = vim.lsp.get_clients({ bufnr = bufnr })
-  if #clients == 0 then return {} end
-  local out = {}
-  for _, a in ipairs(M.actions) do
-    if M.supported(clients, a.method, bufnr) then
-      out[#out + 1] = {
-        id = 'lsp:' .. a.name,
-        kind = 'lsp',
-        title = a.title,
-        aliases = a.aliases,
-        args = a.args or 'none',
-        reach = a.reach,
-        description = a.description,
-        window_note = a.window_note,
-      }
+  -- No client runs before vim.lsp is loaded: loading it only to ask costs milliseconds.
+  local clients = package.loaded['vim.lsp'] and vim.lsp.get_clients({ bufnr = bufnr }) or {}
+  local supported = {}
+  if #clients > 0 then
+    for _, a in ipairs(M.actions) do
+      if M.supported(clients, a.method, bufnr) then supported[#supported + 1] = a end
     end
   end
+  -- The same list as last time when the same items are supported (|leash.catalog| then
+  -- compares nothing more).
+  local key = table.concat(vim.tbl_map(function(a) return a.name end, supported), ',')
+  if key == H.last.key then return H.last.list end
+  local out = {}
+  for _, a in ipairs(supported) do
+    out[#out + 1] = {
+      id = 'lsp:' .. a.name,
+      kind = 'lsp',
+      title = a.title,
+      aliases = a.aliases,
+      args = a.args or 'none',
+      reach = a.reach,
+      description = a.description,
+      window_note = a.window_note,
+    }
+  end
+  H.last = { key = key, list = out }
   return out
 end
 
@@ -516,6 +529,9 @@ function H.check_target(uri)
   local why = require('leash.policy').check_file_name(name)
   if why then return ('leash: the jump target is refused: %s'):format(why) end
 end
+
+-- The last list made and the names of the items in it.
+H.last = { key = nil, list = {} }
 
 -- How each item runs, by name.
 H.runs = {

@@ -12,10 +12,12 @@ local H = {}
 -- Its name and the id prefix of its items (|leash.Source|).
 M.name, M.prefix = 'terminal', 'term'
 
---- The terminal items (always offered). `term:run` is the core's item, the same one
---- Helix offers; without the native library it is left out (no catalog is built then).
+--- The terminal items (always offered), made once: the same list every time. `term:run`
+--- is the core's item, the same one Helix offers; without the native library it is left
+--- out (no catalog is built then) and the list is made again on the next call.
 ---@return table[]
 function M.entries()
+  if H.items then return H.items end
   local entries = {}
   local native = require('leash.native').load()
   if native and native.terminal_entry then entries[1] = native.terminal_entry() end
@@ -39,6 +41,7 @@ function M.entries()
       description = 'Opens an interactive shell in a new tab page.',
     },
   })
+  if entries[1].id == 'term:run' then H.items = entries end
   return entries
 end
 

@@ -21,7 +21,12 @@
 --- reach was declared lower must not receive `term://…`, `+cmd` or `|`.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 local origin = require('leash.sources.shared.origin')
+local plugin_help = require('leash.sources.shared.plugin_help')
 
 -- Module definition ==========================================================
 
@@ -30,43 +35,73 @@ M.name, M.prefix = 'user_commands', 'user'
 
 --- Entries for the user commands visible from `ctx.bufnr`. The help text by command
 --- name of the runtime's own documented commands (`ctx.static.user_help`) is kept as
---- their searchable description.
+--- their searchable description. The same list as last time when the commands it was
+--- built from are the same (|leash.catalog| then compares nothing more).
 ---@param ctx? leash.SourceContext
 ---@return table[]
 function M.entries(ctx)
   local bufnr, help = ctx and ctx.bufnr, ctx and ctx.static and ctx.static.user_help
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local out, seen = {}, {}
   local sets = {
     vim.api.nvim_buf_get_commands(bufnr, { builtin = false }), -- buffer-local win over global
     vim.api.nvim_get_commands({ builtin = false }),
   }
+  -- Each Lua callback's reference, read in one listing: a redefinition changes it even
+  -- when every field above stays the same.
+  local refs = H.lua_refs(bufnr)
+  -- What the entries are made from (everything a pin records: the buffer, each
+  -- command's pinned fields, its callback's reference, what it loads as a lazy.nvim
+  -- stand-in; and the help data), field by field, is compared in place with what the
+  -- last list was made from: nothing is built for a command unless something changed.
+  -- Then the entries are made again only for commands that are new or changed (finding
+  -- a command's plugin and reading the plugin's help is what costs).
+  local last = H.last
+  local fields, n = last.fields, 0
+  local context = table.concat({ tostring(help), origin.plugin_generation(), plugin_help.generation() }, '\31')
+  local same = last.list ~= nil and last.context == context
+  local function put(v)
+    n = n + 1
+    if fields[n] ~= v then
+      same, fields[n] = false, v
+    end
+  end
+  local found, seen = {}, {}
   for set, cmds in ipairs(sets) do
     local names = vim.tbl_keys(cmds)
     table.sort(names)
     for _, name in ipairs(names) do
       if not seen[name] then
         seen[name] = true
-        local def = cmds[name]
-        local loads = origin.lazy_command(name)
-        local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
-        out[#out + 1] = {
-          id = 'user:' .. name,
-          kind = 'user_command',
-          title = loads and H.stand_in_title(name, plugin) or H.title(def),
-          aliases = {},
-          args = H.nargs[def.nargs] or 'optional',
-          -- Defined with -range (and lines for addresses): runs on the user's range.
-          range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
-          reach = 'plugin', -- a callback can do anything; see the file header
-          plugin = plugin,
-          loads = loads and #loads > 0 or nil,
-          pin = M.pin(def, set == 1 and bufnr or nil, loads, H.lua_ref(name, bufnr)),
-          description = help and help[name] or H.plugin_help(name, loads, plugin),
-        }
+        local def, loads = cmds[name], origin.lazy_command(name)
+        local owner, ref = set == 1 and bufnr or nil, refs[name]
+        found[#found + 1] = { name = name, def = def, loads = loads, owner = owner, ref = ref }
+        put(name)
+        put(owner or false)
+        put(ref or false)
+        put(loads and table.concat(loads, ',') or false)
+        for _, k in ipairs(H.pinned_fields) do
+          put(def[k] == nil and vim.NIL or def[k])
+        end
       end
     end
   end
+  if #fields ~= n then
+    same = false
+    for i = #fields, n + 1, -1 do
+      fields[i] = nil
+    end
+  end
+  if same then return last.list end
+  last.list = nil
+  local out, made = {}, {}
+  for _, f in ipairs(found) do
+    f.pin = M.pin(f.def, f.owner, f.loads, f.ref)
+    local key = f.name .. '\31' .. f.pin
+    local entry = last.context == context and last.made[key] or H.entry(f, help)
+    made[key] = entry
+    out[#out + 1] = entry
+  end
+  last.list, last.context, last.made = out, context, made
   return out
 end
 
@@ -162,6 +197,11 @@ end
 ---@type table<string, { from: string, pin: string }>
 H.loaded_as = {}
 
+--- The last list made (nil while one is being made), the fields of every command it was
+--- made from, the help data and plugin generations it was made with, and each command's
+--- entry by its key.
+H.last = { list = nil, fields = {}, context = nil, made = {} }
+
 H.pinned_fields =
   { 'definition', 'nargs', 'range', 'count', 'addr', 'bang', 'bar', 'register', 'complete', 'script_id' }
 
@@ -175,19 +215,35 @@ function H.is_stand_in(pin) return pin:find('\31lazy:', 1, true) ~= nil end
 ---@param name string
 ---@param bufnr? integer
 ---@return string?
-function H.lua_ref(name, bufnr)
-  local function list() return vim.api.nvim_exec2('command ' .. name, { output = true }).output end
+function H.lua_ref(name, bufnr) return H.lua_refs(bufnr, name)[name] end
+
+--- The references of the Lua callbacks of every user command seen from buffer `bufnr`
+--- (or of those whose names begin with `prefix`), by name, as |H.lua_ref()| reads each:
+--- one listing instead of one per command.
+---@param bufnr? integer
+---@param prefix? string
+---@return table<string, string>
+function H.lua_refs(bufnr, prefix)
+  local function list() return vim.api.nvim_exec2('command ' .. (prefix or ''), { output = true }).output end
   local ok, out
   if bufnr and bufnr ~= vim.api.nvim_get_current_buf() and vim.api.nvim_buf_is_valid(bufnr) then
     ok, out = pcall(vim.api.nvim_buf_call, bufnr, list)
   else
     ok, out = pcall(list)
   end
-  if not ok or type(out) ~= 'string' then return nil end
+  local refs, seen = {}, {}
+  if not ok or type(out) ~= 'string' then return refs end
   for line in out:gmatch('[^\n]+') do
-    -- Four columns of flags (`!"b|`), then the name.
-    if line:sub(5):match('^(%S+)') == name then return line:match('<Lua (%d+)') end
+    -- Four columns of flags (`!"b|`), then the name; the first line of a name is the
+    -- command that name runs (a buffer's own is listed before a global one). Not the
+    -- title line (`Name Args …`), nor a description's or `Last set from` line.
+    local name = line:sub(5):match('^(%S+)')
+    if name and not seen[name] and line:sub(1, 4):match('^[!"b| ]*$') and not line:match('^ *Name +Args ') then
+      seen[name] = true
+      refs[name] = line:match('<Lua (%d+)')
+    end
   end
+  return refs
 end
 
 --- Load the plugins of the lazy.nvim stand-in `:name` through lazy.nvim's
@@ -217,6 +273,27 @@ function H.load_stand_in(name)
   return true
 end
 
+--- The catalog entry of a user command (`f`: its name, definition, pin and what it loads
+--- as a lazy.nvim stand-in).
+function H.entry(f, help)
+  local def, name, loads = f.def, f.name, f.loads
+  local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
+  return {
+    id = 'user:' .. name,
+    kind = 'user_command',
+    title = loads and H.stand_in_title(name, plugin) or H.title(def),
+    aliases = {},
+    args = H.nargs[def.nargs] or 'optional',
+    -- Defined with -range (and lines for addresses): runs on the user's range.
+    range = (def.range == '.' or def.range == '%') and (def.addr == nil or def.addr == 'lines') or nil,
+    reach = 'plugin', -- a callback can do anything; see the file header
+    plugin = plugin,
+    loads = loads and #loads > 0 or nil,
+    pin = f.pin,
+    description = help and help[name] or H.plugin_help(name, loads, plugin),
+  }
+end
+
 --- A lazy.nvim stand-in has no description of its own: the plugin's name stands in.
 function H.stand_in_title(name, plugin)
   return (':%s command of %s (loads it)'):format(name, plugin ~= '' and plugin or 'a lazy-loaded plugin')
@@ -225,7 +302,7 @@ end
 --- A plugin's command the runtime does not document: what the plugin's help says.
 function H.plugin_help(name, loads, plugin)
   local plugins = loads or (plugin and plugin ~= 'your config' and plugin ~= 'Neovim' and { plugin }) or nil
-  return plugins and require('leash.sources.shared.plugin_help').describe(name, plugins) or nil
+  return plugins and plugin_help.describe(name, plugins) or nil
 end
 
 H.nargs = { ['0'] = 'none', ['?'] = 'optional', ['*'] = 'optional', ['1'] = 'required', ['+'] = 'required' }

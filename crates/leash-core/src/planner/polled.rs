@@ -15,7 +15,8 @@ use super::{start, LogRecord, PlanFailure, PlanJob, PlanOutcome, PlanRequest};
 /// A planning job started for an editor.
 pub struct PolledJob {
     job: PlanJob,
-    /// The request, for the log record of a job that panicked.
+    /// The request, for the log record of a job that panicked (without the context's
+    /// current values).
     request: PlanRequest,
     /// The latest progress line not yet taken.
     progress: Arc<Mutex<Option<String>>>,
@@ -44,8 +45,14 @@ impl PolledJob {
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(line.to_string());
             runtime::wake();
         }));
-        let job = start(request.clone())?;
-        Ok(PolledJob { job, request, progress, started: Instant::now() })
+        // The copy kept for the log record leaves out the current values (hundreds of
+        // settings), which that record does not show: copying them cost more than the rest
+        // of the request.
+        let current = std::mem::take(&mut request.context.current);
+        let kept = request.clone();
+        request.context.current = current;
+        let job = start(request)?;
+        Ok(PolledJob { job, request: kept, progress, started: Instant::now() })
     }
 
     /// A number unique in this process.

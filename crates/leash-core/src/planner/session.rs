@@ -48,10 +48,17 @@ impl SessionCatalog {
     ) -> Result<SessionCatalog, CatalogError> {
         let catalog =
             Catalog::from_entry_values(editor, entries)?.with_name_handlers(handlers).with_code_dirs(code_dirs);
+        Ok(SessionCatalog::from_catalog(catalog))
+    }
+
+    /// The session catalog of a catalog built otherwise (e.g. [`Catalog::with_base`], on
+    /// entries parsed once per session), narrowed and indexed as [`SessionCatalog::new`]
+    /// does.
+    pub fn from_catalog(catalog: Catalog) -> SessionCatalog {
         let catalog = Arc::new(narrow_catalog(catalog));
         let index = Arc::new(IndexCell::default());
         rank::prepare_in_background(&catalog, &index);
-        Ok(SessionCatalog { catalog, index })
+        SessionCatalog { catalog, index }
     }
 
     pub fn catalog(&self) -> &Catalog {

@@ -10,6 +10,10 @@
 --- that defined them and named after the plugins they load.
 local M = {}
 local H = {}
+-- Interpreted, not compiled: its loops run once per request and call Neovim's C API at
+-- every turn, which ends LuaJIT's traces; compiling them cost more than it saved (the
+-- first :Do of a session spent milliseconds on it, scripts/bench-do).
+if jit then jit.off(true, true) end
 
 -- Module definition ==========================================================
 
@@ -26,18 +30,18 @@ end
 ---@param path string
 ---@return string? name
 function M.of_path(path)
-  path = vim.fs.normalize(path)
-  local function under(dir)
-    dir = dir and vim.fs.normalize(dir)
-    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
+  -- Many callbacks come from one file: the answer is kept per path (and per config and
+  -- runtime folder, which a session does not change).
+  local config, runtime = vim.fn.stdpath('config'), vim.env.VIMRUNTIME
+  if H.paths.config ~= config or H.paths.runtime ~= runtime then
+    H.paths = { owners = {}, config = config, runtime = runtime }
   end
-  if under(vim.fn.stdpath('config')) then return 'your config' end
-  if under(vim.env.VIMRUNTIME) then return 'Neovim' end
-  for _, part in ipairs(H.code_dirs) do
-    local name = path:match('/([^/]+)/' .. part .. '/')
-    if name then return name end
+  local owner = H.paths.owners[path]
+  if owner == nil then
+    owner = H.owner_of(path, H.paths.config, H.paths.runtime) or false
+    H.paths.owners[path] = owner
   end
-  return nil
+  return owner or nil
 end
 
 --- The owner of a user command (`nvim_get_commands()` entry), or nil.
@@ -94,6 +98,24 @@ function M.lazy_command(name)
   return H.names(active)
 end
 
+--- A number that changes whenever a plugin is installed, updated or removed (lazy.nvim's
+--- `LazyInstall`, `LazyUpdate`, `LazyClean`, `LazyReload`…, and |vim.pack|'s
+--- `PackChanged`): what a plugin's help says, and whose code a callback is, may have
+--- changed with it. Sources key what they made on it. (Loading a lazy plugin replaces its
+--- stand-ins, which the sources see by themselves.)
+---@return integer
+function M.plugin_generation()
+  if not H.watching then
+    H.watching = true
+    local group = vim.api.nvim_create_augroup('leash.origin', { clear = true })
+    local function bump() H.generation = H.generation + 1 end
+    vim.api.nvim_create_autocmd('User', { group = group, pattern = H.lazy_events, callback = bump })
+    -- PackChanged exists from Neovim 0.12 on.
+    pcall(vim.api.nvim_create_autocmd, 'PackChanged', { group = group, callback = bump })
+  end
+  return H.generation
+end
+
 --- Whether a mapping is one of which-key's triggers (left out of the catalog).
 ---@param map table
 ---@return boolean
@@ -104,6 +126,10 @@ end
 
 -- Helper data ================================================================
 
+--- lazy.nvim's events when plugins change on disk (or their specs are read again).
+H.lazy_events = { 'LazyInstall', 'LazyUpdate', 'LazyRestore', 'LazyBuild', 'LazySync', 'LazyClean', 'LazyReload' }
+H.generation, H.watching = 0, false
+
 -- A plugin's code lives in these folders of its root.
 H.code_dirs = { 'lua', 'plugin', 'autoload', 'ftplugin', 'after' }
 
@@ -112,12 +138,38 @@ H.lazy_keys_file = 'lazy/core/handler/keys.lua'
 --- which-key.nvim's own trigger mappings: they show its popup, not an action.
 H.which_key_file = 'which-key/triggers.lua'
 
+-- The owners found per path (`false`: none), and the config and runtime folders then.
+H.paths = { owners = {} }
+
+-- Each function's source, found once (weak keys: a function that is gone is forgotten).
+H.sources = setmetatable({}, { __mode = 'k' })
+
 -- Helper functionality =======================================================
+
+function H.owner_of(path, config, runtime)
+  path = vim.fs.normalize(path)
+  local function under(dir)
+    dir = dir and vim.fs.normalize(dir)
+    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
+  end
+  if under(config) then return 'your config' end
+  if under(runtime) then return 'Neovim' end
+  for _, part in ipairs(H.code_dirs) do
+    local name = path:match('/([^/]+)/' .. part .. '/')
+    if name then return name end
+  end
+  return nil
+end
 
 --- A function's source (`@/path/file.lua` for a file), or nil.
 function H.source(fn)
-  local ok, info = pcall(debug.getinfo, fn, 'S')
-  return ok and type(info) == 'table' and type(info.source) == 'string' and info.source or nil
+  local source = H.sources[fn]
+  if source == nil then
+    local ok, info = pcall(debug.getinfo, fn, 'S')
+    source = ok and type(info) == 'table' and type(info.source) == 'string' and info.source or false
+    if type(fn) == 'function' then H.sources[fn] = source end
+  end
+  return source or nil
 end
 
 function H.defined_in(fn, tail)

@@ -165,9 +165,18 @@ function H.seq(b)
   return ok and seq or nil
 end
 
+--- How a message names buffer `b`: its file's name alone (`fruit.txt`), so the message
+--- fits on one line, unless another buffer's file has the same name; then its path from
+--- the working folder (or home).
 function H.name(b)
   local name = vim.api.nvim_buf_get_name(b)
-  return name == '' and ('[No Name] (buffer %d)'):format(b) or vim.fn.fnamemodify(name, ':~:.')
+  if name == '' then return ('[No Name] (buffer %d)'):format(b) end
+  local tail = vim.fn.fnamemodify(name, ':t')
+  for _, other in ipairs(vim.api.nvim_list_bufs()) do
+    local o = other ~= b and vim.api.nvim_buf_get_name(other) or ''
+    if o ~= '' and vim.fn.fnamemodify(o, ':t') == tail then return vim.fn.fnamemodify(name, ':~:.') end
+  end
+  return tail
 end
 
 function H.names(list)

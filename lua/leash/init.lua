@@ -349,6 +349,9 @@ function H.show(last, how)
   if pick.wanted(last.plan) then
     return pick.pick(last.plan, function(chosen)
       if not chosen then return require('leash.log').outcome(last.request, 'nothing chosen', 0) end
+      -- The keys that chose (`1<CR>` in Neovim's own list, a picker's) answered leash's own
+      -- question: they are not typing that should hold the chosen plan's window.
+      require('leash.ui.arrival').request_sent()
       local picked = vim.tbl_extend('force', last, { plan = require('leash.native').copy(chosen) })
       if H.last == last then H.keep(picked) end
       H.show(picked, how)

@@ -226,7 +226,8 @@ function M.command(fargs, opts)
     local names = vim.tbl_keys(M.commands)
     table.sort(names)
     local msg = name and ('leash: unknown subcommand %q'):format(name) or 'leash: missing subcommand'
-    return H.notify(('%s (expected one of: %s)'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
+    -- Where to look first: a message area of 80 columns cuts the list.
+    return H.notify(('%s; :Leash lists them: %s'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
   end
   sub.run(vim.list_slice(fargs, 2), opts)
 end

@@ -373,7 +373,10 @@ end
 --- changed as context, on the same lines and shown the same way.
 function H.refine(last)
   vim.ui.input({ prompt = 'leash: change the request: ', default = last.request }, function(input)
-    if not input or vim.trim(input) == '' then return end
+    if not input or vim.trim(input) == '' then
+      -- The window closed for the edit: without a word, the plan would seem lost.
+      return H.notify('leash: edit cancelled, nothing ran (:Leash last reopens it)')
+    end
     local opts = vim.tbl_extend('force', last.opts, {
       previous = { request = last.request, steps = H.plain_steps(last.plan.steps) },
     })

@@ -91,7 +91,13 @@ function M.run(request, opts)
       return H.notify(perr, vim.log.levels.ERROR, { more = sent and ':Leash log' or ':checkhealth leash' })
     end
     -- Run from the catalog the plan was made and shown from, never a newer one.
-    H.keep({ request = request, plan = require('leash.native').copy(plan), entries = entries, range = range, opts = opts })
+    H.keep({
+      request = request,
+      plan = require('leash.native').copy(plan),
+      entries = entries,
+      range = range,
+      opts = opts,
+    })
     H.show(H.last, {})
   end, opts)
   sent = true
@@ -164,7 +170,13 @@ function M.again(opts)
   if not ok then return H.notify(require('leash.native').message(plan), vim.log.levels.ERROR) end
   require('leash.ui.arrival').request_sent()
   local request = last.request
-  H.keep({ request = request, plan = require('leash.native').copy(plan), entries = state.entries, range = range, opts = last.opts })
+  H.keep({
+    request = request,
+    plan = require('leash.native').copy(plan),
+    entries = state.entries,
+    range = range,
+    opts = last.opts,
+  })
   H.show(H.last, {})
 end
 

@@ -238,7 +238,8 @@ function M.command(fargs, opts)
     local names = vim.tbl_keys(M.commands)
     table.sort(names)
     local msg = name and ('leash: unknown subcommand %q'):format(name) or 'leash: missing subcommand'
-    return H.notify(('%s (expected one of: %s)'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
+    -- Where to look first: a message area of 80 columns cuts the list.
+    return H.notify(('%s; :Leash lists them: %s'):format(msg, table.concat(names, ', ')), vim.log.levels.ERROR)
   end
   sub.run(vim.list_slice(fargs, 2), opts)
 end
@@ -361,6 +362,9 @@ function H.show(last, how)
   if pick.wanted(last.plan) then
     return pick.pick(last.plan, function(chosen)
       if not chosen then return require('leash.log').outcome(last.request, 'nothing chosen', 0) end
+      -- The keys that chose (`1<CR>` in Neovim's own list, a picker's) answered leash's own
+      -- question: they are not typing that should hold the chosen plan's window.
+      require('leash.ui.arrival').request_sent()
       local picked = vim.tbl_extend('force', last, { plan = require('leash.native').copy(chosen) })
       if H.last == last then H.keep(picked) end
       H.show(picked, how)
@@ -381,7 +385,10 @@ end
 --- changed as context, on the same lines and shown the same way.
 function H.refine(last)
   vim.ui.input({ prompt = 'leash: change the request: ', default = last.request }, function(input)
-    if not input or vim.trim(input) == '' then return end
+    if not input or vim.trim(input) == '' then
+      -- The window closed for the edit: without a word, the plan would seem lost.
+      return H.notify('leash: edit cancelled, nothing ran (:Leash last reopens it)')
+    end
     local opts = vim.tbl_extend('force', last.opts, {
       previous = { request = last.request, steps = H.plain_steps(last.plan.steps) },
     })

@@ -14,6 +14,8 @@
 #   7. (80×24, a new session) `:Do <Tab>` completes the last session's request; a plan
 #      reviewed with `:Do!` runs from `:Leash last` with y in the session after; `:Leash
 #      log` lists it with its steps and outcome, and q closes it.
+#   8. (80×24, offline) a candidate picked from Neovim's own vim.ui.select list opens its
+#      plan window: the keys that picked it are not typing, no hit-enter prompt.
 #   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
 #      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
@@ -160,6 +162,27 @@ keys q
 sleep 0.3
 screen | grep -q '^leash log:' && fail "q did not close the log view"
 echo "loop: ok: :Leash log shows one entry per request with its steps and outcome; q closes it"
+
+# --- 8. offline, a candidate picked from Neovim's own list (80×24) ---------------------------
+# The keys that pick it (`1<CR>`) answer leash's own question: they are not typing that
+# holds the plan (behind a hit-enter prompt, with 'cmdheight' 0).
+cat >"$tmp/offline.lua" <<EOF
+vim.opt.rtp:prepend(${root@Q})
+vim.o.cmdheight = 0
+vim.o.shortmess = vim.o.shortmess .. 'I'
+require('leash').setup({})
+EOF
+start 80 24 "$tmp/offline.lua"
+ex 'Do show matching brackets'
+wait_for '^[0-9]+: showmatch: off → on' 10 || fail "the offline planner did not offer showmatch in a list"
+choice=$(screen | sed -n 's/^\([0-9]*\): showmatch: off → on.*/\1/p' | head -n 1)
+keys -l "$choice"
+keys Enter
+wait_quietly 'leash plan' 10 "appeared after a candidate was picked from the list" ||
+  fail "the candidate picked from the list did not open its plan window"
+keys q
+gone || fail "the plan window did not close"
+echo "loop: ok: offline, a candidate picked from Neovim's own list opened its plan window, no hit-enter prompt"
 
 # --- 6. a config with a typo, from init.lua ----------------------------------------------
 cat >"$tmp/typo.lua" <<EOF

@@ -227,6 +227,13 @@ describe('catalog export', function()
     eq('gzip', patterns['*.lz4'])
   end)
 
+  it('says why a catalog file cannot be written before the path', function()
+    local path = vim.fn.tempname() .. '/no/such/folder/catalog.json'
+    local okw, msg = require('leash.catalog').export(path)
+    eq(false, okw)
+    eq('leash: cannot write the catalog (No such file or directory): ' .. path, msg)
+  end)
+
   it('loads back through the CLI --catalog', function()
     local path = vim.fn.tempname() .. '.json'
     ok(require('leash.catalog').export(path))

@@ -383,18 +383,26 @@ describe('refining in the plan window (e)', function()
     matches('that plan was for lines 2–3 of buffer %d+; go back to that buffer', table.concat(notes, '\n'))
   end)
 
-  it('an empty or dismissed edit plans nothing', function()
+  it('an empty or dismissed edit plans nothing, and says so and how to get the plan back', function()
     start(WRAP_PLAN)
-    local saved = vim.ui.input
+    local saved, saved_notify = vim.ui.input, vim.notify
+    local notes = {}
     vim.ui.input = function(_, on_confirm) on_confirm(nil) end
     vim.cmd('Do turn on word wrap')
     wait_window()
+    vim.notify = function(msg) notes[#notes + 1] = msg end
     press('e')
     wait_closed()
     vim.wait(300, function() return #server.requests > 1 end, 10)
-    vim.ui.input = saved
+    vim.ui.input, vim.notify = saved, saved_notify
     eq(1, #server.requests)
     eq(false, vim.o.wrap)
+    notes = vim.tbl_filter(function(n) return not n:find('planning with') end, notes)
+    eq({ 'leash: edit cancelled, nothing ran (:Leash last reopens it)' }, notes)
+    vim.cmd('Leash last')
+    matches('Set wrap', text_of(wait_window()))
+    press('q')
+    wait_closed()
   end)
 end)
 

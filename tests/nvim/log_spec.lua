@@ -169,6 +169,19 @@ describe(':Leash log, the view', function()
     eq(before, vim.api.nvim_get_current_win())
   end)
 
+  it('shows no line numbers, signs or list characters of the window it split from', function()
+    require('leash.log').append(record(1000, 'x', {}))
+    vim.cmd('silent! only!')
+    vim.cmd('enew')
+    vim.o.number, vim.o.relativenumber, vim.o.signcolumn, vim.o.list = true, true, 'yes', true
+    vim.cmd('Leash log')
+    eq('leash-log', vim.bo.filetype)
+    eq({ false, false, 'no', false }, { vim.wo.number, vim.wo.relativenumber, vim.wo.signcolumn, vim.wo.list })
+    vim.api.nvim_feedkeys('q', 'x', false)
+    eq({ true, true, 'yes', true }, { vim.wo.number, vim.wo.relativenumber, vim.wo.signcolumn, vim.wo.list })
+    vim.o.number, vim.o.relativenumber, vim.o.signcolumn, vim.o.list = false, false, 'auto', false
+  end)
+
   it(':Leash rank opens the same way, in the window of the log', function()
     require('leash.log').append(record(1000, 'x', {}))
     vim.cmd('silent! only!')

@@ -119,6 +119,24 @@ describe('the choice when the offline planner is not sure', function()
     eq(true, vim.o.showmatch)
   end)
 
+  it('the keys typed in the picker do not hold the chosen plan as typing', function()
+    -- Neovim's own vim.ui.select is a list answered with typed keys (`1<CR>`).
+    local saved = vim.ui.select
+    vim.ui.select = function(items, opts, on_choice)
+      vim.ui.select = saved
+      vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<Esc>', true, false, true), 'xt', false)
+      for i, item in ipairs(items) do
+        if opts.format_item(item):find('^showmatch') then return on_choice(item, i) end
+      end
+    end
+    vim.cmd('Do show matching brackets')
+    vim.wait(3000, window_open, 5)
+    vim.ui.select = saved
+    eq(false, require('leash.ui.arrival').holding(), 'the chosen plan was held')
+    eq(true, window_open(), 'the chosen plan opens in the plan window')
+    press('q')
+  end)
+
   it('dismissing the picker runs nothing and logs it', function()
     local seen, restore = stub_select(function() return nil end)
     local logged

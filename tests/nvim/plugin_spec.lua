@@ -140,6 +140,11 @@ describe('plugin/leash.lua', function()
     restore()
     matches('unknown subcommand "frobnicate"', seen[1].msg)
     eq(vim.log.levels.ERROR, seen[1].level)
+    -- Cut to one line of the message area, it still says where the subcommands are listed.
+    matches(
+      '^leash: unknown subcommand "frobnicate"; :Leash lists them: ',
+      require('leash.ui.notify').one_line(seen[1].msg)
+    )
   end)
 
   it(':Leash catalog without a path shows counts per source', function()

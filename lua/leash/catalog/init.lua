@@ -115,7 +115,12 @@ function M.export(path)
   if not json then return false, err end
   path = vim.fs.normalize(vim.fn.fnamemodify(path, ':p'))
   local f, ferr = io.open(path, 'w')
-  if not f then return false, ('leash: cannot write %s: %s'):format(path, ferr) end
+  if not f then
+    -- io.open's error starts with the path again; the reason goes first, where a message
+    -- area of 80 columns still shows it, the path (which the user typed) after it.
+    local why = tostring(ferr):gsub('^' .. vim.pesc(path) .. ': ', '')
+    return false, ('leash: cannot write the catalog (%s): %s'):format(why, path)
+  end
   f:write(json)
   f:close()
   return true, path

@@ -31,7 +31,7 @@ function M.show(name, lines, opts)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
   vim.bo[buf].modified = false
-  H.focus(buf)
+  H.view_options(H.focus(buf))
   local filetype = opts.filetype or ('leash-' .. (name:match('^leash://([%w-]+)') or 'scratch'))
   if vim.bo[buf].filetype ~= filetype then vim.bo[buf].filetype = filetype end
   H.map(buf, 'q', M.close, 'leash: close')
@@ -84,6 +84,14 @@ function H.focus(buf)
     vim.api.nvim_win_set_buf(win, buf)
   end
   return win
+end
+
+--- A view, not a file: no line numbers, signs or fold column taken over from the window
+--- it split from (as |help-buffer-options| for a help window), in this window only.
+function H.view_options(win)
+  local wo = vim.wo[win][0]
+  wo.number, wo.relativenumber, wo.signcolumn, wo.foldcolumn = false, false, 'no', '0'
+  wo.list, wo.spell = false, false
 end
 
 function H.map(buf, lhs, fn, desc) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, desc = desc }) end

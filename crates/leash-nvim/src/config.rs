@@ -36,13 +36,17 @@ fn setup_field(lua: &Lua, key: LuaValue, value: LuaValue) -> SetupField {
 }
 
 /// `provider_config(cfg)`: the provider table the planner uses for a config
-/// `check_config` gave (its provider, providers and timeout_ms), or nil for the offline
-/// planner.
-pub fn provider_config(lua: &Lua, cfg: LuaValue) -> mlua::Result<LuaValue> {
+/// `check_config` gave (its provider, providers and timeout_ms), and the same as JSON
+/// text (what `plan_start` reads fastest: the planner keeps it for the next request), or
+/// nil for the offline planner.
+pub fn provider_config(lua: &Lua, cfg: LuaValue) -> mlua::Result<(LuaValue, Option<String>)> {
     let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
     match schema::provider_of(&v, schema::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))? {
-        Some(p) => lua.to_value_with(&p, plain_tables()),
-        None => Ok(LuaValue::Nil),
+        Some(p) => {
+            let text = serde_json::to_string(&p).map_err(|e| err(format!("leash: config: {e}")))?;
+            Ok((lua.to_value_with(&p, plain_tables())?, Some(text)))
+        }
+        None => Ok((LuaValue::Nil, None)),
     }
 }
 

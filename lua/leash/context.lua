@@ -116,8 +116,7 @@ end
 ---@return string[] stack
 ---@return string? root the directory holding the nearest marker
 function M.project(dir)
-  local names = vim.tbl_map(function(m) return m[1] end, H.markers)
-  local root = vim.fs.root(dir, names)
+  local root = H.root(dir)
   if not root then return {}, nil end
   local stack, seen = {}, {}
   for _, m in ipairs(H.markers) do
@@ -169,6 +168,36 @@ H.node_lockfiles = {
 }
 
 -- Helper functionality =======================================================
+
+--- What `vim.fs.root(dir, names of H.markers)` answers: the nearest directory, from `dir`
+--- upward, holding the first marker (in the markers' order) that any of them holds. Asked
+--- on every request: the same `stat` calls, without |vim.fs.find()|'s path handling per
+--- marker, which cost more than the calls (scripts/bench-do). Only the list of
+--- directories, which no file changes, is kept.
+---@param dir string
+---@return string?
+function H.root(dir)
+  local dirs = H.dirs[dir]
+  if not dirs then
+    local start = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p:h'))
+    dirs = { start }
+    for parent in vim.fs.parents(start) do
+      dirs[#dirs + 1] = parent
+    end
+    H.dirs[dir] = dirs
+  end
+  local stat = vim.uv.fs_stat
+  for _, m in ipairs(H.markers) do
+    local name = m[1]
+    for _, d in ipairs(dirs) do
+      if stat(vim.fs.joinpath(d, name)) then return d end
+    end
+  end
+  return nil
+end
+
+-- The directories |H.root()| looks in, by the directory it was asked for.
+H.dirs = {}
 
 function H.node_manager(root)
   for _, l in ipairs(H.node_lockfiles) do

@@ -55,7 +55,7 @@ function M.start(request, on_done, opts)
   if H.pending then M.cancel({ quiet = true }) end
 
   local cfg = require('leash.config').get()
-  local provider, perr = M.provider_config(cfg)
+  local provider, provider_text, perr = H.provider(cfg)
   if perr then return false, perr end
   local context = require('leash.context').get(opts)
   local prompt_context = H.prompt_context(context)
@@ -70,7 +70,7 @@ function M.start(request, on_done, opts)
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,
-    provider = provider,
+    provider = provider_text or provider,
     profile = 'neovim',
     raise = (cfg.raise and #cfg.raise > 0) and cfg.raise or nil,
   })
@@ -168,6 +168,29 @@ function M.colorschemes()
 end
 
 -- Helper functionality =======================================================
+
+--- |M.provider_config()| for `cfg`, and its JSON text (what `plan_start` reads fastest),
+--- made once per configuration: kept under the JSON text of the keys it is made from, so
+--- a configuration changed in place is read again. A configuration that has no JSON text
+--- is converted on every request, as before.
+---@param cfg leash.Config
+---@return table? provider
+---@return string? text
+---@return string? err
+function H.provider(cfg)
+  if cfg.provider == nil or cfg.provider == 'offline' then return nil end
+  local input = { provider = cfg.provider, providers = cfg.providers, timeout_ms = cfg.timeout_ms }
+  local encoded, key = pcall(vim.json.encode, input)
+  if encoded and H.provider_made and H.provider_made.key == key then
+    return H.provider_made.provider, H.provider_made.text
+  end
+  local native, err = require('leash.native').load()
+  if not native then return nil, nil, err end
+  local ok, p, text = pcall(native.provider_config, input)
+  if not ok then return nil, nil, require('leash.native').message(p) end
+  H.provider_made = encoded and text and { key = key, provider = p, text = text } or nil
+  return p, text
+end
 
 --- The completion pipe is opened once per Neovim process: the core writes one byte per
 --- finished job; the read callback schedules the take on the main loop. The handle lives

@@ -143,7 +143,13 @@ function H.checks.plan_start(mod)
   eq(nil, job:take(), 'a result is taken once')
   job:cancel() -- after the end: no effect, no error
   eq(true, job:is_finished())
-  matches('invalid type', raises(mod.plan_start, small_catalog(mod), 'x', { provider = 'not a table' }))
+  matches('provider.*not JSON text', raises(mod.plan_start, small_catalog(mod), 'x', { provider = 'not a table' }))
+  -- The provider as the JSON text provider_config gave: the same checks as the table.
+  local _, text = mod.provider_config({ provider = 'ollama', timeout_ms = 5000 })
+  job = mod.plan_start(small_catalog(mod), 'turn on word wrap', { profile = 'neovim', provider = text })
+  eq('number', type(job:id()))
+  job:cancel()
+  matches('provider', raises(mod.plan_start, small_catalog(mod), 'x', { provider = '{"kind": "nope"}' }))
 end
 
 function H.checks.notify_fd(mod)
@@ -249,6 +255,8 @@ function H.checks.provider_config(mod)
   eq(nil, mod.provider_config({}), 'offline')
   local p = mod.provider_config({ provider = 'ollama', timeout_ms = 5000 })
   eq({ name = 'ollama', timeout_ms = 5000, timeout_setting = 'timeout_ms', headers = {} }, p)
+  local _, text = mod.provider_config({ provider = 'ollama', timeout_ms = 5000 })
+  eq(p, vim.json.decode(text), 'the same provider as JSON text')
   p = mod.provider_config({ provider = 'l', providers = { l = { kind = 'ollama', timeout_ms = 9000 } } })
   eq({ 'l', 'ollama', 9000 }, { p.name, p.kind, p.timeout_ms })
   eq(nil, p.timeout_setting, 'the provider sets its own deadline')

@@ -190,6 +190,23 @@ describe('planner with a provider', function()
     matches('did not answer within 1 s %(deadline%); raise providers%.spec%.timeout_ms$', r.err)
   end)
 
+  it('a provider changed in the configuration table itself is the one the next request uses', function()
+    server = anthropic_server(WRAP_PLAN, 3000)
+    use_server(server.port, nil, { timeout_ms = 5000 }, { timeout_ms = vim.NIL })
+    local planner = require('leash.planner')
+    -- A first request makes the provider (and keeps it), then is cancelled.
+    ok(planner.start('turn on word wrap', function() end))
+    planner.cancel({ quiet = true })
+    local cfg = require('leash.config').get()
+    cfg.timeout_ms = 1000 -- in place, after setup()
+    local r = plan_and_wait('turn on word wrap', 5000)
+    eq('error', r.status)
+    matches('did not answer within 1 s %(deadline%); raise timeout_ms$', r.err)
+    cfg.providers.spec.timeout_ms = 2000
+    r = plan_and_wait('turn on word wrap', 5000)
+    matches('did not answer within 2 s %(deadline%); raise providers%.spec%.timeout_ms$', r.err)
+  end)
+
   it(':Leash cancel ends the request at once and nothing runs', function()
     server = anthropic_server(WRAP_PLAN, 5000)
     use_server(server.port)

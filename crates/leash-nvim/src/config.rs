@@ -36,13 +36,31 @@ fn setup_field(lua: &Lua, key: LuaValue, value: LuaValue) -> SetupField {
 }
 
 /// `provider_config(cfg)`: the provider table the planner uses for a config
-/// `check_config` gave (its provider, providers and timeout_ms), or nil for the offline
-/// planner.
-pub fn provider_config(lua: &Lua, cfg: LuaValue) -> mlua::Result<LuaValue> {
+/// `check_config` gave (its provider, providers and timeout_ms), and the same as JSON
+/// text (what `plan_start` reads fastest: the planner keeps it for the next request), or
+/// nil for the offline planner.
+pub fn provider_config(lua: &Lua, cfg: LuaValue) -> mlua::Result<(LuaValue, Option<String>)> {
     let v = plain_json(lua.from_value(cfg).map_err(|e| err(format!("leash: config: {e}")))?);
     match schema::provider_of(&v, schema::Runs::LuaOrCmd).map_err(|e| err(format!("leash: config: {e}")))? {
-        Some(p) => lua.to_value_with(&p, plain_tables()),
-        None => Ok(LuaValue::Nil),
+        Some(p) => {
+            // Absent, not null, where the table has nothing (`plain_tables`): the text
+            // reads as the table does.
+            let json = serde_json::to_value(&p).map_err(|e| err(format!("leash: config: {e}")))?;
+            let text = without_nulls(json).to_string();
+            Ok((lua.to_value_with(&p, plain_tables())?, Some(text)))
+        }
+        None => Ok((LuaValue::Nil, None)),
+    }
+}
+
+/// `v` without the members of its objects that are null.
+fn without_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            Value::Object(m.into_iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k, without_nulls(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(without_nulls).collect()),
+        other => other,
     }
 }
 

@@ -252,9 +252,15 @@ pub fn policy(lua: &Lua, catalog: &SessionCatalog, opts: &Option<Table>) -> mlua
     catalog.policy(profile.as_deref(), raise.as_ref()).map_err(err)
 }
 
-/// The `provider` option: the model to ask (default: the offline planner).
+/// The `provider` option: the model to ask (default: the offline planner), as a table or
+/// as the JSON text `provider_config` gave with it.
 pub fn provider(lua: &Lua, opts: &Option<Table>) -> mlua::Result<ProviderConfig> {
     match opt::<LuaValue>(opts, "provider")? {
+        Some(LuaValue::String(text)) => {
+            let json: Value = serde_json::from_slice(&text.as_bytes())
+                .map_err(|e| err(format!("option “provider”: not JSON text: {e}")))?;
+            ProviderConfig::from_json(&json).map_err(err)
+        }
         Some(v) => {
             let json: Value = lua.from_value(v).map_err(|e| err(format!("option “provider”: {e}")))?;
             ProviderConfig::from_json(&json).map_err(err)

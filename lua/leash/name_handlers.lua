@@ -49,13 +49,8 @@ function M.list()
   if not ok then return {} end
   -- Compared in place, field by field, with the last list: nothing is built unless
   -- something changed.
-  local fields, n, same = H.last.fields, 0, H.last.list ~= nil
-  local function put(v)
-    n = n + 1
-    if fields[n] ~= v then
-      same, fields[n] = false, v
-    end
-  end
+  local check = require('leash.sources.shared.fields').compare(H.last.fields, H.last.list ~= nil)
+  local put = check.put
   local found = {}
   for _, c in ipairs(cmds) do
     local pattern = c.pattern
@@ -66,13 +61,7 @@ function M.list()
       put(c.group_name or '')
     end
   end
-  if #fields ~= n then
-    same = false
-    for i = #fields, n + 1, -1 do
-      fields[i] = nil
-    end
-  end
-  if same then return H.last.list end
+  if check.done() then return H.last.list end
   local out = {}
   for i, c in ipairs(found) do
     out[i] = { pattern = c.pattern, event = c.event, group = c.group_name or '' }

@@ -45,15 +45,12 @@ function M.entries(ctx)
   -- callback's plugin reads its source file name, which is what costs), and all of them
   -- after a plugin was installed or updated.
   local last, plugins = H.last, origin.plugin_generation()
-  local fields, n = last.fields, 0
-  local same = last.list ~= nil and last.bufnr == bufnr and last.plugins == plugins
+  local check = require('leash.sources.shared.fields').compare(
+    last.fields,
+    last.list ~= nil and last.bufnr == bufnr and last.plugins == plugins
+  )
+  local put = check.put
   local loads = {}
-  local function put(v)
-    n = n + 1
-    if fields[n] ~= v then
-      same, fields[n] = false, v
-    end
-  end
   local maps_found, modes_found, ids, seen = {}, {}, {}, {}
   for _, mode in ipairs(modes) do
     for _, maps in ipairs({ vim.api.nvim_buf_get_keymap(bufnr, mode), vim.api.nvim_get_keymap(mode) }) do
@@ -82,13 +79,7 @@ function M.entries(ctx)
       end
     end
   end
-  if #fields ~= n then
-    same = false
-    for i = #fields, n + 1, -1 do
-      fields[i] = nil
-    end
-  end
-  if same then return last.list end
+  if check.done() then return last.list end
   last.list, last.bufnr, last.plugins = nil, bufnr, plugins
   local out, made = {}, {}
   for i, map in ipairs(maps_found) do

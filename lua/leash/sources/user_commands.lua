@@ -56,15 +56,10 @@ function M.entries(ctx)
   -- Then the entries are made again only for commands that are new or changed (finding
   -- a command's plugin and reading the plugin's help is what costs).
   local last = H.last
-  local fields, n = last.fields, 0
   local context = table.concat({ tostring(help), origin.plugin_generation(), plugin_help.generation() }, '\31')
-  local same = last.list ~= nil and last.context == context
-  local function put(v)
-    n = n + 1
-    if fields[n] ~= v then
-      same, fields[n] = false, v
-    end
-  end
+  local check =
+    require('leash.sources.shared.fields').compare(last.fields, last.list ~= nil and last.context == context)
+  local put = check.put
   local found, seen = {}, {}
   for set, cmds in ipairs(sets) do
     local names = vim.tbl_keys(cmds)
@@ -85,13 +80,7 @@ function M.entries(ctx)
       end
     end
   end
-  if #fields ~= n then
-    same = false
-    for i = #fields, n + 1, -1 do
-      fields[i] = nil
-    end
-  end
-  if same then return last.list end
+  if check.done() then return last.list end
   last.list = nil
   local out, made = {}, {}
   for _, f in ipairs(found) do

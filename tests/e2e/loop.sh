@@ -82,6 +82,11 @@ for size in 80x24 120x40; do
   grep -q 'colorscheme habamax — a colorscheme' <<<"$win" || fail "the [code] mark of :colorscheme does not say why ($size): $win"
   grep -q 'may load spell files' <<<"$win" || fail "the [code] mark of spelllang does not say why ($size): $win"
   capture "marked-$size"
+  # <CR> does not run a marked plan, and says so without a hit-enter prompt.
+  keys Enter
+  sleep 0.5
+  screen | grep -q 'Press ENTER' && fail "<CR> on a marked plan left a hit-enter prompt ($size)"
+  screen | grep -q 'leash plan' || fail "<CR> closed the marked plan ($size)"
   keys q
   gone || fail "the marked plan's window did not close ($size)"
   echo "loop: ok ($size): each [code] mark says why in a few words"

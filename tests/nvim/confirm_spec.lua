@@ -606,6 +606,8 @@ describe('the plan window shows every step that will run', function()
   end)
 
   it('the run key does nothing until every row was drawn; the footer counts what is left', function()
+    local notes, saved = {}, vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
     local h, calls = open(tall_plan(10))
     local cfg = vim.api.nvim_win_get_config(h.win)
     local n = #lines_of(h)
@@ -614,8 +616,14 @@ describe('the plan window shows every step that will run', function()
     eq((' %d more lines: j/<C-d> scroll · q cancel '):format(n - cfg.height), footer(h))
     matches('^ It does not fit: scroll to the end %(j, <C%-d>%) before y can run it%.$', lines_of(h)[2])
     for _, key in ipairs({ '<CR>', 'y' }) do
+      notes = {}
       press(key)
       eq({ run = 0, cancel = 0 }, calls, key .. ' before the end was shown')
+      -- A key that does nothing says why.
+      eq({
+        key == 'y' and ('leash: %d more lines to read first: scroll (j, <C-d>), then y'):format(n - cfg.height)
+          or 'leash: marked steps run on y, not <CR>',
+      }, notes, key)
     end
     -- Jumping to the end skips rows that were never drawn.
     press('G')
@@ -629,10 +637,13 @@ describe('the plan window shows every step that will run', function()
     eq('ready', h.status())
     -- A marked plan ([shell] here) runs on y only.
     eq(' y run (marked steps: not <CR>) · q cancel · <C-d>/<C-u> scroll ', footer(h))
+    notes = {}
     press('<CR>')
     eq({ run = 0, cancel = 0 }, calls, '<CR> ran a marked plan')
+    eq({ 'leash: marked steps run on y, not <CR>' }, notes)
     press('y')
     eq({ run = 1, cancel = 0 }, calls)
+    vim.notify = saved
   end)
 
   it('e refines: ignored while arming, then closes the window once and runs nothing', function()
@@ -652,13 +663,18 @@ describe('the plan window shows every step that will run', function()
   end)
 
   it('plan only: no key runs it, the footer says so, e still refines', function()
+    local notes, saved = {}, vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = msg end
     local h, calls = open(plan({ wrap_step }), { plan_only = true })
     eq(' plan only (:Do!), nothing runs · q/<Esc> close ', footer(h))
     settle()
     for _, key in ipairs({ '<CR>', 'y' }) do
+      notes = {}
       press(key)
       eq({ run = 0, cancel = 0 }, calls, key)
+      eq({ 'leash: plan only (:Do!), nothing runs here: :Leash last runs it' }, notes, key)
     end
+    vim.notify = saved
     h.run()
     eq({ run = 0, cancel = 0 }, calls, 'run()')
     press('q')

@@ -62,15 +62,15 @@ function M.set_keys(buf, state, handle, refine)
   if state.plan_only then
     -- Shown to be read (`:Do!`): no key runs it, and the run keys do nothing.
     for _, lhs in ipairs(H.run_keys) do
-      map(lhs, '<Nop>', 'leash: plan only, nothing runs')
+      map(lhs, function() M.explain(state, 'ready') end, 'leash: plan only, nothing runs')
     end
   else
     for _, lhs in ipairs(state.marked and H.marked_run_keys or H.run_keys) do
       map(lhs, handle.run, 'leash: run this plan')
     end
-    -- <CR> does nothing in a marked plan's window (rather than move the cursor: the
-    -- footer says which key runs it).
-    if state.marked then map('<CR>', '<Nop>', 'leash: y runs this plan') end
+    -- <CR> does not run a marked plan (rather than move the cursor, it says which key
+    -- does).
+    if state.marked then map('<CR>', function() M.explain(state, 'marked') end, 'leash: y runs this plan') end
   end
   if refine then map(H.refine_key, handle.refine, 'leash: edit the request and plan again') end
   for _, lhs in ipairs(H.cancel_keys) do
@@ -80,6 +80,27 @@ function M.set_keys(buf, state, handle, refine)
   for _, lhs in ipairs(H.sideways_keys) do
     map(lhs, '<Nop>', 'leash: rows fit the window')
   end
+end
+
+--- Say why a run key did nothing (the footer says it too, but a key that does nothing
+--- must not be silent). Nothing while the window is arming: a key typed then was meant
+--- for something else.
+---@param state leash.PlanWindowState
+---@param why 'marked'|'unread'|'arming'|'too_small'|'terminal'|'closed'|'ready'
+function M.explain(state, why)
+  if state.done or not hardening.armed(state) then return end
+  local msg
+  if why == 'marked' then
+    msg = 'leash: marked steps run on y, not <CR>'
+  elseif why == 'unread' then
+    local left = #state.lines - state.nseen
+    msg = ('leash: %d more line%s to read first: scroll (j, <C-d>), then y'):format(left, left == 1 and '' or 's')
+  elseif why == 'too_small' then
+    msg = "leash: no room for the plan: enlarge Neovim or lower 'cmdheight'"
+  elseif state.plan_only then
+    msg = 'leash: plan only (:Do!), nothing runs here: :Leash last runs it'
+  end
+  if msg then require('leash.ui.notify').notify(msg, vim.log.levels.WARN) end
 end
 
 --- Show the footer for the window's state (where there is a border to hold it).

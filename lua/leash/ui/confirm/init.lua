@@ -186,7 +186,9 @@ function H.open(plan, opts, made)
     marked = marked,
     status = function() return decision.status(state) end,
     run = function()
-      if decision.status(state) == 'ready' and not state.plan_only then finish(true) end
+      local status = decision.status(state)
+      if status == 'ready' and not state.plan_only then return finish(true) end
+      decision.explain(state, status)
     end,
     cancel = function() finish(false) end,
     refine = function()

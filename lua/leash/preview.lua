@@ -777,8 +777,17 @@ function H.effect(before, after, file)
   for _, h in ipairs(hunks) do
     local sa, ca, sb, cb = h[1], h[2], h[3], h[4]
     removed, added = removed + ca, added + cb
-    add('-', before, sa, ca)
-    add('+', after, sb, cb)
+    if ca == cb then
+      -- Lines replaced where they stand (a sort, a substitute): each old line beside
+      -- the new one, so that a folded diff still shows what a line becomes.
+      for k = 0, math.min(ca, math.ceil((M.max_shown - #shown) / 2)) - 1 do
+        shown[#shown + 1] = { '-', sa + k, H.cut(before[sa + k]) }
+        shown[#shown + 1] = { '+', sb + k, H.cut(after[sb + k]) }
+      end
+    else
+      add('-', before, sa, ca)
+      add('+', after, sb, cb)
+    end
   end
   local total = added + removed
   return { kind = 'diff', file = file, added = added, removed = removed, lines = shown, total = total }

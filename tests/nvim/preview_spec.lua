@@ -359,6 +359,28 @@ describe('the text the dry run reads back', function()
   end
 end)
 
+describe('a folded diff', function()
+  before_each(function()
+    fresh()
+    reset()
+  end)
+
+  it('shows each line a sort moved beside what it became, not only the removed ones', function()
+    local text = {}
+    for i = 1, 40 do
+      text[i] = ('line %02d'):format(41 - i)
+    end
+    buffer(text, 1)
+    local pv = require('leash.preview').compute(validate({ cmd('sort') }))
+    local shown = require('leash.preview').effects(pv)[1].lines
+    eq(require('leash.preview').fold, #shown)
+    eq({ '-', 1, 'line 40' }, shown[1])
+    eq({ '+', 1, 'line 01' }, shown[2])
+    eq({ '-', 2, 'line 39' }, shown[3])
+    eq({ '+', 2, 'line 02' }, shown[4])
+  end)
+end)
+
 describe('what the dry run does not run', function()
   before_each(function()
     fresh()

@@ -48,7 +48,7 @@ function M.entries(ctx)
   }
   -- Each Lua callback's reference, read in one listing: a redefinition changes it even
   -- when every field above stays the same.
-  local refs = H.lua_refs(bufnr)
+  local refs, files = H.lua_refs(bufnr)
   -- What the entries are made from (everything a pin records: the buffer, each
   -- command's pinned fields, its callback's reference, what it loads as a lazy.nvim
   -- stand-in; and the help data), field by field, is compared in place with what the
@@ -69,7 +69,7 @@ function M.entries(ctx)
         seen[name] = true
         local def, loads = cmds[name], origin.lazy_command(name)
         local owner, ref = set == 1 and bufnr or nil, refs[name]
-        found[#found + 1] = { name = name, def = def, loads = loads, owner = owner, ref = ref }
+        found[#found + 1] = { name = name, def = def, loads = loads, owner = owner, ref = ref, file = files[name] }
         put(name)
         put(owner or false)
         put(ref or false)
@@ -207,11 +207,13 @@ function H.is_stand_in(pin) return pin:find('\31lazy:', 1, true) ~= nil end
 function H.lua_ref(name, bufnr) return H.lua_refs(bufnr, name)[name] end
 
 --- The references of the Lua callbacks of every user command seen from buffer `bufnr`
---- (or of those whose names begin with `prefix`), by name, as |H.lua_ref()| reads each:
---- one listing instead of one per command.
+--- (or of those whose names begin with `prefix`), by name, as |H.lua_ref()| reads each,
+--- and the files that define those callbacks (which name a plugin's command's plugin,
+--- |leash.sources.shared.origin.of_command()|): one listing instead of one per command.
 ---@param bufnr? integer
 ---@param prefix? string
----@return table<string, string>
+---@return table<string, string> refs
+---@return table<string, string> files
 function H.lua_refs(bufnr, prefix)
   local function list() return vim.api.nvim_exec2('command ' .. (prefix or ''), { output = true }).output end
   local ok, out
@@ -220,8 +222,8 @@ function H.lua_refs(bufnr, prefix)
   else
     ok, out = pcall(list)
   end
-  local refs, seen = {}, {}
-  if not ok or type(out) ~= 'string' then return refs end
+  local refs, files, seen = {}, {}, {}
+  if not ok or type(out) ~= 'string' then return refs, files end
   for line in out:gmatch('[^\n]+') do
     -- Four columns of flags (`!"b|`), then the name; the first line of a name is the
     -- command that name runs (a buffer's own is listed before a global one). Not the
@@ -230,9 +232,10 @@ function H.lua_refs(bufnr, prefix)
     if name and not seen[name] and line:sub(1, 4):match('^[!"b| ]*$') and not line:match('^ *Name +Args ') then
       seen[name] = true
       refs[name] = line:match('<Lua (%d+)')
+      files[name] = line:match('<Lua %d+: (.-):%d+>')
     end
   end
-  return refs
+  return refs, files
 end
 
 --- Load the plugins of the lazy.nvim stand-in `:name` through lazy.nvim's
@@ -266,7 +269,7 @@ end
 --- as a lazy.nvim stand-in).
 function H.entry(f, help)
   local def, name, loads = f.def, f.name, f.loads
-  local plugin = loads and table.concat(loads, ', ') or origin.of_command(def)
+  local plugin = loads and table.concat(loads, ', ') or origin.of_command(def, f.file)
   return {
     id = 'user:' .. name,
     kind = 'user_command',

@@ -48,29 +48,21 @@ end
 ---
 --- A command with a Lua callback carries the script that was running
 --- when it was defined: the user's init.lua when it called a plugin's `setup()`, which
---- would credit lazy.nvim's `:Lazy` to "your config". `:command {name}` names the
---- callback's own file (`<Lua 73: …/lazy.nvim/lua/lazy/view/commands.lua:12>`), so
---- that file decides when it belongs to a plugin.
+--- would credit lazy.nvim's `:Lazy` to "your config". `:command` names the callback's
+--- own file (`<Lua 73: …/lazy.nvim/lua/lazy/view/commands.lua:12>`): given as
+--- `callback_file`, that file decides when it belongs to a plugin.
 ---@param def table
+---@param callback_file? string the file of its Lua callback, as `:command` lists it
 ---@return string? name
-function M.of_command(def)
+function M.of_command(def, callback_file)
   local owner
   local sid = tonumber(def.script_id)
   if sid and sid > 0 and vim.fn.exists('*getscriptinfo') == 1 then
     local ok, info = pcall(vim.fn.getscriptinfo, { sid = sid })
     if ok and type(info) == 'table' and info[1] then owner = M.of_path(info[1].name) end
   end
-  local name = type(def.name) == 'string' and def.name or ''
-  if (owner and owner ~= 'your config') or not name:match('^%u[%w]*$') then return owner end
-  local ok, listing = pcall(vim.fn.execute, 'command ' .. name)
-  for line in (ok and listing or ''):gmatch('[^\n]+') do
-    -- Rows start with flags (`!`, `"`, `b`, `|`) before the name; `:command X` lists every
-    -- command whose name starts with X, so only the row of this name counts.
-    local row_name, rest = line:match('^[%s!"b|]*(%S+)%s(.*)$')
-    local file = row_name == name and rest:match('<Lua %d+: (.-):%d+>')
-    if file then return M.of_path(file) or owner end
-  end
-  return owner
+  if (owner and owner ~= 'your config') or not callback_file then return owner end
+  return M.of_path(callback_file) or owner
 end
 
 --- The plugins a lazy.nvim stand-in mapping loads, or nil when `map` is not one.

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use leash_core::plan::MAX_INPUT_BYTES;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value as Json};
 
@@ -86,7 +87,7 @@ fn propose_schema() -> Json {
                                 "id": {"type": "string", "description": "item: its id from catalog_search"},
                                 "args": {"type": "array", "items": {"type": "string"}, "description": "item: its arguments"},
                                 "key": {"type": "string", "description": "setting: its key from catalog_search"},
-                                "value": {"type": ["boolean", "number", "string"], "description": "setting: a value of its type"},
+                                "value": {"type": ["boolean", "number", "string"], "description": "setting: a value of its type in catalog_search (true or false, a whole number, or a string)"},
                                 "scope": {"type": "string", "enum": ["global", "local"], "description": "setting: local only for this window or buffer"},
                                 "command": {"type": "string", "description": "terminal: the command line, run in a terminal"},
                                 "why": {"type": "string", "description": "why, for the person"}
@@ -121,6 +122,8 @@ pub enum ArgError {
     Missing { tool: &'static str, field: &'static str, what: &'static str },
     #[error("{tool}: “{field}” must be {what}, not {found}")]
     WrongType { tool: &'static str, field: &'static str, what: &'static str, found: &'static str },
+    #[error("{tool}: “{field}” is {bytes} bytes as JSON; leash reads at most {max} (a plan has at most 10 steps)")]
+    TooLarge { tool: &'static str, field: &'static str, bytes: usize, max: usize },
 }
 
 /// Reads the arguments of tool `name`.
@@ -157,7 +160,16 @@ pub fn parse(name: &str, args: Option<&Map<String, Json>>) -> Result<Call, ArgEr
                 field: "plan",
                 what: "an object {\"reply\": \"...\", \"steps\": [...]}",
             }),
-            Some(plan @ Json::Object(_)) => Ok(Call::Propose(plan.to_string())),
+            // The core's parser refuses more too, but in words about a model's answer.
+            Some(plan @ Json::Object(_)) => match plan.to_string() {
+                text if text.len() > MAX_INPUT_BYTES => Err(ArgError::TooLarge {
+                    tool: PROPOSE_PLAN,
+                    field: "plan",
+                    bytes: text.len(),
+                    max: MAX_INPUT_BYTES,
+                }),
+                text => Ok(Call::Propose(text)),
+            },
             Some(other) => Err(ArgError::WrongType {
                 tool: PROPOSE_PLAN,
                 field: "plan",
@@ -261,6 +273,12 @@ mod tests {
         let as_text = parse(PROPOSE_PLAN, Some(&args(json!({"plan": plan.to_string()})))).unwrap_err().to_string();
         assert!(as_text.contains("“plan” must be an object") && as_text.ends_with("not a string"), "{as_text}");
         assert!(parse(PROPOSE_PLAN, None).unwrap_err().to_string().starts_with("propose_plan needs “plan”"));
+        let huge = json!({"reply": "x".repeat(MAX_INPUT_BYTES), "steps": []});
+        let too_large = parse(PROPOSE_PLAN, Some(&args(json!({"plan": huge})))).unwrap_err().to_string();
+        assert!(
+            too_large.starts_with("propose_plan: “plan” is 1048") && too_large.contains("at most 1048576"),
+            "{too_large}"
+        );
 
         assert_eq!(parse(EDITOR_STATE, None), Ok(Call::State));
         assert_eq!(parse("vim_command", None), Err(ArgError::UnknownTool("vim_command".into())));

@@ -10,7 +10,7 @@
 #   4. A hit-enter prompt of someone else's, dismissed with Enter while a plan is made, is
 #      not typing: the window opens when the plan arrives.
 #   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
-#      in a notification titled leash, without the "leash:" prefix.
+#      in a notification titled leash, without the "leash:" prefix; so is `:Leash` alone.
 #   7. (80×24, a new session) `:Do <Tab>` completes the last session's request; a plan
 #      reviewed with `:Do!` runs from `:Leash last` with y in the session after; `:Leash
 #      log` lists it with its steps and outcome, and q closes it.
@@ -242,6 +242,21 @@ EOF
   case "$box" in *"leash: dead"*) fail "the notification repeats the leash: prefix: $box" ;; esac
   screen | grep -q 'leash' || fail "the notification is not titled leash"
   echo "loop: ok: snacks.nvim's notifier shows the whole error, wrapped, titled leash, without the prefix"
+
+  # :Leash alone: a listing of every subcommand with its line is cut off in the
+  # notifier's window; the names in one sentence are not.
+  ex 'Leash'
+  wait_quietly 'what each' 10 "appeared after :Leash alone with snacks.nvim's notifier" ||
+    fail ":Leash alone showed no notification"
+  sleep 0.5
+  capture snacks-leash-80x24
+  box=$(screen | grep -o '│.*│' | sed 's/^│ *//; s/ *│$//' | tr '\n' ' ' | tr -s ' ')
+  case "$box" in
+    *"again, build, cancel, catalog, last, log, rank, show, undo (:help :Leash says what each does)"*) ;;
+    *) fail ":Leash alone is not shown whole in the notification: $box" ;;
+  esac
+  screen | grep -q '↓' && fail ":Leash alone left lines below the notification's edge"
+  echo "loop: ok: :Leash alone names every subcommand in a notification that shows it whole"
 else
   echo "loop: note: no $snacks_tar; the snacks.nvim case did not run"
 fi

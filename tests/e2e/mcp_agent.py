@@ -153,6 +153,8 @@ async def main() -> None:
                 ({"request": ["wrap"]}, "“request” must be a string, not a list"),
                 ({"request": "wrap", "limit": "5"}, "“limit” must be a whole number from 1 to 100"),
                 ({"request": ""}, "“request” must be a non-empty string"),
+                # A megabyte to rank would hold the person's editor for seconds.
+                ({"request": "wrap " * 200_000}, "“request” is 1000000 characters; leash reads at most 4096"),
             ]:
                 r = await s.call_tool("catalog_search", args)
                 if not r.is_error or says not in text_of(r):

@@ -13,6 +13,11 @@ pub const CATALOG_SEARCH: &str = "catalog_search";
 pub const PROPOSE_PLAN: &str = "propose_plan";
 pub const EDITOR_STATE: &str = "editor_state";
 
+/// The longest `request` a search takes. Ranking runs on Neovim's main loop, in time that
+/// grows with the request (a megabyte held the person's editor for seconds); a request
+/// in words is far shorter.
+pub const MAX_REQUEST_CHARS: usize = 4096;
+
 const SEARCH_HELP: &str = "\
 Search what the person's Neovim can do (Ex commands, options, user commands, mappings, language server \
 and diagnostic actions, the project's scripts, Git and file actions, a terminal command line) for a request \
@@ -61,7 +66,7 @@ fn search_schema() -> Json {
     json!({
         "type": "object",
         "properties": {
-            "request": {"type": "string", "description": "what to do, in words (\"wrap long lines\", \"run the tests\")"},
+            "request": {"type": "string", "maxLength": MAX_REQUEST_CHARS, "description": "what to do, in words (\"wrap long lines\", \"run the tests\")"},
             "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "how many results, 20 when absent"}
         },
         "required": ["request"]
@@ -122,8 +127,8 @@ pub enum ArgError {
     Missing { tool: &'static str, field: &'static str, what: &'static str },
     #[error("{tool}: “{field}” must be {what}, not {found}")]
     WrongType { tool: &'static str, field: &'static str, what: &'static str, found: &'static str },
-    #[error("{tool}: “{field}” is {bytes} bytes as JSON; leash reads at most {max} (a plan has at most 10 steps)")]
-    TooLarge { tool: &'static str, field: &'static str, bytes: usize, max: usize },
+    #[error("{tool}: “{field}” is {size}; leash reads at most {max} ({hint})")]
+    TooLarge { tool: &'static str, field: &'static str, size: String, max: String, hint: &'static str },
 }
 
 /// Reads the arguments of tool `name`.
@@ -136,6 +141,15 @@ pub fn parse(name: &str, args: Option<&Map<String, Json>>) -> Result<Call, ArgEr
             match args.get("request") {
                 None | Some(Json::Null) => {
                     return Err(ArgError::Missing { tool: CATALOG_SEARCH, field: "request", what });
+                }
+                Some(Json::String(r)) if r.chars().count() > MAX_REQUEST_CHARS => {
+                    return Err(ArgError::TooLarge {
+                        tool: CATALOG_SEARCH,
+                        field: "request",
+                        size: format!("{} characters", r.chars().count()),
+                        max: format!("{MAX_REQUEST_CHARS}"),
+                        hint: "say what to do in a few words",
+                    });
                 }
                 Some(Json::String(_)) => {}
                 Some(other) => {
@@ -165,8 +179,9 @@ pub fn parse(name: &str, args: Option<&Map<String, Json>>) -> Result<Call, ArgEr
                 text if text.len() > MAX_INPUT_BYTES => Err(ArgError::TooLarge {
                     tool: PROPOSE_PLAN,
                     field: "plan",
-                    bytes: text.len(),
-                    max: MAX_INPUT_BYTES,
+                    size: format!("{} bytes as JSON", text.len()),
+                    max: format!("{MAX_INPUT_BYTES}"),
+                    hint: "a plan has at most 10 steps",
                 }),
                 text => Ok(Call::Propose(text)),
             },
@@ -214,6 +229,7 @@ mod tests {
         assert_eq!(search.input_schema["required"], json!(["request"]));
         assert_eq!(search.input_schema["properties"]["request"]["type"], "string");
         assert_eq!(search.input_schema["properties"]["limit"]["type"], "integer");
+        assert_eq!(search.input_schema["properties"]["request"]["maxLength"], MAX_REQUEST_CHARS);
         assert_eq!(tool(PROPOSE_PLAN).input_schema["required"], json!(["plan"]));
         assert_eq!(tool(EDITOR_STATE).input_schema["properties"], json!({}));
         assert_eq!(tool(EDITOR_STATE).annotations.unwrap().read_only_hint, Some(true));
@@ -279,6 +295,13 @@ mod tests {
             too_large.starts_with("propose_plan: “plan” is 1048") && too_large.contains("at most 1048576"),
             "{too_large}"
         );
+        let long = json!({"request": "wrap ".repeat(1000)});
+        assert_eq!(
+            parse(CATALOG_SEARCH, Some(&args(long))).unwrap_err().to_string(),
+            "catalog_search: “request” is 5000 characters; leash reads at most 4096 (say what to do in a few words)"
+        );
+        let just = json!({"request": "é".repeat(MAX_REQUEST_CHARS)});
+        assert!(parse(CATALOG_SEARCH, Some(&args(just))).is_ok());
 
         assert_eq!(parse(EDITOR_STATE, None), Ok(Call::State));
         assert_eq!(parse("vim_command", None), Err(ArgError::UnknownTool("vim_command".into())));

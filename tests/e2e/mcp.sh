@@ -6,8 +6,8 @@
 #   1. tools/list: exactly catalog_search, propose_plan, editor_state, each input schema
 #      valid JSON Schema (2020-12).
 #   2. catalog_search: 'number' with its type, current value and reach; term:run as shell;
-#      missing, ill-typed and empty arguments and an unknown tool refused, saying what is
-#      wrong; the address from $NVIM when no --server is given, and without either an
+#      missing, ill-typed, empty and too long (1 MB) arguments and an unknown tool refused,
+#      saying what is wrong; the address from $NVIM when no --server is given, and without either an
 #      error that says how to pass it (Codex's env_vars); editor_state without buffer text.
 #   3. a plan with a setting and a terminal step: the window titled "plan from e2e-agent"
 #      shows the command marked [shell]; nothing runs before y; y runs it and the call

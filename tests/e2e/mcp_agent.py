@@ -320,6 +320,19 @@ async def main() -> None:
             )
             if result_of(r)["status"] != "ran":
                 fail(f"an all-safe plan under confirm_before_run = false: {result_of(r)}")
+            # Values as strings, as a client sends them that keeps only the first type of
+            # the schema's list (Codex): read as the setting's type.
+            r = await s.call_tool(
+                "propose_plan",
+                {"plan": {"steps": [{"type": "setting", "key": "tabstop", "value": "4"},
+                                    {"type": "setting", "key": "list", "value": "false"}]}},
+                read_timeout_seconds=20,
+            )
+            if result_of(r)["status"] != "ran" or [x["label"] for x in result_of(r)["steps"]] != [
+                "Set tabstop = 4",
+                "Set list = false",
+            ]:
+                fail(f"values given as strings: {result_of(r)}")
             ok(
                 "fields saying confirm/approved changed nothing: the shell step was shown (the client heard it waiting); "
                 "an all-safe plan ran at once, as for :Do"

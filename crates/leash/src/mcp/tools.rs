@@ -92,7 +92,7 @@ fn propose_schema() -> Json {
                                 "id": {"type": "string", "description": "item: its id from catalog_search"},
                                 "args": {"type": "array", "items": {"type": "string"}, "description": "item: its arguments"},
                                 "key": {"type": "string", "description": "setting: its key from catalog_search"},
-                                "value": {"type": ["boolean", "number", "string"], "description": "setting: a value of its type in catalog_search (true or false, a whole number, or a string)"},
+                                "value": {"type": ["string", "number", "boolean"], "description": "setting: a value of its type in catalog_search (true or false, a whole number, or a string)"},
                                 "scope": {"type": "string", "enum": ["global", "local"], "description": "setting: local only for this window or buffer"},
                                 "command": {"type": "string", "description": "terminal: the command line, run in a terminal"},
                                 "why": {"type": "string", "description": "why, for the person"}
@@ -244,6 +244,9 @@ mod tests {
         let step = &plan["properties"]["steps"]["items"];
         assert_eq!(step["properties"]["type"]["enum"], json!(["item", "setting", "terminal"]));
         assert_eq!(step["required"], json!(["type"]));
+        // A client that keeps one type of a list keeps the first (Codex): a string, which
+        // leash reads losslessly for every setting ("4" → 4, "true" → true).
+        assert_eq!(step["properties"]["value"]["type"][0], "string");
         // No field is closed to the agent: what it adds is ignored by leash, never refused
         // by a client before leash could say so.
         assert!(step.get("additionalProperties").is_none());

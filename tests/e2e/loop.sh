@@ -15,7 +15,8 @@
 #      reviewed with `:Do!` runs from `:Leash last` with y in the session after; `:Leash
 #      log` lists it with its steps and outcome, and q closes it.
 #   8. (80×24, offline) a candidate picked from Neovim's own vim.ui.select list opens its
-#      plan window: the keys that picked it are not typing, no hit-enter prompt.
+#      plan window: the keys that picked it are not typing, no hit-enter prompt; what a
+#      plan of two settings did fits one line, its trailing hint left out whole, not cut.
 #   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
 #      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
@@ -188,6 +189,20 @@ wait_quietly 'leash plan' 10 "appeared after a candidate was picked from the lis
 keys q
 gone || fail "the plan window did not close"
 echo "loop: ok: offline, a candidate picked from Neovim's own list opened its plan window, no hit-enter prompt"
+
+# What a plan did, in one line of 80 columns: the hint "(:Leash undo takes it back)" does
+# not fit, and is left out whole rather than cut mid-word before "(:Leash log)".
+sleep 1.2
+ex 'Do indent with 2 spaces'
+wait_quietly 'leash plan' 10 "appeared before the plan window opened (offline)" || fail "no plan window for 'indent with 2 spaces'"
+sleep 0.3
+keys y
+gone || fail "the plan window did not close after y"
+wait_quietly '^leash: ran 2 steps' 5 "appeared after the plan ran" || fail "no message saying what the plan did"
+line=$(screen | grep '^leash: ran 2 steps' | sed 's/ *$//')
+[ "$line" = "leash: ran 2 steps: shiftwidth=2, tabstop=2 (:Leash log)" ] ||
+  fail "the message of what ran, at 80 columns: $line"
+echo "loop: ok: what the plan did fits one line of 80 columns, the hint left out whole: $line"
 
 # --- 6. a config with a typo, from init.lua ----------------------------------------------
 cat >"$tmp/typo.lua" <<EOF

@@ -13,8 +13,10 @@
 #      shows the command marked [shell]; nothing runs before y; y runs it and the call
 #      returns each step as ran.
 #   4. a plan and q: cancelled, nothing ran.
-#   5. an unknown id: refused at once with its code; no window. So a plan without steps
-#      (saying so) and a 2 MB plan (saying how large a plan may be).
+#   5. an unknown id: refused at once with its code; no window. So is each kind of bad
+#      step (not an object, an unknown type, a bad value, an unknown key, an 11th step),
+#      with its own code, a plan without steps (saying so) and a 2 MB plan (saying how
+#      large a plan may be).
 #   6. fields that try to skip confirmation ("confirm", "approved", a reply saying so) with
 #      confirm_before_run = false: the shell step is shown anyway; an all-safe plan runs
 #      at once, as for :Do. The person takes 6 s: the client hears progress meanwhile.

@@ -271,6 +271,25 @@ async def main() -> None:
                 fail("a plan with nothing to run opened a window")
             ok("an unknown id was refused with its code, and the person was asked nothing")
 
+            # Each kind of bad step gets its own code; an 11th step is not considered.
+            steps = [
+                5,
+                {"type": "frobnicate"},
+                {"type": "setting", "key": "wrap", "value": "banana"},
+                {"type": "setting", "key": "fontsize", "value": 14},
+            ] + [{"type": "item", "id": f"cmd:nosuch{i}"} for i in range(6)] + [
+                {"type": "setting", "key": "list", "value": True}
+            ]
+            r = await s.call_tool("propose_plan", {"plan": {"steps": steps}}, read_timeout_seconds=20)
+            out = result_of(r)
+            codes = [x.get("code") for x in out["steps"]]
+            want = ["malformed_step", "malformed_step", "bad_type", "unknown_key"] + ["unknown_id"] * 6 + ["too_many_steps"]
+            if not r.is_error or out["status"] != "refused" or codes != want:
+                fail(f"bad steps of each kind: {out}")
+            if not all(x.get("reason") for x in out["steps"]):
+                fail(f"a refused step without its reason: {out}")
+            ok("bad steps of each kind are refused with their own code and reason; an 11th step is not considered")
+
             r = await s.call_tool("propose_plan", {"plan": {"steps": []}}, read_timeout_seconds=20)
             out = result_of(r)
             if not r.is_error or out["status"] != "refused" or not out["summary"].startswith("The plan has no steps"):

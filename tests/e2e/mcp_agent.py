@@ -255,6 +255,8 @@ async def main() -> None:
             out = result_of(await decided(call))
             if out["status"] != "cancelled" or {x["status"] for x in out["steps"]} != {"not_run"}:
                 fail(f"the outcome after q: {out}")
+            if "Ask them what they want before proposing it again" not in out["summary"]:
+                fail(f"the summary of a declined plan does not say to ask first: {out['summary']}")
             await asyncio.sleep(0.5)
             if os.path.exists(never_file):
                 fail("a cancelled plan ran its terminal step")

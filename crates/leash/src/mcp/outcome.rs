@@ -68,7 +68,12 @@ pub fn report(id: u64, outcome: &Json) -> Result<Report, BadOutcome> {
             Some(_) => (Status::Failed, format!("The plan stopped: {error}. {} ran before it.", steps(ran))),
             None => (Status::Failed, format!("The plan failed before any step ran: {error}")),
         },
-        "cancelled" => (Status::Cancelled, "The person cancelled the plan; nothing ran.".to_string()),
+        // An agent that hears only "cancelled" tends to propose the same plan again.
+        "cancelled" => (
+            Status::Cancelled,
+            "The person cancelled the plan; nothing ran. Ask them what they want before proposing it again."
+                .to_string(),
+        ),
         "replaced" => {
             (Status::Cancelled, "A newer plan replaced it before the person saw it; nothing ran.".to_string())
         }
@@ -226,6 +231,8 @@ mod tests {
             assert_eq!(statuses(&r), [(0, "not_run".into())], "{lua}");
             assert!(r.value["summary"].as_str().unwrap().contains(words), "{lua}");
         }
+        let r = report(3, &outcome("cancelled", 0, vec![kept(0, "a", "safe")], json!({}))).unwrap();
+        assert!(r.value["summary"].as_str().unwrap().ends_with("Ask them what they want before proposing it again."));
     }
 
     #[test]

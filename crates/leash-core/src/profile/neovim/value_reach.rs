@@ -8,6 +8,11 @@
 //! an expression (`'diffexpr'`, `'makeprg'`, `'shell'`…) are `code` in the tables already.
 //! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
 //! (see `isprint`).
+//!
+//! Values that make Neovim forget a buffer's unsaved changes are `write`, as `:cquit` is:
+//! `'modified'` off, or a `'buftype'` that is never written (`nofile`, `nowrite`), and
+//! `:qall`, `:bunload` or the person's own `:q` then throw the text away without the
+//! question they would have asked (verified: `:qall` quit with the changes unsaved).
 
 use crate::entry::SettingValue;
 use crate::profile::neovim::name_handlers::{handler_for, NameHandler};
@@ -16,6 +21,9 @@ use crate::reach::Reach;
 /// The reach `value` gives option `key` beyond its row, with the reason shown beside the
 /// step; `None` when the value adds nothing.
 pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) -> Option<(Reach, String)> {
+    if let Some(note) = forgets_changes(key, value) {
+        return Some(note);
+    }
     let SettingValue::String(value) = value else { return None };
     let items = || value.split(',').map(str::trim).filter(|s| !s.is_empty());
     match key {
@@ -58,6 +66,28 @@ pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) ->
     }
 }
 
+/// `'buftype'` values whose buffers Neovim never counts as changed.
+const UNWRITTEN_BUFTYPES: &[&str] = &["nofile", "nowrite"];
+
+/// The note for a value after which Neovim quits or unloads a buffer without a word about
+/// its unsaved changes.
+fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
+    let why = match (key, value) {
+        ("modified", SettingValue::Boolean(false)) => "with 'modified' off".to_string(),
+        ("buftype", SettingValue::String(v)) if UNWRITTEN_BUFTYPES.contains(&v.trim()) => {
+            format!("with 'buftype' {}", v.trim())
+        }
+        _ => return None,
+    };
+    Some((
+        Reach::Write,
+        format!(
+            "{why}, Neovim no longer asks before it quits or unloads the buffer: :q, :qall or :bunload then throw \
+             its unsaved changes away"
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +98,26 @@ mod tests {
 
     fn gzip() -> Vec<NameHandler> {
         vec![NameHandler { pattern: "*.gz".into(), event: "BufReadPost".into(), group: "gzip".into() }]
+    }
+
+    #[test]
+    fn a_value_that_forgets_unsaved_changes_is_write() {
+        for (key, value) in
+            [("modified", SettingValue::Boolean(false)), ("buftype", text("nofile")), ("buftype", text("nowrite"))]
+        {
+            let (reach, why) = value_reach(key, &value, &[]).unwrap_or_else(|| panic!("{key} = {value}"));
+            assert_eq!(reach, Reach::Write, "{key} = {value}");
+            assert!(why.contains("unsaved changes"), "{why}");
+        }
+        for (key, value) in [
+            ("modified", SettingValue::Boolean(true)),
+            ("buftype", text("")),
+            ("buftype", text("help")),
+            ("buftype", text("quickfix")),
+            ("readonly", SettingValue::Boolean(true)),
+        ] {
+            assert_eq!(value_reach(key, &value, &[]), None, "{key} = {value}");
+        }
     }
 
     #[test]

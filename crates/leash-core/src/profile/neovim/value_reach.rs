@@ -7,7 +7,8 @@
 //! makes `gf` and `:find` open names that run one. The options that *name* a program or
 //! an expression (`'diffexpr'`, `'makeprg'`, `'shell'`…) are `code` in the tables already.
 //! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
-//! (see `isprint`).
+//! (see `isprint`). `'autochdir'` on is a `:cd` at every buffer switch: `code` when
+//! `$PATH` holds a relative entry, as `:cd` is (see `projects`).
 //!
 //! Values that make Neovim forget a buffer's unsaved changes are `write`, as `:cquit` is:
 //! `'modified'` off, or a `'buftype'` that is never written (`nofile`, `nowrite`), and
@@ -23,6 +24,9 @@ use crate::reach::Reach;
 pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) -> Option<(Reach, String)> {
     if let Some(note) = forgets_changes(key, value) {
         return Some(note);
+    }
+    if let ("autochdir", SettingValue::Boolean(true)) = (key, value) {
+        return super::projects::autochdir_reach(std::env::var_os("PATH").as_deref());
     }
     let SettingValue::String(value) = value else { return None };
     let items = || value.split(',').map(str::trim).filter(|s| !s.is_empty());

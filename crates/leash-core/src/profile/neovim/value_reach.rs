@@ -13,7 +13,10 @@
 //! Values that make Neovim forget a buffer's unsaved changes are `write`, as `:cquit` is:
 //! `'modified'` off, or a `'buftype'` that is never written (`nofile`, `nowrite`), and
 //! `:qall`, `:bunload` or the person's own `:q` then throw the text away without the
-//! question they would have asked (verified: `:qall` quit with the changes unsaved).
+//! question they would have asked (verified: `:qall` quit with the changes unsaved). So
+//! are fewer `'undolevels'` than Neovim's default: an `edit` step is `edit` because it can
+//! be undone, and with `-1` a later `:delete` could not be, nor anything before it
+//! (verified), and `:Leash undo` could not take the plan back.
 
 use crate::entry::SettingValue;
 use crate::profile::neovim::name_handlers::{handler_for, NameHandler};
@@ -73,6 +76,9 @@ pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) ->
 /// `'buftype'` values whose buffers Neovim never counts as changed.
 const UNWRITTEN_BUFTYPES: &[&str] = &["nofile", "nowrite"];
 
+/// Neovim's default `'undolevels'`: fewer levels drop changes that could be undone.
+const DEFAULT_UNDOLEVELS: i64 = 1000;
+
 /// The note for a value after which Neovim quits or unloads a buffer without a word about
 /// its unsaved changes.
 fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
@@ -80,6 +86,15 @@ fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
         ("modified", SettingValue::Boolean(false)) => "with 'modified' off".to_string(),
         ("buftype", SettingValue::String(v)) if UNWRITTEN_BUFTYPES.contains(&v.trim()) => {
             format!("with 'buftype' {}", v.trim())
+        }
+        ("undolevels", SettingValue::Number(n)) if *n < DEFAULT_UNDOLEVELS => {
+            return Some((
+                Reach::Write,
+                format!(
+                    "with 'undolevels' {n} (Neovim's default is {DEFAULT_UNDOLEVELS}) the buffer keeps fewer of its \
+                     changes, or none: later steps, :Leash undo and your own u can no longer take them back"
+                ),
+            ));
         }
         _ => return None,
     };
@@ -106,12 +121,17 @@ mod tests {
 
     #[test]
     fn a_value_that_forgets_unsaved_changes_is_write() {
-        for (key, value) in
-            [("modified", SettingValue::Boolean(false)), ("buftype", text("nofile")), ("buftype", text("nowrite"))]
-        {
+        for (key, value) in [
+            ("modified", SettingValue::Boolean(false)),
+            ("buftype", text("nofile")),
+            ("buftype", text("nowrite")),
+            ("undolevels", SettingValue::Number(-1)),
+            ("undolevels", SettingValue::Number(0)),
+            ("undolevels", SettingValue::Number(999)),
+        ] {
             let (reach, why) = value_reach(key, &value, &[]).unwrap_or_else(|| panic!("{key} = {value}"));
             assert_eq!(reach, Reach::Write, "{key} = {value}");
-            assert!(why.contains("unsaved changes"), "{why}");
+            assert!(why.contains("unsaved changes") || why.contains("take them back"), "{why}");
         }
         for (key, value) in [
             ("modified", SettingValue::Boolean(true)),
@@ -119,6 +139,8 @@ mod tests {
             ("buftype", text("help")),
             ("buftype", text("quickfix")),
             ("readonly", SettingValue::Boolean(true)),
+            ("undolevels", SettingValue::Number(1000)),
+            ("undolevels", SettingValue::Number(5000)),
         ] {
             assert_eq!(value_reach(key, &value, &[]), None, "{key} = {value}");
         }

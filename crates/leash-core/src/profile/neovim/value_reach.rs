@@ -16,7 +16,8 @@
 //! question they would have asked (verified: `:qall` quit with the changes unsaved). So
 //! are fewer `'undolevels'` than Neovim's default: an `edit` step is `edit` because it can
 //! be undone, and with `-1` a later `:delete` could not be, nor anything before it
-//! (verified), and `:Leash undo` could not take the plan back.
+//! (verified), and `:Leash undo` could not take the plan back; and `'undoreload'` below
+//! its default, after which `:edit` (a reload) clears the undo history (verified).
 
 use crate::entry::SettingValue;
 use crate::profile::neovim::name_handlers::{handler_for, NameHandler};
@@ -79,6 +80,10 @@ const UNWRITTEN_BUFTYPES: &[&str] = &["nofile", "nowrite"];
 /// Neovim's default `'undolevels'`: fewer levels drop changes that could be undone.
 const DEFAULT_UNDOLEVELS: i64 = 1000;
 
+/// Neovim's default `'undoreload'`: a reload of a buffer with at least this many lines
+/// (every one, with 0) clears its undo history; -1 keeps it (verified).
+const DEFAULT_UNDORELOAD: i64 = 10000;
+
 /// The note for a value after which Neovim quits or unloads a buffer without a word about
 /// its unsaved changes.
 fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
@@ -93,6 +98,15 @@ fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
                 format!(
                     "with 'undolevels' {n} (Neovim's default is {DEFAULT_UNDOLEVELS}) the buffer keeps fewer of its \
                      changes, or none: later steps, :Leash undo and your own u can no longer take them back"
+                ),
+            ));
+        }
+        ("undoreload", SettingValue::Number(n)) if (0..DEFAULT_UNDORELOAD).contains(n) => {
+            return Some((
+                Reach::Write,
+                format!(
+                    "with 'undoreload' {n} (Neovim's default is {DEFAULT_UNDORELOAD}) reloading a file (:edit, a \
+                     change on disk) clears its undo history: your earlier changes can no longer be taken back"
                 ),
             ));
         }
@@ -128,10 +142,17 @@ mod tests {
             ("undolevels", SettingValue::Number(-1)),
             ("undolevels", SettingValue::Number(0)),
             ("undolevels", SettingValue::Number(999)),
+            ("undoreload", SettingValue::Number(0)),
+            ("undoreload", SettingValue::Number(9999)),
         ] {
             let (reach, why) = value_reach(key, &value, &[]).unwrap_or_else(|| panic!("{key} = {value}"));
             assert_eq!(reach, Reach::Write, "{key} = {value}");
-            assert!(why.contains("unsaved changes") || why.contains("take them back"), "{why}");
+            assert!(
+                why.contains("unsaved changes")
+                    || why.contains("can no longer be taken back")
+                    || why.contains("can no longer take them back"),
+                "{why}"
+            );
         }
         for (key, value) in [
             ("modified", SettingValue::Boolean(true)),
@@ -141,6 +162,8 @@ mod tests {
             ("readonly", SettingValue::Boolean(true)),
             ("undolevels", SettingValue::Number(1000)),
             ("undolevels", SettingValue::Number(5000)),
+            ("undoreload", SettingValue::Number(10000)),
+            ("undoreload", SettingValue::Number(-1)),
         ] {
             assert_eq!(value_reach(key, &value, &[]), None, "{key} = {value}");
         }

@@ -499,6 +499,18 @@ mod tests {
         assert_eq!(p.item(&item("static:yank_to_clipboard"), &[]), Ok(Reach::Shell), "runs the clipboard program");
         assert_eq!(p.item(&item("static:toggle_comments"), &[]), Ok(Reach::Edit));
         assert_eq!(p.item(&item("static:no_such_command"), &[]), Ok(Reach::Shell));
+        // A jump to where a language server points opens a document as `goto_file` does,
+        // and opening one starts the servers of its language and root (a nested project's).
+        for name in [
+            "goto_file",
+            "goto_definition",
+            "goto_declaration",
+            "goto_type_definition",
+            "goto_implementation",
+            "goto_reference",
+        ] {
+            assert_eq!(p.item(&item(&format!("static:{name}")), &[]), Ok(Reach::Shell), "{name}");
+        }
     }
 
     #[test]

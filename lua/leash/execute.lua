@@ -420,6 +420,8 @@ function H.run_step(step, entries, ctx)
       plan_text = ctx.plan_text,
       label = ('step %d (%s)'):format(ctx.number or 0, H.label(step)),
       on_starts = function(starts) H.log_starts(step, ctx.number, starts) end,
+      -- A step shown below [code] was not shown as reading another project's settings.
+      projects = not may_run_code,
     })
   end
   -- Raw control bytes could move what the terminal shows (a later plan window among

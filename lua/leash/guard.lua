@@ -34,7 +34,11 @@
 ---    repository the step opened does not run that repository's commands. Drivers a
 ---    repository names itself (`filter.<name>`, `diff.<name>.textconv`) cannot be switched
 ---    off by name: a step that opens a file of another project is `[code]` and says so
----    (the core's `profile/neovim/projects.rs`).
+---    (the core's `profile/neovim/projects.rs`). A step below `[code]` can still land in
+---    one without naming it (`:cfirst` after an error file, a tag, `:wincmd f`): while the
+---    current buffer is a file of another project that the step moved to, no program
+---    starts (`opts.projects`), so the user's git hook, or a language server starting
+---    there, does not run that project's drivers unconfirmed.
 ---
 --- 5. Callbacks the step schedules (`vim.schedule()`, `vim.defer_fn()`, a libuv timer,
 ---    `timer_start()` from Lua) run inside the guard when they run within
@@ -70,6 +74,8 @@ local H = {}
 ---  (and after each callback it scheduled that ran inside the guard)
 ---@field label? string the step as messages name it (`step 2 (Run :edit x)`), for a
 ---  callback of it that tried a refused start
+---@field projects? boolean the step is below `[code]`: refuse every start while the current
+---  buffer is a file of another project the step moved to
 
 --- Run `fn` with the guard armed; `fn` returns `ok, err` like a step handler. Returns
 --- `false, message` when the guard cannot be armed (nothing ran) or when `fn` tried a
@@ -84,7 +90,11 @@ function M.run(fn, opts)
   local program, err = M.refusal_program()
   if not program then return false, err end
   local state = H.new_state(program, opts.plan_text)
-  state.later = { plan_text = opts.plan_text, label = opts.label, on_starts = opts.on_starts }
+  -- The file the step starts on: a step below [code] that moves to a file of another
+  -- project gets no program started there (see the module header, 4).
+  local projects = opts.projects and { file = H.buffer_file(vim.api.nvim_get_current_buf()), seen = {} } or nil
+  state.later = { plan_text = opts.plan_text, label = opts.label, on_starts = opts.on_starts, projects = projects }
+  state.projects = projects
   local armed, aerr = pcall(H.arm, state)
   if not armed then
     H.disarm(state)
@@ -331,6 +341,7 @@ function H.run_later(later, fn, args)
   if not program then return notify(('leash: %s did not run: %s'):format(who, perr), vim.log.levels.ERROR) end
   local state = H.new_state(program, later.plan_text)
   state.later = later
+  state.projects = later.projects
   local armed, aerr = pcall(H.arm, state)
   if not armed then
     H.disarm(state)
@@ -481,6 +492,29 @@ function H.check_argv(s, argv)
       end
     end
   end
+  if s.projects then return H.foreign_project(s.projects) end
+end
+
+--- The file of buffer `buf` (nil for a special buffer or one without a name).
+function H.buffer_file(buf)
+  if vim.bo[buf].buftype ~= '' then return nil end
+  local name = vim.api.nvim_buf_get_name(buf)
+  return name ~= '' and name or nil
+end
+
+--- Why nothing may start now because the step moved to a file of another project, or
+--- nil. Asked on the main loop only: a libuv callback cannot read the current buffer.
+---@param p { file?: string, seen: table<string, string|false> }
+function H.foreign_project(p)
+  if vim.in_fast_event() then return nil end
+  local name = H.buffer_file(vim.api.nvim_get_current_buf())
+  if not name or name == p.file then return nil end
+  if p.seen[name] == nil then
+    local why, err = require('leash.code_dirs').check_path(name, { code_folders = false })
+    if err then why = 'leash cannot tell which project the current file belongs to: ' .. err end
+    p.seen[name] = why and ('the step moved to a file the plan did not name: it %s'):format(why) or false
+  end
+  return p.seen[name] or nil
 end
 
 --- What the guard saves for one step (nothing is changed yet).

@@ -132,6 +132,23 @@ function hooks.nested_repo()
   })
 end
 
+-- The same nested repository vendor/lib, whose config names a clean filter for its .txt
+-- files (a driver Git runs by the name the repository gives it, which no setting of the
+-- guard's can switch off), with util.txt touched since its commit (same size, a newer
+-- time) so that `git status` reads it again through the filter.
+function hooks.nested_repo_filter()
+  hooks.nested_repo()
+  local git = env.LEASH_GUARD_REAL_GIT
+  local lib = dir .. '/vendor/lib'
+  write(lib .. '/.gitattributes', '*.txt filter=tidy\n')
+  local out = vim
+    .system({ git, '-C', lib, 'config', 'filter.tidy.clean', 'touch ' .. vim.fn.shellescape(marker) .. '; cat' })
+    :wait()
+  assert(out.code == 0, out.stderr)
+  local later = os.time() + 60
+  assert(vim.uv.fs_utime(lib .. '/util.txt', later, later))
+end
+
 -- A relative entry first on $PATH (a folder of the project, as some setups have).
 function hooks.relative_path() vim.env.PATH = 'bin:' .. vim.env.PATH end
 

@@ -217,6 +217,46 @@ describe('guard', function()
     eq(126, res.shell_error)
   end)
 
+  it('refuses every start while a step below [code] is on a file of another project it moved to', function()
+    if vim.fn.executable('git') == 0 then return skip('git is not installed') end
+    -- This project (a Git work tree) with a nested repository of its own, and the user's
+    -- hook that runs a program in the folder of every file it enters.
+    local project = dir .. '/project'
+    vim.fn.mkdir(project .. '/vendor/lib', 'p')
+    vim.fn.mkdir(project .. '/src', 'p')
+    eq(0, vim.system({ 'git', '-C', project, 'init', '-q' }):wait().code)
+    eq(0, vim.system({ 'git', '-C', project .. '/vendor/lib', 'init', '-q' }):wait().code)
+    vim.fn.writefile({ 'util' }, project .. '/vendor/lib/util.txt')
+    vim.fn.writefile({ 'main' }, project .. '/src/main.txt')
+    local before = vim.uv.cwd()
+    vim.cmd.cd(project)
+    local group = vim.api.nvim_create_augroup('LeashSpecHook', { clear = true })
+    vim.api.nvim_create_autocmd('BufEnter', {
+      group = group,
+      callback = function(ev)
+        if ev.file ~= '' then vim.system({ 'touch', marker }):wait() end
+      end,
+    })
+    local function step(name)
+      return function() vim.api.nvim_cmd({ cmd = 'edit', args = { name }, magic = { file = false, bar = false } }, {}) end
+    end
+    local err = refused(step('vendor/lib/util.txt'), 'a jump into the nested repository', { projects = true })
+    matches('another project', err)
+    vim.cmd('silent! %bwipeout!')
+    -- A file of this project, and the same jump in a step confirmed as [code]: the hook runs.
+    local okr, oerr = require('leash.guard').run(step('src/main.txt'), { projects = true })
+    eq(true, okr, oerr)
+    eq(true, exists(marker), 'a file of this project')
+    vim.fn.delete(marker)
+    vim.cmd('silent! %bwipeout!')
+    okr, oerr = require('leash.guard').run(step('vendor/lib/util.txt'), {})
+    eq(true, okr, oerr)
+    eq(true, exists(marker), 'a step confirmed as [code]')
+    vim.api.nvim_del_augroup_by_id(group)
+    vim.cmd('silent! %bwipeout!')
+    vim.cmd.cd(before)
+  end)
+
   it('lets the user’s own argument-list starts run and records them', function()
     local starts
     local okr, err = require('leash.guard').run(function()

@@ -157,7 +157,8 @@ impl Policy {
 
     /// When a file argument of `item` is a name that an autocommand reads or writes in the
     /// editor's place (a `*.gz` that gzip.vim decompresses by running `gzip`), the step
-    /// reaches what that handler reaches: `shell`, with the reason to show beside it.
+    /// reaches what that handler reaches: `shell`, with the reason to show beside it. A
+    /// command that runs a buffer's name as a command line (`:sign jump`) is `code`.
     pub fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
         self.rules().claimed_name(item, args, handlers)
     }

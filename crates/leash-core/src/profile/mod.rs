@@ -95,7 +95,8 @@ pub trait EditorRules: Sync {
     }
 
     /// The reach a file argument adds when a handler reads or writes it in the editor's
-    /// place, with the reason to show.
+    /// place, or when the item runs a buffer's name (not the plan's) as a command line,
+    /// with the reason to show.
     fn claimed_name(&self, _item: &Item, _args: &[String], _handlers: &[NameHandler]) -> Option<(Reach, String)> {
         None
     }

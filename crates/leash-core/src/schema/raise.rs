@@ -47,6 +47,17 @@ pub(crate) fn check(c: &mut Checker, path: &str, v: &Value) -> Vec<RaiseRule> {
         if reach.is_none() {
             c.bad(&at, "reach should be 'safe', 'edit', 'write', 'code' or 'shell'");
         }
+        // A rule that can change nothing is a mistake to say, not to ignore: `safe` raises
+        // nothing (it was meant to lower, which no rule can), and a `*` before the end is
+        // read as part of an exact id, which no id has.
+        if pattern.is_some() && reach == Some(Reach::Safe) {
+            c.bad(&at, "reach 'safe' raises nothing: a rule can only raise a reach, never lower it");
+            continue;
+        }
+        if pattern.is_some_and(|p| p.strip_suffix('*').unwrap_or(p).contains('*')) {
+            c.bad(&at, "a “*” may only end the pattern (a prefix ending in *), so this one matches nothing");
+            continue;
+        }
         if let (Some(p), Some(reach)) = (pattern, reach) {
             rules.push(RaiseRule { pattern: p.to_string(), reach });
         }
@@ -77,5 +88,22 @@ mod tests {
         );
         assert!(parse(&json!([{"pattern": "x", "reach": "plugin"}])).is_err(), "plugin is no rule's reach");
         assert!(parse(&json!("x")).unwrap_err().to_string().contains("raise: should be a list"));
+    }
+
+    #[test]
+    fn a_rule_that_could_never_match_or_raise_is_an_error() {
+        // `safe` raises nothing: such a rule was meant to lower a reach, which no rule can.
+        let e = parse(&json!([{"pattern": "cmd:terminal", "reach": "safe"}])).unwrap_err().to_string();
+        assert!(e.starts_with("raise[1]: reach 'safe' raises nothing"), "{e}");
+        assert!(e.contains("never lower"), "{e}");
+        // A `*` anywhere but at the end is taken as part of an exact id: it matched nothing.
+        for pattern in ["user:*Deploy", "*:Deploy*", "script:**", "lsp:*", "*"] {
+            let got = parse(&json!([{"pattern": pattern, "reach": "shell"}]));
+            let inner = pattern.strip_suffix('*').unwrap_or(pattern).contains('*');
+            assert_eq!(got.is_err(), inner, "{pattern}: {got:?}");
+            if let Err(e) = got {
+                assert!(e.to_string().contains("a “*” may only end the pattern"), "{e}");
+            }
+        }
     }
 }

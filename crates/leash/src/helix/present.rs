@@ -96,7 +96,7 @@ fn command_note(line: &str) -> Option<&'static str> {
     if t.raw_after.is_some() {
         return Some("Helix expands %… in a shell command's tail before the shell sees it; leash lets no % through");
     }
-    (t.name == "change-current-directory").then_some(
+    leash_core::profile::helix::CHANGES_DIRECTORY.contains(&t.name.as_str()).then_some(
         "Helix reloads its configuration after the plan: a .helix/config.toml in the new folder then \
          loads, and its key bindings can run programs",
     )

@@ -192,6 +192,12 @@ const FILE_COMMANDS: &[&str] = &[
     "push-directory",
 ];
 
+/// Typable commands that change the working directory: the configuration reload after
+/// the plan then loads the new folder's `.helix/config.toml`, whose key bindings can run
+/// programs. The directory stack (`push-directory`, `pop-directory`) changes it as
+/// `change-current-directory` does.
+pub const CHANGES_DIRECTORY: &[&str] = &["change-current-directory", "push-directory", "pop-directory"];
+
 /// The reach of running `:name args` in Helix, or why it must not run.
 pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, HelixRule> {
     let Some(t) = data().typable(name) else { return Ok(Reach::Shell) };
@@ -219,7 +225,7 @@ pub fn command_reach(name: &str, args: &[String]) -> Result<Reach, HelixRule> {
         "vsplit" | "hsplit" if positionals.is_empty() => Reach::Safe,
         // The configuration reload after the plan then loads the new folder's
         // `.helix/config.toml`, whose key bindings can run programs on the next key.
-        "change-current-directory" => t.reach.max(Reach::Code),
+        name if CHANGES_DIRECTORY.contains(&name) => t.reach.max(Reach::Code),
         "set-option" | "toggle-option" => match positionals.first().and_then(|k| data().option(k)) {
             Some(o) => o.reach,
             None => Reach::Shell,
@@ -493,6 +499,18 @@ mod tests {
         assert_eq!(p.item(&item("static:yank_to_clipboard"), &[]), Ok(Reach::Shell), "runs the clipboard program");
         assert_eq!(p.item(&item("static:toggle_comments"), &[]), Ok(Reach::Edit));
         assert_eq!(p.item(&item("static:no_such_command"), &[]), Ok(Reach::Shell));
+        // A jump to where a language server points opens a document as `goto_file` does,
+        // and opening one starts the servers of its language and root (a nested project's).
+        for name in [
+            "goto_file",
+            "goto_definition",
+            "goto_declaration",
+            "goto_type_definition",
+            "goto_implementation",
+            "goto_reference",
+        ] {
+            assert_eq!(p.item(&item(&format!("static:{name}")), &[]), Ok(Reach::Shell), "{name}");
+        }
     }
 
     #[test]
@@ -558,5 +576,15 @@ mod tests {
     fn a_directory_change_is_code() {
         assert_eq!(command_reach("change-current-directory", &args(&["sub"])), Ok(Reach::Code));
         assert_eq!(command_reach("cd", &args(&["sub"])), Ok(Reach::Code));
+        // The directory stack changes folder too (Helix master): the same reload follows.
+        assert_eq!(command_reach("push-directory", &args(&["sub"])), Ok(Reach::Code));
+        assert_eq!(command_reach("pushd", &args(&["sub"])), Ok(Reach::Code));
+        assert_eq!(command_reach("pop-directory", &args(&[])), Ok(Reach::Code));
+        assert_eq!(command_reach("popd", &args(&[])), Ok(Reach::Code));
+        // Every command that changes folder says so in the data, not only in code.
+        for name in CHANGES_DIRECTORY {
+            let t = data().typable(name).unwrap_or_else(|| panic!("{name} is in the data"));
+            assert!(t.reach >= Reach::Code, "{name}: {:?}", t.reach);
+        }
     }
 }

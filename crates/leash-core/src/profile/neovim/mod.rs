@@ -8,7 +8,8 @@
 //!   (`value_reach`), `'isprint'` values that hide control characters (`isprint`), the
 //!   value rules the catalog's vocabulary cannot say (`values`);
 //! - an argument the filter refuses (`filter`; the recipe of doc/reach.md, section 4.3),
-//!   a file name a plugin reads in Neovim's place (`name_handlers`), `libcall()` and
+//!   a file name a plugin reads in Neovim's place (`name_handlers`), a buffer's name that
+//!   Neovim runs as a command line (`name_cmdline`, `:sign jump`), `libcall()` and
 //!   functions that start programs in code (`foreign_code`), a write into a folder
 //!   Neovim loads code from (`code_dirs`);
 //! - the waits a plan may spend (`setting_wait_ms` here; the plan-wide sum is the core's
@@ -30,6 +31,7 @@ pub mod code_dirs;
 mod filter;
 pub mod foreign_code;
 mod isprint;
+pub mod name_cmdline;
 pub mod name_handlers;
 pub mod present;
 pub mod preview;

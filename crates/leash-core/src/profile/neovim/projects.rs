@@ -20,7 +20,8 @@
 //! folder check resolves them (symbolic links included).
 //!
 //! `:cd` and its kin also change which program a name starts when `$PATH` holds a
-//! relative entry (`.`, `bin`): such a step is `code` too, with the entry named.
+//! relative entry (`.`, `bin`): such a step is `code` too, with the entry named. So is
+//! turning `'autochdir'` on, which makes every later buffer switch a `:cd`.
 
 use std::path::{Path, PathBuf};
 
@@ -148,6 +149,19 @@ fn shown_dir(root: &Path, ours: &Path) -> String {
     }
 }
 
+/// The note for turning `'autochdir'` on while `path` (the `$PATH` value) holds a
+/// relative entry: every buffer switch after it changes the current folder, as a `:cd`
+/// into the file's folder would, and the plan's own `:edit`s are not shown as one.
+pub fn autochdir_reach(path: Option<&std::ffi::OsStr>) -> Option<(Reach, String)> {
+    let entry = relative_entry(path?)?;
+    Some((
+        Reach::Code,
+        format!(
+            "with 'autochdir' every buffer switch changes the current folder, and your $PATH has the relative entry “{entry}”: a program your setup starts by name can then come from the folder of any file opened"
+        ),
+    ))
+}
+
 /// The first entry of a `$PATH` value that is not an absolute folder (an empty one is
 /// the current directory), if any.
 fn relative_entry(path: &std::ffi::OsStr) -> Option<String> {
@@ -244,6 +258,16 @@ mod tests {
         let (_, why) = d.path_reach(&t.root.join("config/plugin/x.lua"), false).unwrap();
         assert!(why.contains("outside this project"), "{why}");
         assert_eq!(d.path_reach(&t.root.join("project/src/b.rs"), true), None);
+    }
+
+    #[test]
+    fn autochdir_is_code_only_with_a_relative_path_entry() {
+        let path = |entries: &[&str]| std::env::join_paths(entries).unwrap();
+        let (reach, why) = autochdir_reach(Some(&path(&["/usr/bin", "bin"]))).expect("a relative entry");
+        assert_eq!(reach, Reach::Code);
+        assert!(why.contains("“bin”") && why.contains("'autochdir'"), "{why}");
+        assert_eq!(autochdir_reach(Some(&path(&["/usr/bin", "/bin"]))), None);
+        assert_eq!(autochdir_reach(None), None);
     }
 
     #[test]

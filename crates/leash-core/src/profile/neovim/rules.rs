@@ -60,7 +60,10 @@ impl EditorRules for Rules {
 
     fn claimed_name(&self, item: &Item, args: &[String], handlers: &[NameHandler]) -> Option<(Reach, String)> {
         let name = ItemKind::Command.name_in(&item.id)?;
-        let (word, handler) = super::claimed_name(name, args, handlers)?;
+        let Some((word, handler)) = super::claimed_name(name, args, handlers) else {
+            // No name of the plan's is handled, but a buffer's own name can be run.
+            return super::name_cmdline::note(name, args);
+        };
         let shown: String = word.chars().take(60).collect();
         Some((
             Reach::Shell,

@@ -7,7 +7,17 @@
 //! makes `gf` and `:find` open names that run one. The options that *name* a program or
 //! an expression (`'diffexpr'`, `'makeprg'`, `'shell'`…) are `code` in the tables already.
 //! `'isprint'` covering control characters lets a file's bytes drive the terminal: `code`
-//! (see `isprint`).
+//! (see `isprint`). `'autochdir'` on is a `:cd` at every buffer switch: `code` when
+//! `$PATH` holds a relative entry, as `:cd` is (see `projects`).
+//!
+//! Values that make Neovim forget a buffer's unsaved changes are `write`, as `:cquit` is:
+//! `'modified'` off, or a `'buftype'` that is never written (`nofile`, `nowrite`), and
+//! `:qall`, `:bunload` or the person's own `:q` then throw the text away without the
+//! question they would have asked (verified: `:qall` quit with the changes unsaved). So
+//! are fewer `'undolevels'` than Neovim's default: an `edit` step is `edit` because it can
+//! be undone, and with `-1` a later `:delete` could not be, nor anything before it
+//! (verified), and `:Leash undo` could not take the plan back; and `'undoreload'` below
+//! its default, after which `:edit` (a reload) clears the undo history (verified).
 
 use crate::entry::SettingValue;
 use crate::profile::neovim::name_handlers::{handler_for, NameHandler};
@@ -16,6 +26,12 @@ use crate::reach::Reach;
 /// The reach `value` gives option `key` beyond its row, with the reason shown beside the
 /// step; `None` when the value adds nothing.
 pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) -> Option<(Reach, String)> {
+    if let Some(note) = forgets_changes(key, value) {
+        return Some(note);
+    }
+    if let ("autochdir", SettingValue::Boolean(true)) = (key, value) {
+        return super::projects::autochdir_reach(std::env::var_os("PATH").as_deref());
+    }
     let SettingValue::String(value) = value else { return None };
     let items = || value.split(',').map(str::trim).filter(|s| !s.is_empty());
     match key {
@@ -58,6 +74,53 @@ pub fn value_reach(key: &str, value: &SettingValue, handlers: &[NameHandler]) ->
     }
 }
 
+/// `'buftype'` values whose buffers Neovim never counts as changed.
+const UNWRITTEN_BUFTYPES: &[&str] = &["nofile", "nowrite"];
+
+/// Neovim's default `'undolevels'`: fewer levels drop changes that could be undone.
+const DEFAULT_UNDOLEVELS: i64 = 1000;
+
+/// Neovim's default `'undoreload'`: a reload of a buffer with at least this many lines
+/// (every one, with 0) clears its undo history; -1 keeps it (verified).
+const DEFAULT_UNDORELOAD: i64 = 10000;
+
+/// The note for a value after which Neovim quits or unloads a buffer without a word about
+/// its unsaved changes.
+fn forgets_changes(key: &str, value: &SettingValue) -> Option<(Reach, String)> {
+    let why = match (key, value) {
+        ("modified", SettingValue::Boolean(false)) => "with 'modified' off".to_string(),
+        ("buftype", SettingValue::String(v)) if UNWRITTEN_BUFTYPES.contains(&v.trim()) => {
+            format!("with 'buftype' {}", v.trim())
+        }
+        ("undolevels", SettingValue::Number(n)) if *n < DEFAULT_UNDOLEVELS => {
+            return Some((
+                Reach::Write,
+                format!(
+                    "with 'undolevels' {n} (Neovim's default is {DEFAULT_UNDOLEVELS}) the buffer keeps fewer of its \
+                     changes, or none: later steps, :Leash undo and your own u can no longer take them back"
+                ),
+            ));
+        }
+        ("undoreload", SettingValue::Number(n)) if (0..DEFAULT_UNDORELOAD).contains(n) => {
+            return Some((
+                Reach::Write,
+                format!(
+                    "with 'undoreload' {n} (Neovim's default is {DEFAULT_UNDORELOAD}) reloading a file (:edit, a \
+                     change on disk) clears its undo history: your earlier changes can no longer be taken back"
+                ),
+            ));
+        }
+        _ => return None,
+    };
+    Some((
+        Reach::Write,
+        format!(
+            "{why}, Neovim no longer asks before it quits or unloads the buffer: :q, :qall or :bunload then throw \
+             its unsaved changes away"
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +131,42 @@ mod tests {
 
     fn gzip() -> Vec<NameHandler> {
         vec![NameHandler { pattern: "*.gz".into(), event: "BufReadPost".into(), group: "gzip".into() }]
+    }
+
+    #[test]
+    fn a_value_that_forgets_unsaved_changes_is_write() {
+        for (key, value) in [
+            ("modified", SettingValue::Boolean(false)),
+            ("buftype", text("nofile")),
+            ("buftype", text("nowrite")),
+            ("undolevels", SettingValue::Number(-1)),
+            ("undolevels", SettingValue::Number(0)),
+            ("undolevels", SettingValue::Number(999)),
+            ("undoreload", SettingValue::Number(0)),
+            ("undoreload", SettingValue::Number(9999)),
+        ] {
+            let (reach, why) = value_reach(key, &value, &[]).unwrap_or_else(|| panic!("{key} = {value}"));
+            assert_eq!(reach, Reach::Write, "{key} = {value}");
+            assert!(
+                why.contains("unsaved changes")
+                    || why.contains("can no longer be taken back")
+                    || why.contains("can no longer take them back"),
+                "{why}"
+            );
+        }
+        for (key, value) in [
+            ("modified", SettingValue::Boolean(true)),
+            ("buftype", text("")),
+            ("buftype", text("help")),
+            ("buftype", text("quickfix")),
+            ("readonly", SettingValue::Boolean(true)),
+            ("undolevels", SettingValue::Number(1000)),
+            ("undolevels", SettingValue::Number(5000)),
+            ("undoreload", SettingValue::Number(10000)),
+            ("undoreload", SettingValue::Number(-1)),
+        ] {
+            assert_eq!(value_reach(key, &value, &[]), None, "{key} = {value}");
+        }
     }
 
     #[test]

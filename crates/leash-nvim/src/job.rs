@@ -7,7 +7,7 @@ use leash_core::planner::polled::{PolledJob, Settled};
 use leash_core::runtime;
 
 use crate::catalog::LuaCatalog;
-use crate::convert::{context, err, limit_and_mode, policy, provider, to_lua};
+use crate::convert::{context_deferred, err, limit_and_mode, policy, provider, to_lua};
 use crate::method;
 
 /// A planning request running on the runtime thread. Lua holds it and asks for the
@@ -36,7 +36,8 @@ pub fn plan_start(
     (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
 ) -> mlua::Result<LuaPlanJob> {
     let (limit, _) = limit_and_mode(&opts)?;
-    let context = context(lua, &opts)?;
+    // The current values' text is read on the planner's thread.
+    let context = context_deferred(lua, &opts)?;
     let provider = provider(lua, &opts)?;
     let policy = policy(lua, &catalog.0, &opts)?;
     let mut req = catalog.0.plan_request(request, policy);

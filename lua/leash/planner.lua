@@ -341,12 +341,15 @@ function H.map_cancel_key()
   if H.saved_map ~= nil then return end
   local existing = vim.fn.maparg('<C-c>', 'n', false, true)
   H.saved_map = (existing and existing.lhs) and existing or false
-  vim.keymap.set('n', '<C-c>', function() M.cancel() end, { desc = 'leash: cancel planning' })
+  -- The API itself, not vim.keymap.set(): this runs on every request, before it leaves.
+  vim.api.nvim_set_keymap('n', '<C-c>', '', { callback = H.cancel_key, desc = 'leash: cancel planning' })
 end
+
+function H.cancel_key() M.cancel() end
 
 function H.unmap_cancel_key()
   if H.saved_map == nil then return end
-  pcall(vim.keymap.del, 'n', '<C-c>')
+  pcall(vim.api.nvim_del_keymap, 'n', '<C-c>')
   if H.saved_map then pcall(vim.fn.mapset, 'n', false, H.saved_map) end
   H.saved_map = nil
 end

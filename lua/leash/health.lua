@@ -21,7 +21,9 @@ function M.check()
     health.ok(('loaded %s (version %s, via %s)'):format(s.path, s.version, s.how))
     if s.how == 'target' then
       health.info('loaded from the cargo output; run :Leash build to install it as lua/' .. native.installed_name())
-    elseif s.how == 'plugin' then
+    elseif s.how == 'plugin' and not H.on_rtp(native.root()) then
+      -- A check that loaded leash itself (lazy.nvim's stand-in) finds the library this
+      -- way too, with the plugin on 'runtimepath' by now: only a real gap is worth a line.
       health.info("loaded from the plugin's lua/ directory, which is not on 'runtimepath'")
     end
   else
@@ -131,6 +133,17 @@ end
 M.endpoint_deadline_s = 2
 
 -- Helper functionality =======================================================
+
+--- Whether `dir` is a directory of 'runtimepath' now.
+---@param dir string
+---@return boolean
+function H.on_rtp(dir)
+  dir = vim.fs.normalize(dir)
+  for _, d in ipairs(vim.opt.rtp:get()) do
+    if vim.fs.normalize(d) == dir then return true end
+  end
+  return false
+end
 
 --- Whether the provider's server answers: one GET of its base URL through curl, within
 --- |M.endpoint_deadline_s| (the editor waits no longer). No key is sent, so none can

@@ -232,7 +232,11 @@ M.commands = {
 ---@param opts? { range?: integer, line1?: integer, line2?: integer } the command's range, for the subcommands that take one
 function M.command(fargs, opts)
   local name = fargs[1]
-  if not name then return H.notify(M.usage(), nil, { listing = true }) end
+  if not name then
+    -- A notifier's window is narrow and short: the listing, wrapped there, is cut off.
+    if not require('leash.ui.notify').builtin() then return H.notify(M.usage({ short = true })) end
+    return H.notify(M.usage(), nil, { listing = true })
+  end
   local sub = M.commands[name]
   if not sub then
     local names = vim.tbl_keys(M.commands)
@@ -253,11 +257,18 @@ function M.status()
   return ('leash: planning with %s %ds'):format(st.provider, st.seconds)
 end
 
---- What `:Leash` alone says: every subcommand with its one line.
+--- What `:Leash` alone says: every subcommand with its one line (`short`: the names,
+--- and where each is described).
+---@param opts? { short?: boolean }
 ---@return string
-function M.usage()
+function M.usage(opts)
   local names = vim.tbl_keys(M.commands)
   table.sort(names)
+  if opts and opts.short then
+    return ('leash: :Leash {subcommand}, one of: %s (:help :Leash says what each does)'):format(
+      table.concat(names, ', ')
+    )
+  end
   local lines = { 'leash: :Leash {subcommand}, one of:' }
   for _, n in ipairs(names) do
     lines[#lines + 1] = ('  %-8s %s'):format(n, M.commands[n].desc or '')

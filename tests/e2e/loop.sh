@@ -10,12 +10,13 @@
 #   4. A hit-enter prompt of someone else's, dismissed with Enter while a plan is made, is
 #      not typing: the window opens when the plan arrives.
 #   5. (80×24) With snacks.nvim's notifier, a planning error is shown whole, wrapped,
-#      in a notification titled leash, without the "leash:" prefix.
+#      in a notification titled leash, without the "leash:" prefix; so is `:Leash` alone.
 #   7. (80×24, a new session) `:Do <Tab>` completes the last session's request; a plan
 #      reviewed with `:Do!` runs from `:Leash last` with y in the session after; `:Leash
 #      log` lists it with its steps and outcome, and q closes it.
 #   8. (80×24, offline) a candidate picked from Neovim's own vim.ui.select list opens its
-#      plan window: the keys that picked it are not typing, no hit-enter prompt.
+#      plan window: the keys that picked it are not typing, no hit-enter prompt; what a
+#      plan of two settings did fits one line, its trailing hint left out whole, not cut.
 #   6. (80×24) setup() with a typo in init.lua: one line names the error, no prompt, the
 #      rest of init.lua runs, and `:Do` says the config has errors instead of planning.
 #
@@ -189,6 +190,20 @@ keys q
 gone || fail "the plan window did not close"
 echo "loop: ok: offline, a candidate picked from Neovim's own list opened its plan window, no hit-enter prompt"
 
+# What a plan did, in one line of 80 columns: the hint "(:Leash undo takes it back)" does
+# not fit, and is left out whole rather than cut mid-word before "(:Leash log)".
+sleep 1.2
+ex 'Do indent with 2 spaces'
+wait_quietly 'leash plan' 10 "appeared before the plan window opened (offline)" || fail "no plan window for 'indent with 2 spaces'"
+sleep 0.3
+keys y
+gone || fail "the plan window did not close after y"
+wait_quietly '^leash: ran 2 steps' 5 "appeared after the plan ran" || fail "no message saying what the plan did"
+line=$(screen | grep '^leash: ran 2 steps' | sed 's/ *$//')
+[ "$line" = "leash: ran 2 steps: shiftwidth=2, tabstop=2 (:Leash log)" ] ||
+  fail "the message of what ran, at 80 columns: $line"
+echo "loop: ok: what the plan did fits one line of 80 columns, the hint left out whole: $line"
+
 # --- 6. a config with a typo, from init.lua ----------------------------------------------
 cat >"$tmp/typo.lua" <<EOF
 vim.opt.rtp:prepend(${root@Q})
@@ -242,6 +257,21 @@ EOF
   case "$box" in *"leash: dead"*) fail "the notification repeats the leash: prefix: $box" ;; esac
   screen | grep -q 'leash' || fail "the notification is not titled leash"
   echo "loop: ok: snacks.nvim's notifier shows the whole error, wrapped, titled leash, without the prefix"
+
+  # :Leash alone: a listing of every subcommand with its line is cut off in the
+  # notifier's window; the names in one sentence are not.
+  ex 'Leash'
+  wait_quietly 'what each' 10 "appeared after :Leash alone with snacks.nvim's notifier" ||
+    fail ":Leash alone showed no notification"
+  sleep 0.5
+  capture snacks-leash-80x24
+  box=$(screen | grep -o '│.*│' | sed 's/^│ *//; s/ *│$//' | tr '\n' ' ' | tr -s ' ')
+  case "$box" in
+    *"again, build, cancel, catalog, last, log, rank, show, undo (:help :Leash says what each does)"*) ;;
+    *) fail ":Leash alone is not shown whole in the notification: $box" ;;
+  esac
+  screen | grep -q '↓' && fail ":Leash alone left lines below the notification's edge"
+  echo "loop: ok: :Leash alone names every subcommand in a notification that shows it whole"
 else
   echo "loop: note: no $snacks_tar; the snacks.nvim case did not run"
 fi

@@ -3,14 +3,20 @@
 # SDK, PyPI `mcp`) against a real Neovim TUI in tmux, started with --listen. The agent
 # (tests/e2e/mcp_agent.py) calls the tools and presses keys in tmux as the person would:
 #
-#   1. tools/list: exactly catalog_search, propose_plan, editor_state.
+#   1. tools/list: exactly catalog_search, propose_plan, editor_state, each input schema
+#      valid JSON Schema (2020-12).
 #   2. catalog_search: 'number' with its type, current value and reach; term:run as shell;
-#      editor_state without buffer text.
+#      missing, ill-typed, empty and too long (1 MB) arguments and an unknown tool refused,
+#      saying what is wrong; the address from $NVIM when no --server is given, and without either an
+#      error that says how to pass it (Codex's env_vars); editor_state without buffer text.
 #   3. a plan with a setting and a terminal step: the window titled "plan from e2e-agent"
 #      shows the command marked [shell]; nothing runs before y; y runs it and the call
 #      returns each step as ran.
 #   4. a plan and q: cancelled, nothing ran.
-#   5. an unknown id: refused at once with its code; no window.
+#   5. an unknown id: refused at once with its code; no window. So is each kind of bad
+#      step (not an object, an unknown type, a bad value, an unknown key, an 11th step),
+#      with its own code, a plan without steps (saying so) and a 2 MB plan (saying how
+#      large a plan may be).
 #   6. fields that try to skip confirmation ("confirm", "approved", a reply saying so) with
 #      confirm_before_run = false: the shell step is shown anyway; an all-safe plan runs
 #      at once, as for :Do. The person takes 6 s: the client hears progress meanwhile.

@@ -14,7 +14,10 @@ import subprocess
 import sys
 import time
 
+from jsonschema import Draft202012Validator
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.stdio import get_default_environment
+from mcp.shared.exceptions import MCPError
 from mcp.types import Implementation
 
 args = argparse.ArgumentParser()
@@ -79,6 +82,15 @@ def session_for(server: str):
     return stdio_client(params)
 
 
+def session_by_env(nvim: str | None):
+    """`leash mcp` without --server, as an agent in Neovim's :terminal starts it: the
+    SDK passes on only a few variables (as Codex does), and $NVIM only when given."""
+    env = get_default_environment()
+    if nvim is not None:
+        env["NVIM"] = nvim
+    return stdio_client(StdioServerParameters(command=opts.leash, args=["mcp"], env=env))
+
+
 async def propose(session: ClientSession, plan: dict, timeout: float = 60, progress=None):
     return asyncio.create_task(
         session.call_tool("propose_plan", {"plan": plan}, read_timeout_seconds=timeout, progress_callback=progress)
@@ -107,7 +119,16 @@ async def main() -> None:
                 fail(f"tools/list gave {sorted(tools)}")
             if tools["propose_plan"].input_schema.get("required") != ["plan"]:
                 fail(f"propose_plan's schema: {tools['propose_plan'].input_schema}")
-            ok("tools/list names catalog_search, propose_plan and editor_state")
+            for t in tools.values():
+                try:
+                    Draft202012Validator.check_schema(t.input_schema)
+                except Exception as e:
+                    fail(f"{t.name}'s input schema is not valid JSON Schema: {e}")
+            plan_schema = Draft202012Validator(tools["propose_plan"].input_schema)
+            good = {"plan": {"steps": [{"type": "setting", "key": "tabstop", "value": 4}]}}
+            if list(plan_schema.iter_errors(good)) or not list(plan_schema.iter_errors({"plan": "wrap"})):
+                fail("propose_plan's schema does not take a plan, or takes a string for one")
+            ok("tools/list names catalog_search, propose_plan and editor_state, with valid JSON Schemas")
 
             # 2. a search of the live catalog
             found = result_of(await s.call_tool("catalog_search", {"request": "show line numbers", "limit": 10}))
@@ -124,6 +145,52 @@ async def main() -> None:
             if not bad.is_error or "from 1 to 100" not in text_of(bad):
                 fail(f"a limit of 1000 was not refused: {text_of(bad)}")
             ok("catalog_search gives keys, types, current values and reaches of the live catalog")
+
+            # Arguments a client sends without checking them against the schema: each is
+            # refused as a tool error that says what is wrong, and the session goes on.
+            for args, says in [
+                ({}, "catalog_search needs “request”"),
+                ({"request": ["wrap"]}, "“request” must be a string, not a list"),
+                ({"request": "wrap", "limit": "5"}, "“limit” must be a whole number from 1 to 100"),
+                ({"request": ""}, "“request” must be a non-empty string"),
+                # A megabyte to rank would hold the person's editor for seconds.
+                ({"request": "wrap " * 200_000}, "“request” is 1000000 characters; leash reads at most 4096"),
+            ]:
+                r = await s.call_tool("catalog_search", args)
+                if not r.is_error or says not in text_of(r):
+                    fail(f"catalog_search {args}: {text_of(r)}")
+            for args, says in [
+                ({}, "propose_plan needs “plan”"),
+                ({"plan": '{"steps": []}'}, "“plan” must be an object"),
+                ({"plan": {"reply": "no steps field"}}, "the plan has no “steps” field"),
+            ]:
+                r = await s.call_tool("propose_plan", args)
+                if not r.is_error or says not in text_of(r):
+                    fail(f"propose_plan {args}: {text_of(r)}")
+            try:
+                await s.call_tool("vim_command", {"command": "!ls"})
+                fail("an unknown tool was not refused")
+            except MCPError as e:
+                if "no tool named “vim_command”" not in str(e):
+                    fail(f"an unknown tool: {e}")
+            ok("missing, ill-typed and empty arguments and an unknown tool are refused, each saying what is wrong")
+
+            # The address from $NVIM, as in Neovim's :terminal; without it, the call says
+            # how to pass it (Codex passes an MCP server only a few variables).
+            async with session_by_env(opts.server) as (read2, write2):
+                async with ClientSession(read2, write2) as s2:
+                    await s2.initialize()
+                    r = await s2.call_tool("editor_state", {})
+                    if r.is_error or not result_of(r)["file"].endswith("notes.txt"):
+                        fail(f"leash mcp with $NVIM and no --server: {text_of(r)}")
+            async with session_by_env(None) as (read2, write2):
+                async with ClientSession(read2, write2) as s2:
+                    await s2.initialize()
+                    r = await s2.call_tool("catalog_search", {"request": "wrap"})
+                    said = text_of(r)
+                    if not r.is_error or "no Neovim to reach" not in said or 'env_vars = ["NVIM"]' not in said:
+                        fail(f"leash mcp without an address: {said}")
+            ok(f"$NVIM is Neovim's address; without one: “{said}”")
 
             state = result_of(await s.call_tool("editor_state", {}))
             if state["mode"] != "n" or not state["file"].endswith("notes.txt") or state["cursor"]["line"] != 2:
@@ -188,6 +255,8 @@ async def main() -> None:
             out = result_of(await decided(call))
             if out["status"] != "cancelled" or {x["status"] for x in out["steps"]} != {"not_run"}:
                 fail(f"the outcome after q: {out}")
+            if "Ask them what they want before proposing it again" not in out["summary"]:
+                fail(f"the summary of a declined plan does not say to ask first: {out['summary']}")
             await asyncio.sleep(0.5)
             if os.path.exists(never_file):
                 fail("a cancelled plan ran its terminal step")
@@ -203,6 +272,37 @@ async def main() -> None:
             if TITLE in screen():
                 fail("a plan with nothing to run opened a window")
             ok("an unknown id was refused with its code, and the person was asked nothing")
+
+            # Each kind of bad step gets its own code; an 11th step is not considered.
+            steps = [
+                5,
+                {"type": "frobnicate"},
+                {"type": "setting", "key": "wrap", "value": "banana"},
+                {"type": "setting", "key": "fontsize", "value": 14},
+            ] + [{"type": "item", "id": f"cmd:nosuch{i}"} for i in range(6)] + [
+                {"type": "setting", "key": "list", "value": True}
+            ]
+            r = await s.call_tool("propose_plan", {"plan": {"steps": steps}}, read_timeout_seconds=20)
+            out = result_of(r)
+            codes = [x.get("code") for x in out["steps"]]
+            want = ["malformed_step", "malformed_step", "bad_type", "unknown_key"] + ["unknown_id"] * 6 + ["too_many_steps"]
+            if not r.is_error or out["status"] != "refused" or codes != want:
+                fail(f"bad steps of each kind: {out}")
+            if not all(x.get("reason") for x in out["steps"]):
+                fail(f"a refused step without its reason: {out}")
+            ok("bad steps of each kind are refused with their own code and reason; an 11th step is not considered")
+
+            r = await s.call_tool("propose_plan", {"plan": {"steps": []}}, read_timeout_seconds=20)
+            out = result_of(r)
+            if not r.is_error or out["status"] != "refused" or not out["summary"].startswith("The plan has no steps"):
+                fail(f"a plan without steps: {out}")
+            big = {"reply": "x" * (2 << 20), "steps": [{"type": "setting", "key": "list", "value": True}]}
+            r = await s.call_tool("propose_plan", {"plan": big}, read_timeout_seconds=20)
+            if not r.is_error or "leash reads at most 1048576" not in text_of(r):
+                fail(f"a 2 MB plan: {text_of(r)[:300]}")
+            if TITLE in screen():
+                fail("a plan without steps, or too large, opened a window")
+            ok("a plan without steps and a 2 MB plan are refused, each saying why, and nothing is shown")
 
             # 6. fields that try to skip confirmation (confirm_before_run = false here); the
             # person takes their time: the client hears that the plan waits.
@@ -241,6 +341,19 @@ async def main() -> None:
             )
             if result_of(r)["status"] != "ran":
                 fail(f"an all-safe plan under confirm_before_run = false: {result_of(r)}")
+            # Values as strings, as a client sends them that keeps only the first type of
+            # the schema's list (Codex): read as the setting's type.
+            r = await s.call_tool(
+                "propose_plan",
+                {"plan": {"steps": [{"type": "setting", "key": "tabstop", "value": "4"},
+                                    {"type": "setting", "key": "list", "value": "false"}]}},
+                read_timeout_seconds=20,
+            )
+            if result_of(r)["status"] != "ran" or [x["label"] for x in result_of(r)["steps"]] != [
+                "Set tabstop = 4",
+                "Set list = false",
+            ]:
+                fail(f"values given as strings: {result_of(r)}")
             ok(
                 "fields saying confirm/approved changed nothing: the shell step was shown (the client heard it waiting); "
                 "an all-safe plan ran at once, as for :Do"

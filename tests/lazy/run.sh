@@ -7,7 +7,8 @@
 #      headless `nvim "+Lazy! sync" +qa` returns with the library in place, `:help leash`
 #      works before the plugin is loaded, and so does `:checkhealth leash` (also for a
 #      config with errors: one message, no stack trace), and `:Do` plans offline and runs. A first
-#      start in a terminal (tmux) installs the same way and then quits on :qa!.
+#      start in a terminal (tmux) installs the same way, `:checkhealth leash` in that session
+#      does not call the plugin's directory off 'runtimepath', and it quits on :qa!.
 #   2. Broken build: the default branch gets a commit whose crate does not compile
 #      (a type error; leash's name and version without dependencies, so it fails in
 #      seconds). The same command runs the real cargo build under lazy.nvim, returns,
@@ -127,6 +128,23 @@ if command -v tmux >/dev/null 2>&1; then
   screen=$(tmux -L "$sock" capture-pane -p -t lazy || true)
   [ -f "$lib" ] || { echo "$screen"; tmux -L "$sock" kill-server; fail "TUI first start: no library after 60 s"; }
   sleep 1
+  # :checkhealth in the session that installed leash: the library was found beside the
+  # plugin (the session's runtime files predate it), and the plugin is on 'runtimepath'.
+  tmux -L "$sock" send-keys -t lazy q
+  sleep 0.3
+  tmux -L "$sock" send-keys -t lazy ':checkhealth leash' Enter
+  for _ in $(seq 100); do tmux -L "$sock" capture-pane -p -t lazy | grep -q 'Native library' && break; sleep 0.1; done
+  screen=$(tmux -L "$sock" capture-pane -p -t lazy || true)
+  case "$screen" in
+    *"Native library"*) ;;
+    *) echo "$screen"; tmux -L "$sock" kill-server; fail "TUI first start: :checkhealth leash showed no check" ;;
+  esac
+  case "$screen" in
+    *"not on 'runtimepath'"*)
+      echo "$screen"; tmux -L "$sock" kill-server
+      fail "TUI first start: :checkhealth says the plugin is not on 'runtimepath'" ;;
+  esac
+  echo "ok   TUI first start: :checkhealth leash in the installing session"
   tmux -L "$sock" send-keys -t lazy Escape ':qa!' Enter
   for _ in $(seq 100); do tmux -L "$sock" has-session -t lazy 2>/dev/null || break; sleep 0.1; done
   if tmux -L "$sock" has-session -t lazy 2>/dev/null; then

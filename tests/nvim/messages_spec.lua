@@ -109,6 +109,22 @@ describe("leash's messages with Neovim's own vim.notify", function()
     end
   end)
 
+  it('drop a hint in parentheses at the end whole rather than cut it', function()
+    vim.o.columns = 80
+    with_builtin(function()
+      local calls, restore = capture_echo()
+      local line = 'leash: ran 2 steps: shiftwidth=2, tabstop=2 (:Leash undo takes it back)'
+      ok(vim.fn.strdisplaywidth(line) > vim.v.echospace, 'the line is too long for the test')
+      notify.notify(line, nil, { more = ':Leash log' })
+      -- A line without such a hint is cut as before.
+      notify.notify('leash: ' .. ('x'):rep(100) .. ' (hint)' .. ' end', nil, { more = ':Leash log' })
+      vim.wait(50, function() return #calls >= 2 end)
+      restore()
+      eq('leash: ran 2 steps: shiftwidth=2, tabstop=2 (:Leash log)', text_of(calls[1]))
+      matches('^leash: x+… %(:Leash log%)$', text_of(calls[2]))
+    end)
+  end)
+
   it('show a listing the user asked for whole', function()
     with_builtin(function()
       local calls, restore = capture_echo()

@@ -118,12 +118,13 @@ const SUBCOMMANDS: &[Subcommand] = &[
         words: None,
         help: "\
   leash mcp [--server ADDR]
-      An MCP server on stdin/stdout for coding agents (claude mcp add leash -- leash mcp).
-      It reaches the running Neovim at ADDR, default $NVIM (set inside Neovim's
-      :terminal): a socket path, or HOST:PORT for nvim --listen HOST:PORT. Its tools:
-      catalog_search {request, limit?}, propose_plan {plan}, editor_state. A plan is
-      checked by leash in that Neovim and shown in its plan window; the call returns
-      when the person decided. See :help leash-mcp.
+      An MCP server on stdin/stdout for coding agents (claude mcp add --scope user leash
+      -- leash mcp). It reaches the running Neovim at ADDR, default $NVIM (set inside
+      Neovim's :terminal; Codex passes it on only with env_vars = [\"NVIM\"] in its
+      [mcp_servers.leash] table): a socket path, or HOST:PORT for nvim --listen
+      HOST:PORT. Its tools: catalog_search {request, limit?}, propose_plan {plan},
+      editor_state. A plan is checked by leash in that Neovim and shown in its plan
+      window; the call returns when the person decided. See :help leash-mcp.
 ",
         run: cmd_mcp,
     },

@@ -94,7 +94,12 @@ function M.one_line(msg, more)
   first = first or msg
   local room = H.room()
   if not rest and vim.fn.strdisplaywidth(first) <= room then return first end
-  return H.fit(first, more and (' (' .. more .. ')') or '', room)
+  local tail = more and (' (' .. more .. ')') or ''
+  -- A hint in parentheses at the end ("(:Leash undo takes it back)") is dropped whole
+  -- before the line is cut: cut, it ends mid-word ahead of the tail.
+  local body = first:match('^(.-) %([^()]*%)$')
+  if body and vim.fn.strdisplaywidth(body .. tail) <= room then return body .. tail end
+  return H.fit(first, tail, room)
 end
 
 --- `msg` as the notifier that replaced |vim.notify()| gets it: without the `leash: ` its

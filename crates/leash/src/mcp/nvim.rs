@@ -26,8 +26,10 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum NvimError {
     #[error(
-        "no Neovim to reach: $NVIM is not set and no --server ADDR was given (run the agent in Neovim's :terminal, \
-         or start Neovim with --listen ADDR and pass the same ADDR to leash mcp --server)"
+        "no Neovim to reach: leash mcp got no $NVIM and no --server ADDR. Start the agent in Neovim's :terminal \
+         (Codex passes an MCP server only some of its environment: add env_vars = [\"NVIM\"] to its \
+         [mcp_servers.leash] table), or start Neovim with --listen ADDR and add --server ADDR to leash mcp's \
+         arguments"
     )]
     NoAddress,
     #[error(

@@ -68,11 +68,22 @@ pub fn report(id: u64, outcome: &Json) -> Result<Report, BadOutcome> {
             Some(_) => (Status::Failed, format!("The plan stopped: {error}. {} ran before it.", steps(ran))),
             None => (Status::Failed, format!("The plan failed before any step ran: {error}")),
         },
-        "cancelled" => (Status::Cancelled, "The person cancelled the plan; nothing ran.".to_string()),
+        // An agent that hears only "cancelled" tends to propose the same plan again.
+        "cancelled" => (
+            Status::Cancelled,
+            "The person cancelled the plan; nothing ran. Ask them what they want before proposing it again."
+                .to_string(),
+        ),
         "replaced" => {
             (Status::Cancelled, "A newer plan replaced it before the person saw it; nothing ran.".to_string())
         }
         "withdrawn" => (Status::Cancelled, "The plan was withdrawn before the person decided; nothing ran.".into()),
+        "nothing to run" if kept.is_empty() && dropped.is_empty() => (
+            Status::Refused,
+            "The plan has no steps, so the person was shown nothing: propose at least one step (catalog_search \
+             finds ids and keys)."
+                .to_string(),
+        ),
         "nothing to run" if kept.is_empty() => (
             Status::Refused,
             "leash refused every step, so the person was shown nothing: correct the steps (see each code and \
@@ -220,6 +231,8 @@ mod tests {
             assert_eq!(statuses(&r), [(0, "not_run".into())], "{lua}");
             assert!(r.value["summary"].as_str().unwrap().contains(words), "{lua}");
         }
+        let r = report(3, &outcome("cancelled", 0, vec![kept(0, "a", "safe")], json!({}))).unwrap();
+        assert!(r.value["summary"].as_str().unwrap().ends_with("Ask them what they want before proposing it again."));
     }
 
     #[test]
@@ -238,6 +251,16 @@ mod tests {
         let r = report(5, &outcome("nothing to run", 0, vec![kept(0, "a", "safe")], json!([]))).unwrap();
         assert_eq!((r.status, r.value["status"].clone()), (Status::NothingToRun, json!("nothing_to_run")));
         assert_eq!(statuses(&r), [(0, "unchanged".into())]);
+    }
+
+    #[test]
+    fn a_plan_without_steps_says_so_not_that_steps_were_refused() {
+        let r = report(6, &outcome("nothing to run", 0, vec![], json!([]))).unwrap();
+        assert_eq!(r.status, Status::Refused);
+        assert!(r.status.is_error());
+        assert_eq!(r.value["steps"], json!([]));
+        let summary = r.value["summary"].as_str().unwrap();
+        assert!(summary.starts_with("The plan has no steps") && !summary.contains("refused"), "{summary}");
     }
 
     #[test]

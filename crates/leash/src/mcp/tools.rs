@@ -5,12 +5,18 @@
 
 use std::sync::Arc;
 
+use leash_core::plan::MAX_INPUT_BYTES;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value as Json};
 
 pub const CATALOG_SEARCH: &str = "catalog_search";
 pub const PROPOSE_PLAN: &str = "propose_plan";
 pub const EDITOR_STATE: &str = "editor_state";
+
+/// The longest `request` a search takes. Ranking runs on Neovim's main loop, in time that
+/// grows with the request (a megabyte held the person's editor for seconds); a request
+/// in words is far shorter.
+pub const MAX_REQUEST_CHARS: usize = 4096;
 
 const SEARCH_HELP: &str = "\
 Search what the person's Neovim can do (Ex commands, options, user commands, mappings, language server \
@@ -60,7 +66,7 @@ fn search_schema() -> Json {
     json!({
         "type": "object",
         "properties": {
-            "request": {"type": "string", "description": "what to do, in words (\"wrap long lines\", \"run the tests\")"},
+            "request": {"type": "string", "maxLength": MAX_REQUEST_CHARS, "description": "what to do, in words (\"wrap long lines\", \"run the tests\")"},
             "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "how many results, 20 when absent"}
         },
         "required": ["request"]
@@ -86,7 +92,7 @@ fn propose_schema() -> Json {
                                 "id": {"type": "string", "description": "item: its id from catalog_search"},
                                 "args": {"type": "array", "items": {"type": "string"}, "description": "item: its arguments"},
                                 "key": {"type": "string", "description": "setting: its key from catalog_search"},
-                                "value": {"type": ["boolean", "number", "string"], "description": "setting: a value of its type"},
+                                "value": {"type": ["string", "number", "boolean"], "description": "setting: a value of its type in catalog_search (true or false, a whole number, or a string)"},
                                 "scope": {"type": "string", "enum": ["global", "local"], "description": "setting: local only for this window or buffer"},
                                 "command": {"type": "string", "description": "terminal: the command line, run in a terminal"},
                                 "why": {"type": "string", "description": "why, for the person"}
@@ -121,6 +127,8 @@ pub enum ArgError {
     Missing { tool: &'static str, field: &'static str, what: &'static str },
     #[error("{tool}: “{field}” must be {what}, not {found}")]
     WrongType { tool: &'static str, field: &'static str, what: &'static str, found: &'static str },
+    #[error("{tool}: “{field}” is {size}; leash reads at most {max} ({hint})")]
+    TooLarge { tool: &'static str, field: &'static str, size: String, max: String, hint: &'static str },
 }
 
 /// Reads the arguments of tool `name`.
@@ -133,6 +141,15 @@ pub fn parse(name: &str, args: Option<&Map<String, Json>>) -> Result<Call, ArgEr
             match args.get("request") {
                 None | Some(Json::Null) => {
                     return Err(ArgError::Missing { tool: CATALOG_SEARCH, field: "request", what });
+                }
+                Some(Json::String(r)) if r.chars().count() > MAX_REQUEST_CHARS => {
+                    return Err(ArgError::TooLarge {
+                        tool: CATALOG_SEARCH,
+                        field: "request",
+                        size: format!("{} characters", r.chars().count()),
+                        max: format!("{MAX_REQUEST_CHARS}"),
+                        hint: "say what to do in a few words",
+                    });
                 }
                 Some(Json::String(_)) => {}
                 Some(other) => {
@@ -157,7 +174,17 @@ pub fn parse(name: &str, args: Option<&Map<String, Json>>) -> Result<Call, ArgEr
                 field: "plan",
                 what: "an object {\"reply\": \"...\", \"steps\": [...]}",
             }),
-            Some(plan @ Json::Object(_)) => Ok(Call::Propose(plan.to_string())),
+            // The core's parser refuses more too, but in words about a model's answer.
+            Some(plan @ Json::Object(_)) => match plan.to_string() {
+                text if text.len() > MAX_INPUT_BYTES => Err(ArgError::TooLarge {
+                    tool: PROPOSE_PLAN,
+                    field: "plan",
+                    size: format!("{} bytes as JSON", text.len()),
+                    max: format!("{MAX_INPUT_BYTES}"),
+                    hint: "a plan has at most 10 steps",
+                }),
+                text => Ok(Call::Propose(text)),
+            },
             Some(other) => Err(ArgError::WrongType {
                 tool: PROPOSE_PLAN,
                 field: "plan",
@@ -202,6 +229,7 @@ mod tests {
         assert_eq!(search.input_schema["required"], json!(["request"]));
         assert_eq!(search.input_schema["properties"]["request"]["type"], "string");
         assert_eq!(search.input_schema["properties"]["limit"]["type"], "integer");
+        assert_eq!(search.input_schema["properties"]["request"]["maxLength"], MAX_REQUEST_CHARS);
         assert_eq!(tool(PROPOSE_PLAN).input_schema["required"], json!(["plan"]));
         assert_eq!(tool(EDITOR_STATE).input_schema["properties"], json!({}));
         assert_eq!(tool(EDITOR_STATE).annotations.unwrap().read_only_hint, Some(true));
@@ -216,6 +244,9 @@ mod tests {
         let step = &plan["properties"]["steps"]["items"];
         assert_eq!(step["properties"]["type"]["enum"], json!(["item", "setting", "terminal"]));
         assert_eq!(step["required"], json!(["type"]));
+        // A client that keeps one type of a list keeps the first (Codex): a string, which
+        // leash reads losslessly for every setting ("4" → 4, "true" → true).
+        assert_eq!(step["properties"]["value"]["type"][0], "string");
         // No field is closed to the agent: what it adds is ignored by leash, never refused
         // by a client before leash could say so.
         assert!(step.get("additionalProperties").is_none());
@@ -261,6 +292,19 @@ mod tests {
         let as_text = parse(PROPOSE_PLAN, Some(&args(json!({"plan": plan.to_string()})))).unwrap_err().to_string();
         assert!(as_text.contains("“plan” must be an object") && as_text.ends_with("not a string"), "{as_text}");
         assert!(parse(PROPOSE_PLAN, None).unwrap_err().to_string().starts_with("propose_plan needs “plan”"));
+        let huge = json!({"reply": "x".repeat(MAX_INPUT_BYTES), "steps": []});
+        let too_large = parse(PROPOSE_PLAN, Some(&args(json!({"plan": huge})))).unwrap_err().to_string();
+        assert!(
+            too_large.starts_with("propose_plan: “plan” is 1048") && too_large.contains("at most 1048576"),
+            "{too_large}"
+        );
+        let long = json!({"request": "wrap ".repeat(1000)});
+        assert_eq!(
+            parse(CATALOG_SEARCH, Some(&args(long))).unwrap_err().to_string(),
+            "catalog_search: “request” is 5000 characters; leash reads at most 4096 (say what to do in a few words)"
+        );
+        let just = json!({"request": "é".repeat(MAX_REQUEST_CHARS)});
+        assert!(parse(CATALOG_SEARCH, Some(&args(just))).is_ok());
 
         assert_eq!(parse(EDITOR_STATE, None), Ok(Call::State));
         assert_eq!(parse("vim_command", None), Err(ArgError::UnknownTool("vim_command".into())));

@@ -66,7 +66,9 @@ function M.start(request, on_done, opts)
   -- choice changes; the installed color schemes tell a name the planner may run.
   -- As JSON text: it crosses to the core in a fraction of the table's time.
   prompt_context.current = vim.json.encode(M.current_values(state.settings))
-  if not provider then prompt_context.colorschemes = M.colorschemes() end
+  -- Listing the color schemes searches every 'runtimepath' folder: done only for a
+  -- request the offline planner may read as naming one.
+  if not provider and native.wants_colorschemes(request) then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,

@@ -167,6 +167,13 @@ function H.checks.plan_start(mod)
   end
 end
 
+function H.checks.wants_colorschemes(mod)
+  eq(true, mod.wants_colorschemes('switch to the habamax color scheme'))
+  eq(true, mod.wants_colorschemes('cambia el tema a desert'))
+  eq(false, mod.wants_colorschemes('make the font bigger and turn on word wrap'))
+  eq(false, mod.wants_colorschemes('caf\233 \255'), 'text that is not UTF-8 is read, not refused')
+end
+
 function H.checks.notify_fd(mod)
   local fd = mod.notify_fd()
   eq('number', type(fd))

@@ -47,6 +47,14 @@ pub fn plan_start(
     PolledJob::start(req).map(LuaPlanJob).map_err(err)
 }
 
+/// `wants_colorschemes(request)`: whether the offline planner may need the installed
+/// color schemes for `request` (it names one the way a phrase does). Listing them
+/// searches every 'runtimepath' folder, which the other requests need not wait for.
+pub fn wants_colorschemes(_: &Lua, request: mlua::String) -> mlua::Result<bool> {
+    // A request that is not UTF-8 is read as plan_start reads it, lossily.
+    Ok(leash_core::planner::offline::wants_colorschemes(&request.to_string_lossy()))
+}
+
 /// `job:take()`: how the job ended as `{ status, plan?, error?, code?, log? }`, once.
 fn take(lua: &Lua, this: &LuaPlanJob, (): ()) -> mlua::Result<LuaValue> {
     let Some(settled) = this.0.take() else { return Ok(LuaValue::Nil) };

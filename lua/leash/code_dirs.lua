@@ -25,6 +25,11 @@ if jit then jit.off(true, true) end
 --- $PATH entry.
 ---@return string[]
 function M.list()
+  -- Asked on every request: the list is made again only when what it is made from
+  -- changed, and is then a new table. Callers must not change it.
+  local config, data, state = vim.fn.stdpath('config'), vim.fn.stdpath('data'), vim.fn.stdpath('state')
+  local key = table.concat({ vim.o.runtimepath, vim.o.packpath, vim.env.PATH or '', config, data, state }, '\0')
+  if H.made and H.made.key == key then return H.made.dirs end
   local dirs, seen = {}, {}
   local function add(d)
     if type(d) == 'string' and d ~= '' and not seen[d] then
@@ -35,17 +40,18 @@ function M.list()
   for _, d in ipairs(vim.api.nvim_list_runtime_paths()) do
     add(d)
   end
-  for _, d in ipairs(vim.opt.packpath:get()) do
+  for _, d in ipairs(vim.split(vim.o.packpath, ',', { plain = true, trimempty = true })) do
     add(d)
   end
-  add(vim.fn.stdpath('config'))
-  add(vim.fn.stdpath('data'))
-  add(vim.fs.joinpath(vim.fn.stdpath('state'), 'leash'))
+  add(config)
+  add(data)
+  add(vim.fs.joinpath(state, 'leash'))
   local sep = jit.os == 'Windows' and ';' or ':'
   for _, d in ipairs(vim.split(vim.env.PATH or '', sep, { plain = true })) do
     -- A relative entry ("." or empty) follows the current directory: not a fixed folder.
     if d:find('^/') or d:find('^%a:[\\/]') then add(d) end
   end
+  H.made = { key = key, dirs = dirs }
   return dirs
 end
 

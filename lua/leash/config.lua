@@ -71,7 +71,10 @@ local H = {}
 ---@type leash.Config
 M.defaults = {
   entries = {}, -- e.g. { { id = 'deploy', title = 'deploy to staging', cmd = { 'make', 'deploy' } } }
-  keymap_modes = { 'n', 'x' }, -- modes whose described mappings enter the catalog ('x' includes :vmap)
+  -- Modes whose described mappings enter the catalog. Only normal-mode mappings can run
+  -- from a plan (a plan has no selection): another mode's are listed only if asked for,
+  -- and a step of one is refused when it runs.
+  keymap_modes = { 'n' },
 }
 
 --- The active configuration (defaults until |leash.setup()| is called). Read it with

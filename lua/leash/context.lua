@@ -116,20 +116,16 @@ end
 ---@return string[] stack
 ---@return string? root the directory holding the nearest marker
 function M.project(dir)
-  local root = H.root(dir)
-  if not root then return {}, nil end
-  local stack, seen = {}, {}
-  for _, m in ipairs(H.markers) do
-    local name, what = m[1], m[2]
-    if not seen[what] and vim.uv.fs_stat(root .. '/' .. name) then
-      seen[what] = true
-      if what == 'node' then
-        stack[#stack + 1] = ('node (%s)'):format(H.node_manager(root))
-      else
-        stack[#stack + 1] = what
-      end
-    end
-  end
+  -- What was found from `dir` holds while none of the folders looked in changed: adding,
+  -- removing or renaming a marker (or a lockfile) changes its folder's time stamp. That
+  -- is one `stat` per folder instead of one per marker and folder.
+  local stamps, settled = H.stamps(dir)
+  local known = H.found[dir]
+  if stamps and known and known.stamps == stamps then return { unpack(known.stack) }, known.root end
+  local stack, root = H.detect(dir)
+  -- A folder whose time stamp has whole seconds only (some file systems) and changed in
+  -- the last seconds may change again within that second unseen: then nothing is kept.
+  H.found[dir] = stamps and settled and { stamps = stamps, stack = { unpack(stack) }, root = root } or nil
   return stack, root
 end
 
@@ -177,15 +173,7 @@ H.node_lockfiles = {
 ---@param dir string
 ---@return string?
 function H.root(dir)
-  local dirs = H.dirs[dir]
-  if not dirs then
-    local start = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p:h'))
-    dirs = { start }
-    for parent in vim.fs.parents(start) do
-      dirs[#dirs + 1] = parent
-    end
-    H.dirs[dir] = dirs
-  end
+  local dirs = H.dirs_of(dir)
   local stat = vim.uv.fs_stat
   for _, m in ipairs(H.markers) do
     local name = m[1]
@@ -198,6 +186,63 @@ end
 
 -- The directories |H.root()| looks in, by the directory it was asked for.
 H.dirs = {}
+
+-- What |M.project()| found, by the directory it was asked for: `{ stamps, stack, root }`.
+H.found = {}
+
+-- How old (seconds) a folder's time stamp of whole seconds must be for what was found to
+-- be kept.
+H.settle_s = 2
+
+--- `dir` and the directories above it: where |H.root()| looks, kept (no file changes it).
+function H.dirs_of(dir)
+  local dirs = H.dirs[dir]
+  if not dirs then
+    local start = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p:h'))
+    dirs = { start }
+    for parent in vim.fs.parents(start) do
+      dirs[#dirs + 1] = parent
+    end
+    H.dirs[dir] = dirs
+  end
+  return dirs
+end
+
+--- The stack and root found from `dir` (|M.project()|), by looking.
+function H.detect(dir)
+  local root = H.root(dir)
+  if not root then return {}, nil end
+  local stack, seen = {}, {}
+  for _, m in ipairs(H.markers) do
+    local name, what = m[1], m[2]
+    if not seen[what] and vim.uv.fs_stat(root .. '/' .. name) then
+      seen[what] = true
+      if what == 'node' then
+        stack[#stack + 1] = ('node (%s)'):format(H.node_manager(root))
+      else
+        stack[#stack + 1] = what
+      end
+    end
+  end
+  return stack, root
+end
+
+--- The time stamps of the folders |H.root()| looks in from `dir`, as one string, and
+--- whether each is either finer than a second or older than |H.settle_s|; nil when one
+--- cannot be read.
+---@return string? stamps
+---@return boolean settled
+function H.stamps(dir)
+  local dirs = H.dirs_of(dir)
+  local parts, settled, now = {}, true, os.time()
+  for i, d in ipairs(dirs) do
+    local st = vim.uv.fs_stat(d)
+    if not st then return nil, false end
+    parts[i] = st.mtime.sec .. '.' .. st.mtime.nsec
+    if st.mtime.nsec == 0 and now - st.mtime.sec < H.settle_s then settled = false end
+  end
+  return table.concat(parts, ' '), settled
+end
 
 function H.node_manager(root)
   for _, l in ipairs(H.node_lockfiles) do

@@ -231,7 +231,7 @@ function M.confirm_and_run(plan, opts)
         on_cancel = function()
           if failed then return end
           -- A plan with nothing to run was only looked at again: closing it says nothing.
-          if nothing then return done(false, nil, 'shown', 0) end
+          if nothing then return done(false, nil, 'nothing to run', 0) end
           if window and window.withdrawn then
             H.notify(('leash: %s withdrew its plan, nothing ran'):format(opts.from or 'its sender'))
             return done(false, nil, 'withdrawn', 0)

@@ -54,6 +54,7 @@ M.exports = {
   'validate',
   'version',
   'visible',
+  'wants_colorschemes',
   'write_landing',
 }
 

@@ -66,7 +66,9 @@ function M.start(request, on_done, opts)
   -- choice changes; the installed color schemes tell a name the planner may run.
   -- As JSON text: it crosses to the core in a fraction of the table's time.
   prompt_context.current = vim.json.encode(M.current_values(state.settings))
-  if not provider then prompt_context.colorschemes = M.colorschemes() end
+  -- Listing the color schemes searches every 'runtimepath' folder: done only for a
+  -- request the offline planner may read as naming one.
+  if not provider and native.wants_colorschemes(request) then prompt_context.colorschemes = M.colorschemes() end
   local started, job = pcall(native.plan_start, state.handle, request, {
     limit = cfg.shortlist_limit,
     context = prompt_context,
@@ -341,12 +343,15 @@ function H.map_cancel_key()
   if H.saved_map ~= nil then return end
   local existing = vim.fn.maparg('<C-c>', 'n', false, true)
   H.saved_map = (existing and existing.lhs) and existing or false
-  vim.keymap.set('n', '<C-c>', function() M.cancel() end, { desc = 'leash: cancel planning' })
+  -- The API itself, not vim.keymap.set(): this runs on every request, before it leaves.
+  vim.api.nvim_set_keymap('n', '<C-c>', '', { callback = H.cancel_key, desc = 'leash: cancel planning' })
 end
+
+function H.cancel_key() M.cancel() end
 
 function H.unmap_cancel_key()
   if H.saved_map == nil then return end
-  pcall(vim.keymap.del, 'n', '<C-c>')
+  pcall(vim.api.nvim_del_keymap, 'n', '<C-c>')
   if H.saved_map then pcall(vim.fn.mapset, 'n', false, H.saved_map) end
   H.saved_map = nil
 end

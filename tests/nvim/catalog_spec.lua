@@ -102,10 +102,19 @@ describe('catalog sources', function()
     matches('^map:n:', found.id)
     eq('keymap', found.e.kind)
     eq('plugin', found.e.reach)
-    ok(counts.keymaps >= 2, 'keymaps counted')
+    ok(counts.keymaps >= 1, 'keymaps counted')
     for _, e in pairs(by) do
       ok(not (e.kind == 'keymap' and e.title == ''), 'no undescribed mapping')
+      -- Only a normal-mode mapping can run from a plan: no other mode is listed unasked.
+      ok(e.title ~= 'leash spec visual', 'a Visual-mode mapping is not listed by default')
     end
+    require('leash').setup({ keymap_modes = { 'n', 'x' } })
+    local visual
+    for _, e in ipairs(require('leash.catalog').entries()) do
+      if e.title == 'leash spec visual' then visual = e end
+    end
+    ok(visual and visual.id:match('^map:x:'), 'listed when keymap_modes asks for x')
+    require('leash').setup({})
     local _ = lhs
     vim.keymap.del('n', '<leader>zz')
     vim.keymap.del('n', '<leader>zy')

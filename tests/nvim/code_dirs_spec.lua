@@ -159,3 +159,26 @@ describe('file:delete and file:rename', function()
     eq(false, exists(project .. '/renamed.txt'))
   end)
 end)
+
+describe('the folders Neovim loads code from', function()
+  it('follow runtimepath, packpath and $PATH', function()
+    local code_dirs = require('leash.code_dirs')
+    local rtp, pp, path = vim.o.runtimepath, vim.o.packpath, vim.env.PATH
+    local base = vim.fn.tempname()
+    local ok_, err = pcall(function()
+      vim.fn.mkdir(base .. '/one', 'p')
+      local before = code_dirs.list()
+      ok(not vim.tbl_contains(before, base .. '/one'))
+      eq(before, code_dirs.list(), 'unchanged: the same list')
+      vim.opt.runtimepath:append(base .. '/one')
+      ok(vim.tbl_contains(code_dirs.list(), base .. '/one'), 'a folder added to runtimepath')
+      vim.env.PATH = base .. '/bin:' .. path
+      ok(vim.tbl_contains(code_dirs.list(), base .. '/bin'), 'a folder added to $PATH')
+      vim.o.packpath = vim.o.packpath .. ',' .. base .. '/packs'
+      ok(vim.tbl_contains(code_dirs.list(), base .. '/packs'), 'a folder added to packpath')
+    end)
+    vim.o.runtimepath, vim.o.packpath, vim.env.PATH = rtp, pp, path
+    vim.fn.delete(base, 'rf')
+    assert(ok_, err)
+  end)
+end)

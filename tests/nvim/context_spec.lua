@@ -47,6 +47,40 @@ describe('context', function()
     vim.fn.delete(dir, 'rf')
   end)
 
+  it('keeps what it found while the folders are unchanged, and looks again when one changes', function()
+    local context = require('leash.context')
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir .. '/app', 'p')
+    vim.fn.writefile({}, dir .. '/app/Makefile')
+    -- Time stamps of whole seconds, long ago: what is found is kept. (A whole second just
+    -- now would not be: the folder may change again within it unseen.)
+    local function settle()
+      for _, d in ipairs({ dir, dir .. '/app' }) do
+        assert(vim.uv.fs_utime(d, 1000000000, 1000000000))
+      end
+    end
+    settle()
+    eq({ 'make' }, (context.project(dir .. '/app')))
+    local stats = 0
+    local stat = vim.uv.fs_stat
+    vim.uv.fs_stat = function(...)
+      stats = stats + 1
+      return stat(...)
+    end
+    local ok_, kept = pcall(context.project, dir .. '/app')
+    vim.uv.fs_stat = stat
+    eq({ 'make' }, kept, ok_ and '' or kept)
+    eq(#vim.fs.normalize(dir .. '/app'):gsub('[^/]', '') + 1, stats, 'one stat per folder, none per marker')
+    -- A marker added (its folder's time stamp changes): found at once.
+    vim.fn.writefile({}, dir .. '/app/Cargo.toml')
+    eq({ 'rust', 'make' }, (context.project(dir .. '/app')))
+    settle()
+    eq({ 'rust', 'make' }, (context.project(dir .. '/app')))
+    vim.fn.delete(dir .. '/app/Makefile')
+    eq({ 'rust' }, (context.project(dir .. '/app')))
+    vim.fn.delete(dir, 'rf')
+  end)
+
   it('reports a charwise selection', function()
     local buf = vim.api.nvim_create_buf(true, false)
     vim.api.nvim_set_current_buf(buf)

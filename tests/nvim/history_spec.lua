@@ -154,6 +154,8 @@ describe(':Leash last', function()
     ok(float() ~= nil, 'no key runs it')
     press('q')
     wait_closed()
+    -- The log says what it was: nothing to run, not a plan only shown (`:Do!`).
+    eq('nothing to run', outcomes()[#outcomes()].status)
   end)
 end)
 

@@ -150,6 +150,28 @@ function H.checks.plan_start(mod)
   eq('number', type(job:id()))
   job:cancel()
   matches('provider', raises(mod.plan_start, small_catalog(mod), 'x', { provider = '{"kind": "nope"}' }))
+  -- The current values as JSON text are read on the planner's thread: they count (wrap
+  -- is on, so "toggle" turns it off), and text that does not read ends the job with why.
+  local function planned(current)
+    local j =
+      mod.plan_start(small_catalog(mod), 'toggle word wrap', { profile = 'neovim', context = { current = current } })
+    ok(vim.wait(10000, function() return j:is_finished() end, 10), 'the plan finishes')
+    return j:take()
+  end
+  eq(false, planned(vim.json.encode({ wrap = true })).plan.steps[1].value)
+  eq(true, planned(vim.json.encode({ wrap = false })).plan.steps[1].value)
+  for text, why in pairs({ ['{'] = 'option “context”: current: EOF', ['[1]'] = 'not an object of setting values' }) do
+    local r = planned(text)
+    eq('error', r.status)
+    matches(vim.pesc(why), r.error)
+  end
+end
+
+function H.checks.wants_colorschemes(mod)
+  eq(true, mod.wants_colorschemes('switch to the habamax color scheme'))
+  eq(true, mod.wants_colorschemes('cambia el tema a desert'))
+  eq(false, mod.wants_colorschemes('make the font bigger and turn on word wrap'))
+  eq(false, mod.wants_colorschemes('caf\233 \255'), 'text that is not UTF-8 is read, not refused')
 end
 
 function H.checks.notify_fd(mod)

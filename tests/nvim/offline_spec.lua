@@ -51,6 +51,21 @@ describe('offline planning with the editor state', function()
     r = plan_and_wait('colorscheme nosuchscheme')
     eq(0, #r.plan.steps)
     matches('No color scheme named “nosuchscheme” is installed', r.plan.reply)
+    -- The folders are searched for color schemes only for a request that may name one.
+    local planner, listed = require('leash.planner'), 0
+    local list = planner.colorschemes
+    planner.colorschemes = function()
+      listed = listed + 1
+      return list()
+    end
+    local ok_, err = pcall(function()
+      eq('done', plan_and_wait('turn on word wrap').status)
+      eq(0, listed)
+      eq('desert', plan_and_wait('switch to the desert color scheme').plan.steps[1].args[1])
+      eq(1, listed)
+    end)
+    planner.colorschemes = list
+    assert(ok_, err)
   end)
 
   it('plans two settings in one request, and German', function()

@@ -138,6 +138,19 @@ pub fn plan_blocking(request: &PlanRequest, cancel: &CancelToken) -> Result<Plan
 /// Turns a request into a validated plan (see the module documentation). Cancelling
 /// `cancel` ends the call at once with [`LlmError::Cancelled`].
 pub async fn plan(req: &PlanRequest, cancel: &CancelToken) -> Result<PlanOutcome, PlanFailure> {
+    // Current values a frontend handed over as text are read here, on this thread.
+    let read;
+    let req = if req.context.current_text.is_some() {
+        let mut owned = req.clone();
+        if let Err(message) = owned.context.read_current_text() {
+            let error = LlmError::Config(message);
+            return Err(PlanFailure { log: Box::new(LogRecord::failure(req, &error, Duration::ZERO)), error });
+        }
+        read = owned;
+        &read
+    } else {
+        req
+    };
     let mut run = Run { req, started: std::time::Instant::now(), timings: Timings::default(), exchanges: Vec::new() };
     match run.plan(cancel).await {
         Ok((plan, model, lookups, shortlist)) => {

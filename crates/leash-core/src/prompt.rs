@@ -58,6 +58,11 @@ pub struct Context {
     /// so "toggle" and "turn off" can be planned. Only shortlisted ones are shown.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub current: BTreeMap<String, Value>,
+    /// More current values, still as the JSON text of an object: a frontend hands them
+    /// over so, and the planner reads them on its own thread ([`Context::read_current_text`])
+    /// instead of the editor's main thread waiting for it.
+    #[serde(skip)]
+    pub current_text: Option<String>,
     /// The color schemes installed (Neovim's `getcompletion('', 'color')`), so the
     /// offline planner knows a name when it sees one. Not shown to a model.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -66,6 +71,22 @@ pub struct Context {
     /// with the new request, and its entries are put on the shortlist.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous: Option<Previous>,
+}
+
+impl Context {
+    /// Reads [`Context::current_text`] into [`Context::current`]: an object of values by
+    /// setting key (an empty list reads as no values). An error says what is wrong.
+    pub fn read_current_text(&mut self) -> Result<(), String> {
+        let Some(text) = self.current_text.take() else { return Ok(()) };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(values)) => self.current.extend(values),
+            // An empty Lua table is encoded as an empty list.
+            Ok(Value::Array(a)) if a.is_empty() => {}
+            Ok(_) => return Err("option “context”: current: not an object of setting values".into()),
+            Err(e) => return Err(format!("option “context”: current: {e}")),
+        }
+        Ok(())
+    }
 }
 
 /// An earlier request and the steps planned for it, which the new request refines.
@@ -620,6 +641,22 @@ mod tests {
 
     fn entries(c: &Catalog, names: &[&str]) -> Vec<&'static Entry> {
         names.iter().map(|n| &*Box::leak(Box::new(c.get(n).unwrap().clone()))).collect()
+    }
+
+    #[test]
+    fn current_values_given_as_text_are_read_into_the_context() {
+        let mut ctx = Context { current_text: Some(r#"{"wrap": true, "tabstop": 4}"#.into()), ..Context::default() };
+        ctx.read_current_text().unwrap();
+        assert_eq!((ctx.current["wrap"].clone(), ctx.current["tabstop"].clone()), (json!(true), json!(4)));
+        assert_eq!(ctx.current_text, None, "read once");
+        let mut empty = Context { current_text: Some("[]".into()), ..Context::default() };
+        empty.read_current_text().unwrap();
+        assert!(empty.current.is_empty());
+        for (text, why) in [("[1]", "not an object of setting values"), ("{", "option “context”: current: EOF")] {
+            let mut bad = Context { current_text: Some(text.into()), ..Context::default() };
+            let e = bad.read_current_text().unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
     }
 
     #[test]

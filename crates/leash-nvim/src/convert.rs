@@ -166,6 +166,15 @@ pub fn limit_and_mode(opts: &Option<Table>) -> mlua::Result<(usize, Mode)> {
 /// text (an object; what the planner sends): through serde they cost more than
 /// everything else `plan_start` converts.
 pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
+    let mut context = context_deferred(lua, opts)?;
+    context.read_current_text().map_err(err)?;
+    Ok(context)
+}
+
+/// [`context`], with `current` given as JSON text kept as text
+/// ([`Context::current_text`]): the planner reads it on its own thread, so the editor's
+/// main thread does not wait for it before the request leaves.
+pub fn context_deferred(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     let bad = |e: mlua::Error| err(format!("option “context”: {e}"));
     let Some(v) = opt::<LuaValue>(opts, "context")? else { return Ok(Context::default()) };
     let current = match &v {
@@ -186,15 +195,16 @@ pub fn context(lua: &Lua, opts: &Option<Table>) -> mlua::Result<Context> {
     let mut context: Context = text_value(lua, LuaValue::Table(rest), |v| lua.from_value(v)).map_err(bad)?;
     let current = match current {
         LuaValue::Table(c) => c,
-        text => {
-            match bulk_json(lua, text, "option “context”: current")? {
-                Value::Object(values) => context.current.extend(values),
-                // An empty table is encoded as an empty list.
-                Value::Array(a) if a.is_empty() => {}
-                _ => return Err(err("option “context”: current: not an object of setting values")),
-            }
+        LuaValue::String(text) => {
+            // Outside strings JSON text is ASCII: a byte that is not UTF-8 is inside one.
+            let bytes = text.as_bytes();
+            context.current_text = Some(match std::str::from_utf8(&bytes) {
+                Ok(text) => text.to_string(),
+                Err(_) => drawn(&bytes),
+            });
             return Ok(context);
         }
+        _ => return Err(err("option “context”: current: not a table of setting values")),
     };
     for pair in current.pairs::<LuaValue, LuaValue>() {
         let (k, v) = pair?;

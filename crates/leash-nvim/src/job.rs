@@ -7,7 +7,7 @@ use leash_core::planner::polled::{PolledJob, Settled};
 use leash_core::runtime;
 
 use crate::catalog::LuaCatalog;
-use crate::convert::{context, err, limit_and_mode, policy, provider, to_lua};
+use crate::convert::{context_deferred, err, limit_and_mode, policy, provider, to_lua};
 use crate::method;
 
 /// A planning request running on the runtime thread. Lua holds it and asks for the
@@ -36,7 +36,8 @@ pub fn plan_start(
     (catalog, request, opts): (UserDataRef<LuaCatalog>, String, Option<Table>),
 ) -> mlua::Result<LuaPlanJob> {
     let (limit, _) = limit_and_mode(&opts)?;
-    let context = context(lua, &opts)?;
+    // The current values' text is read on the planner's thread.
+    let context = context_deferred(lua, &opts)?;
     let provider = provider(lua, &opts)?;
     let policy = policy(lua, &catalog.0, &opts)?;
     let mut req = catalog.0.plan_request(request, policy);
@@ -44,6 +45,14 @@ pub fn plan_start(
     req.context = context;
     req.provider = provider;
     PolledJob::start(req).map(LuaPlanJob).map_err(err)
+}
+
+/// `wants_colorschemes(request)`: whether the offline planner may need the installed
+/// color schemes for `request` (it names one the way a phrase does). Listing them
+/// searches every 'runtimepath' folder, which the other requests need not wait for.
+pub fn wants_colorschemes(_: &Lua, request: mlua::String) -> mlua::Result<bool> {
+    // A request that is not UTF-8 is read as plan_start reads it, lossily.
+    Ok(leash_core::planner::offline::wants_colorschemes(&request.to_string_lossy()))
 }
 
 /// `job:take()`: how the job ended as `{ status, plan?, error?, code?, log? }`, once.

@@ -88,6 +88,7 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "validate", catalog::validate)?;
     export(lua, &m, "version", version)?;
     export(lua, &m, "visible", checks::visible)?;
+    export(lua, &m, "wants_colorschemes", job::wants_colorschemes)?;
     export(lua, &m, "write_landing", checks::write_landing)?;
     Ok(m)
 }

@@ -106,7 +106,8 @@ fn run_set(file: &str) -> (usize, Vec<String>) {
         if let Some(current) = row["current"].as_object() {
             req.context.current = current.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         }
-        if editor == "neovim" {
+        // As Neovim does: the installed color schemes only for a request that may name one.
+        if editor == "neovim" && planner::offline::wants_colorschemes(request) {
             req.context.colorschemes = NEOVIM_COLORSCHEMES.iter().map(|s| s.to_string()).collect();
         }
         let plan = planner::plan_blocking(&req, &CancelToken::new()).unwrap().plan.to_json();

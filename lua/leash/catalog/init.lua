@@ -206,6 +206,8 @@ H.parts = {}
 --- the built catalog is current while its generation is this one.
 H.generation = 0
 H.handlers_sig, H.where_sig = nil, nil
+-- The folders and directory the last `where_sig` was made from.
+H.where_dirs, H.where_cwd = nil, nil
 -- The name handlers the last signature was made from.
 H.handlers = nil
 
@@ -279,7 +281,12 @@ function H.collect()
   -- The folders Neovim loads code from and the current directory: the validator labels
   -- a write into one of them `code` (|leash.code_dirs|).
   local where = { code_dirs = require('leash.code_dirs').list(), cwd = vim.uv.cwd() or '' }
-  local where_sig = where.cwd .. '\0' .. table.concat(where.code_dirs, '\0')
+  -- The same list as last time is the same folders (|leash.code_dirs.list()|).
+  local where_sig = H.where_sig
+  if not (rawequal(where.code_dirs, H.where_dirs) and where.cwd == H.where_cwd) then
+    where_sig = where.cwd .. '\0' .. table.concat(where.code_dirs, '\0')
+    H.where_dirs, H.where_cwd = where.code_dirs, where.cwd
+  end
   if changed or handlers_sig ~= H.handlers_sig or where_sig ~= H.where_sig then
     H.generation = H.generation + 1
     H.handlers_sig, H.where_sig = handlers_sig, where_sig

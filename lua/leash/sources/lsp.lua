@@ -126,7 +126,7 @@ end
 function M.supported(clients, method, bufnr)
   for _, c in ipairs(clients) do
     local ok, yes
-    if vim.fn.has('nvim-0.11') == 1 then
+    if H.method_api then
       ok, yes = pcall(c.supports_method, c, method, bufnr)
     else
       ok, yes = pcall(c.supports_method, method, { bufnr = bufnr })
@@ -242,6 +242,12 @@ M.actions = {
 
 --- How long a jump or a format waits for the language server, in milliseconds.
 M.jump_ms = 5000
+
+-- Helper data ================================================================
+
+-- Whether `client:supports_method()` is a method (Neovim 0.11 on): asked once, not per
+-- action and client on every request.
+H.method_api = vim.fn.has('nvim-0.11') == 1
 
 -- Helper functionality =======================================================
 

@@ -61,15 +61,15 @@ function M.entries(ctx)
     require('leash.sources.shared.fields').compare(last.fields, last.list ~= nil and last.context == context)
   local put = check.put
   local found, seen = {}, {}
+  -- In the listing's own order: the list is sorted only when it is made again.
   for set, cmds in ipairs(sets) do
-    local names = vim.tbl_keys(cmds)
-    table.sort(names)
-    for _, name in ipairs(names) do
+    for name, def in pairs(cmds) do
       if not seen[name] then
         seen[name] = true
-        local def, loads = cmds[name], origin.lazy_command(name)
+        local loads = origin.lazy_command(name)
         local owner, ref = set == 1 and bufnr or nil, refs[name]
-        found[#found + 1] = { name = name, def = def, loads = loads, owner = owner, ref = ref, file = files[name] }
+        found[#found + 1] =
+          { set = set, name = name, def = def, loads = loads, owner = owner, ref = ref, file = files[name] }
         put(name)
         put(owner or false)
         put(ref or false)
@@ -82,6 +82,11 @@ function M.entries(ctx)
   end
   if check.done() then return last.list end
   last.list = nil
+  -- A buffer's own commands first, each set by name.
+  table.sort(found, function(a, b)
+    if a.set ~= b.set then return a.set < b.set end
+    return a.name < b.name
+  end)
   local out, made = {}, {}
   for _, f in ipairs(found) do
     f.pin = M.pin(f.def, f.owner, f.loads, f.ref)
@@ -191,6 +196,10 @@ H.loaded_as = {}
 --- entry by its key.
 H.last = { list = nil, fields = {}, context = nil, made = {} }
 
+-- The last `:command` listing |H.lua_refs()| read, and what it read from it.
+---@type { out: string, refs: table<string, string>, files: table<string, string> }?
+H.refs_read = nil
+
 H.pinned_fields =
   { 'definition', 'nargs', 'range', 'count', 'addr', 'bang', 'bar', 'register', 'complete', 'script_id' }
 
@@ -222,8 +231,11 @@ function H.lua_refs(bufnr, prefix)
   else
     ok, out = pcall(list)
   end
+  if not ok or type(out) ~= 'string' then return {}, {} end
+  -- The same listing as last time reads the same (asked on every request).
+  local read = H.refs_read
+  if read and read.out == out then return read.refs, read.files end
   local refs, files, seen = {}, {}, {}
-  if not ok or type(out) ~= 'string' then return refs, files end
   for line in out:gmatch('[^\n]+') do
     -- Four columns of flags (`!"b|`), then the name; the first line of a name is the
     -- command that name runs (a buffer's own is listed before a global one). Not the
@@ -235,6 +247,7 @@ function H.lua_refs(bufnr, prefix)
       files[name] = line:match('<Lua %d+: (.-):%d+>')
     end
   end
+  H.refs_read = { out = out, refs = refs, files = files }
   return refs, files
 end
 

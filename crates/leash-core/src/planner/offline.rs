@@ -131,6 +131,14 @@ pub fn answer(request: &str, catalog: &Catalog, index: &Index, shortlist: &[Rank
     plan(request, catalog, index, shortlist, &Context::default()).answer
 }
 
+/// Whether planning `request` offline may need the installed color schemes
+/// ([`Context::colorschemes`]): it names a color scheme the way a phrase does, in any of
+/// the languages the planner reads. Listing them costs the editor a search of its
+/// folders, which the other requests need not wait for.
+pub fn wants_colorschemes(request: &str) -> bool {
+    phrases::may_name_theme(&request::read(request).whole)
+}
+
 /// Plans `request` offline; `context` gives the current values ("toggle") and the
 /// installed color schemes.
 pub fn plan(request: &str, catalog: &Catalog, index: &Index, shortlist: &[Ranked], context: &Context) -> Offline {
@@ -982,6 +990,24 @@ mod tests {
         assert_eq!(planned("set the spell language to British English"), ["spelllang=\"en_gb\""]);
         assert_eq!(planned("Rechtschreibprüfung auf Deutsch"), ["spell=true", "spelllang=\"de\""]);
         assert_eq!(planned("turn on spell checking"), ["spell=true"]);
+    }
+
+    #[test]
+    fn the_color_schemes_are_wanted_only_for_a_request_that_may_name_one() {
+        for request in [
+            "use the gruvbox colorscheme",
+            "colo habamax",
+            "switch theme to desert",
+            "wechsle das Farbschema zu blue",
+            "cambia el tema a desert",
+        ] {
+            assert!(wants_colorschemes(request), "{request}");
+        }
+        for request in ["make the font bigger and turn on word wrap", "dark background", "sort lines", "gruvbox"] {
+            assert!(!wants_colorschemes(request), "{request}");
+        }
+        // (Every request of the offline sets is planned with the color schemes only when
+        // it wants them: crates/leash/tests/offline_requests.rs.)
     }
 
     #[test]

@@ -49,8 +49,9 @@ impl PolledJob {
         // settings), which that record does not show: copying them cost more than the rest
         // of the request.
         let current = std::mem::take(&mut request.context.current);
+        let current_text = request.context.current_text.take();
         let kept = request.clone();
-        request.context.current = current;
+        (request.context.current, request.context.current_text) = (current, current_text);
         let job = start(request)?;
         Ok(PolledJob { job, request: kept, progress, started: Instant::now() })
     }

@@ -688,6 +688,21 @@ mod screen_tests {
     }
 
     #[test]
+    fn a_marked_step_says_why_beside_its_mark() {
+        let mut marked = step(0, Reach::Code, command("change-current-directory /tmp"), "go there");
+        marked.step.mark_reason = Some("its .helix/config.toml can bind keys\u{1b}".into());
+        let mut plain_step = step(1, Reach::Safe, command("vsplit"), "split");
+        plain_step.step.mark_reason = Some("never shown without a mark".into());
+        let rows = rows(&plan(vec![marked, plain_step]), &HashMap::new(), &[]);
+        let text: Vec<String> = rows.iter().map(|r| r.iter().map(|(t, _)| t.as_str()).collect()).collect();
+        let head = text.iter().find(|l| l.contains("change-current-directory")).unwrap();
+        assert!(head.ends_with(" \u{2014} its .helix/config.toml can bind keys^["), "{head}");
+        let row = rows.iter().find(|r| r.iter().any(|(t, _)| t.contains("can bind keys"))).unwrap();
+        assert_eq!(row.last().unwrap().1, row.iter().find(|(t, _)| t.starts_with('[')).unwrap().1, "the mark's style");
+        assert!(!text.iter().any(|l| l.contains("never shown")), "{text:?}");
+    }
+
+    #[test]
     fn the_summary_of_marked_steps_stays_on_screen_while_scrolling() {
         let mut steps: Vec<HelixStep> =
             (0..9).map(|i| step(i, Reach::Safe, command("vsplit"), "split the view for a reason")).collect();

@@ -396,6 +396,7 @@ fn prepare(cfg: &ProgramConfig, context: &HelixContext, args: &Args) -> Result<P
         // Helix commands take no line range.
         range: None,
         current: current_values(&catalog.catalog, helix_config_path(args).as_deref()),
+        current_text: None,
         colorschemes: Vec::new(),
         previous: None,
     };

@@ -86,6 +86,12 @@ fn step_view(s: &HelixStep, current: &HashMap<usize, (serde_json::Value, &'stati
             view.head = vec![plain("Start: ".into()), (visible(&argv.join(" ")), Style::Command)];
         }
     }
+    // Why the mark, from the rule that decided the reach (the validator's `mark_reason`),
+    // beside it in its style, as Neovim's window says it.
+    let reason = s.step.mark_reason.as_deref().map(visible).unwrap_or_default();
+    if let (Some((_, style)), false) = (&view.mark, reason.is_empty()) {
+        view.head.push((format!(" \u{2014} {reason}"), *style));
+    }
     view
 }
 

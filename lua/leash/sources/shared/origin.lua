@@ -166,7 +166,9 @@ end
 
 function H.defined_in(fn, tail)
   local source = H.source(fn)
-  return source ~= nil and vim.endswith(source, tail)
+  -- Not vim.endswith(), which checks its arguments: this runs for every mapping with a
+  -- callback on every request.
+  return source ~= nil and source:sub(-#tail) == tail
 end
 
 function H.names(set)

@@ -235,6 +235,16 @@ pub(super) fn matches(clause: &Clause, env: &Env) -> Vec<Match> {
 /// Where the words of `alternative` (one or more words, `#` a number) are in `clause`,
 /// in a row among the words not used yet (soft words between them skipped: "indent
 /// using tabs" says "indent tabs").
+/// Whether a phrase that names a color scheme has all its word groups in `clause`: only
+/// then are the installed color schemes worth asking the editor for.
+pub(super) fn may_name_theme(clause: &Clause) -> bool {
+    let used = vec![false; clause.words.len()];
+    phrases()
+        .iter()
+        .filter(|p| p.does.iter().flatten().any(|s| matches!(s, Theme(_))))
+        .any(|p| p.need.iter().all(|group| group.iter().any(|alt| find(alt, clause, &used).is_some())))
+}
+
 fn find(alternative: &str, clause: &Clause, used: &[bool]) -> Option<Vec<usize>> {
     let parts: Vec<&str> = alternative.split(' ').filter(|p| !p.is_empty() && !is_filler(p)).collect();
     let words = &clause.words;

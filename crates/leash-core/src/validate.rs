@@ -323,7 +323,7 @@ fn typed_value(setting: &Setting, value: &Value) -> Result<SettingValue, Refusal
         key: key.clone(),
         expected: match setting.value_type {
             ValueType::Boolean => "a boolean",
-            ValueType::Number => "a number",
+            ValueType::Number => "a whole number",
             ValueType::String => "a string",
         },
         got: short_json(value),
@@ -538,9 +538,9 @@ mod tests {
             expected,
             got: got.into(),
         };
-        assert_eq!(bad("tabstop", json!("16px")), bad_type("tabstop", "a number", "\"16px\""));
-        assert_eq!(bad("tabstop", json!(16.5)), bad_type("tabstop", "a number", "16.5"));
-        assert_eq!(bad("tabstop", json!(true)), bad_type("tabstop", "a number", "true"));
+        assert_eq!(bad("tabstop", json!("16px")), bad_type("tabstop", "a whole number", "\"16px\""));
+        assert_eq!(bad("tabstop", json!(16.5)), bad_type("tabstop", "a whole number", "16.5"));
+        assert_eq!(bad("tabstop", json!(true)), bad_type("tabstop", "a whole number", "true"));
         assert_eq!(bad("wrap", json!(1)), bad_type("wrap", "a boolean", "1"));
         assert_eq!(bad("wrap", json!("yes")).to_string(), "“wrap” takes a boolean, not \"yes\"");
         assert_eq!(

@@ -226,8 +226,11 @@ function H.selection()
   return { mode = names[mode], from = { line = a[2], column = a[3] }, to = { line = b[2], column = b[3] } }
 end
 
---- `{plan, client}` → `{id}` and, when the plan needs no decision (nothing to run, or all
---- safe steps with `confirm_before_run = false`), its `outcome` at once; or an error.
+--- `{plan, client}` → `{id}` and, when the plan needs no decision (nothing to run), its
+--- `outcome` at once; or an error. An agent's plan is always shown and waits for the
+--- person, whatever `confirm_before_run` says: that option trusts the person's own
+--- request, and an agent reads each outcome back, so plans run unseen would let it
+--- learn what the editor holds step by step (a search that succeeds or fails).
 --- `plan` is the agent's plan as JSON text: read by the core's parser, checked by its
 --- validator; everything else the agent sent is ignored.
 function H.methods.propose(args)
@@ -256,7 +259,7 @@ function H.methods.propose(args)
   H.current = p
   H.log({ name = client, id = p.id, event = 'proposed', plan = args.plan, validated = plan })
   p.withdraw = require('leash.execute').confirm_and_run(require('leash.native').copy(plan), {
-    config = core.config,
+    config = vim.tbl_extend('force', core.config, { confirm_before_run = true }),
     entries = core.state.entries,
     request = 'plan from ' .. client,
     from = client,

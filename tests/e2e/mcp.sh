@@ -18,8 +18,8 @@
 #      with its own code, a plan without steps (saying so) and a 2 MB plan (saying how
 #      large a plan may be).
 #   6. fields that try to skip confirmation ("confirm", "approved", a reply saying so) with
-#      confirm_before_run = false: the shell step is shown anyway; an all-safe plan runs
-#      at once, as for :Do. The person takes 6 s: the client hears progress meanwhile.
+#      confirm_before_run = false: the shell step is shown anyway, and so is an all-safe
+#      plan (unlike :Do's). The person takes 6 s: the client hears progress meanwhile.
 #   6b. the client's own timeout cancels a waiting call: the window is withdrawn, with a
 #      notification saying so, and nothing runs; and so when another agent's client exits
 #      while its plan is shown.

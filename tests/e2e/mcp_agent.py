@@ -336,27 +336,25 @@ async def main() -> None:
                 fail(f"the outcome: {out}")
             if not any("waiting for their decision" in (m or "") for m in heard):
                 fail(f"no progress notification while the person took 6 s: {heard}")
-            r = await s.call_tool(
-                "propose_plan", {"plan": {"steps": [{"type": "setting", "key": "list", "value": True}]}}, read_timeout_seconds=20
+            # Not even an all-safe plan runs unseen: the agent would read what the editor
+            # holds from the outcomes. Values as strings, as a client sends them that keeps
+            # only the first type of the schema's list (Codex): read as the setting's type.
+            await asyncio.sleep(1.2)
+            call = await propose(
+                s,
+                {"steps": [{"type": "setting", "key": "tabstop", "value": "4"},
+                           {"type": "setting", "key": "list", "value": "false"}]},
             )
-            if result_of(r)["status"] != "ran":
-                fail(f"an all-safe plan under confirm_before_run = false: {result_of(r)}")
-            # Values as strings, as a client sends them that keeps only the first type of
-            # the schema's list (Codex): read as the setting's type.
-            r = await s.call_tool(
-                "propose_plan",
-                {"plan": {"steps": [{"type": "setting", "key": "tabstop", "value": "4"},
-                                    {"type": "setting", "key": "list", "value": "false"}]}},
-                read_timeout_seconds=20,
-            )
-            if result_of(r)["status"] != "ran" or [x["label"] for x in result_of(r)["steps"]] != [
-                "Set tabstop = 4",
-                "Set list = false",
-            ]:
-                fail(f"values given as strings: {result_of(r)}")
+            if not await wait_screen(TITLE, 15):
+                fail("an all-safe plan under confirm_before_run = false ran without the window")
+            await asyncio.sleep(0.5)
+            keys("y")
+            out = result_of(await decided(call))
+            if out["status"] != "ran" or [x["label"] for x in out["steps"]] != ["Set tabstop = 4", "Set list = false"]:
+                fail(f"an all-safe plan with values given as strings, run with y: {out}")
             ok(
                 "fields saying confirm/approved changed nothing: the shell step was shown (the client heard it waiting); "
-                "an all-safe plan ran at once, as for :Do"
+                "an all-safe plan was shown too (unlike :Do's) and ran on y, its values given as strings"
             )
 
             # 6b. the client gives up waiting (its timeout cancels the call): the plan is

@@ -235,7 +235,7 @@ describe('agent.call()', function()
     eq('bad_arguments', call('propose', { client = 'x', plan = { steps = {} } }).error.code)
   end)
 
-  it('lets no field the agent sends skip the window for a shell step', function()
+  it('lets no field the agent sends, and not confirm_before_run = false, skip the window', function()
     require('leash').setup({ confirm_before_run = false })
     local out = dir .. '/skipped'
     local answer = call('propose', {
@@ -252,10 +252,15 @@ describe('agent.call()', function()
     eq(false, vim.o.list)
     vim.wait(200, function() return vim.uv.fs_stat(out) ~= nil end)
     eq(nil, vim.uv.fs_stat(out))
-    -- An all-safe plan runs without the window, exactly as :Do's would.
+    -- Not even an all-safe plan runs unseen, as :Do's would: the agent reads each
+    -- outcome, so plans run unseen would tell it what the editor holds.
     local safe =
       call('propose', { client = 'claude-code', plan = plan({ { type = 'setting', key = 'list', value = true } }) })
-    eq('ran', safe.outcome.status)
+    eq(nil, safe.outcome, 'not run at once')
+    eq(1, #floats(), 'the window is open')
+    eq(false, vim.o.list)
+    run_window()
+    eq('ran', outcome_of(safe.id).status)
     eq(true, vim.o.list)
   end)
 

@@ -22,6 +22,7 @@
 
 mod phrases;
 mod request;
+mod typos;
 
 use std::time::Duration;
 
@@ -39,7 +40,8 @@ use request::{forms, Clause, Truth, Word};
 
 /// On/off words that are everyday verbs ("show me the diff"): not enough to make a
 /// word a setting's name.
-const WEAK: &[&str] = &["show", "shows", "display", "see", "visible", "hide", "hides"];
+const WEAK: &[&str] =
+    &["show", "shows", "showing", "display", "displaying", "see", "visible", "hide", "hides", "hiding"];
 
 /// How many top-ranked entries a request may name.
 const TOP: usize = 5;
@@ -161,6 +163,17 @@ enum Outcome {
 }
 
 fn decide(request: &str, env: &Env, index: &Index, shortlist: &[Ranked]) -> (Map<String, Value>, Vec<Choice>) {
+    let corrected = typos::correct(request, env.catalog, env.colorschemes);
+    let request = corrected.as_deref().unwrap_or(request);
+    // The shortlist was ranked on the words as typed.
+    let reranked;
+    let shortlist = match corrected {
+        Some(_) => {
+            reranked = crate::rank::rank(index, env.catalog, request, shortlist.len().max(TOP), Mode::Any);
+            &reranked[..]
+        }
+        None => shortlist,
+    };
     let reading = request::read(request);
     if reading.whole.words.is_empty() {
         return (needs_model(env.catalog), Vec::new());
@@ -223,11 +236,17 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
     let mut total = 0;
     let mut previous: Option<Vec<Planned>> = None;
     for part in parts {
-        let mut part = part.clone();
+        let mut outcome = Outcome::Unsure(Vec::new());
         if let Some(t) = shared.filter(|_| part.words.iter().all(|w| w.truth.is_none())) {
-            part.words.push(Word { truth: Some(t), soft: true, ..word("(said before)") });
+            let mut with = part.clone();
+            with.words.push(Word { truth: Some(t), soft: true, ..word("(said before)") });
+            outcome = resolve(&with, env, index, None);
         }
-        let mut outcome = resolve(&part, env, index, None);
+        // An on/off word that this part cannot take belongs to another part ("tabs 4
+        // wide, no expandtab").
+        if !matches!(outcome, Outcome::Sure(..)) {
+            outcome = resolve(part, env, index, None);
+        }
         // "…, 4 wide": a number alone speaks of what the part before it set.
         if !matches!(outcome, Outcome::Sure(..)) {
             if let Some(topic) = previous.as_deref().and_then(topic) {
@@ -240,6 +259,14 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
         total += score;
         previous = Some(s.clone());
         for step in s {
+            // Two parts that set one setting to different values are no one plan ("spell
+            // check in English and German" is one list of languages).
+            if let Planned::Setting { key, .. } = &step {
+                if steps.iter().any(|have| matches!(have, Planned::Setting { key: k, .. } if k == key) && *have != step)
+                {
+                    return None;
+                }
+            }
             if !steps.contains(&step) {
                 steps.push(step);
             }
@@ -248,12 +275,14 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
     Some((steps, total))
 }
 
-/// What a part that gives only a number with a width speaks of, after a part that set
-/// these steps.
+/// What a part that gives only a number with a width (or only a language) speaks of,
+/// after a part that set these steps.
 fn topic(steps: &[Planned]) -> Option<&'static str> {
     steps.iter().find_map(|s| match s {
         Planned::Setting { key, .. } => match key.as_str() {
             "expandtab" | "shiftwidth" | "tabstop" | "softtabstop" => Some("indent"),
+            // "…and set the language to French"
+            "spell" | "spelllang" => Some("spell"),
             "textwidth" | "text-width" => Some("textwidth"),
             "scrolloff" => Some("scrolloff"),
             _ => None,
@@ -271,6 +300,7 @@ fn word(text: &str) -> Word {
         truth: None,
         relative: false,
         after_by: false,
+        after_to: false,
         soft: false,
     }
 }
@@ -653,7 +683,9 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     let takes_name = named_in_vim
         && match entry {
             Entry::Setting(s) => s.value_type == ValueType::String && allowed.is_empty(),
-            Entry::Item(i) => i.args == Args::Required,
+            // Never the argument of an item that writes or runs something: a guessed
+            // word there ("rename this symbol") would cost a file, not a setting.
+            Entry::Item(i) => i.args == Args::Required && i.reach <= crate::reach::Reach::Edit,
         };
     let last = words.len() - 1;
     let free = match unexplained.as_slice() {
@@ -1077,6 +1109,92 @@ mod tests {
             assert_eq!(v["reply"], json!(NEEDS_MODEL), "{r}");
         }
         assert!(!NEEDS_MODEL.contains('\n') && NEEDS_MODEL.len() < 80);
+    }
+
+    #[test]
+    fn typos_are_read_as_the_word_one_keystroke_away() {
+        assert_eq!(planned("line nubmers off"), ["number=false"]);
+        assert_eq!(planned("tunr off wrap"), ["wrap=false"]);
+        assert_eq!(planned("colorsheme desert"), ["cmd:colorscheme desert"]);
+        assert_eq!(planned("splt the window vertically"), ["cmd:vsplit"]);
+        // Not a word that needs no explaining ("world" is no "would"), nor a word that is
+        // another word ("blink" is no "blank").
+        assert!(planned("save the world").is_empty());
+        assert!(planned("make the cursor blink").is_empty());
+    }
+
+    #[test]
+    fn word_forms_and_everyday_wording() {
+        assert_eq!(planned("stop showing whitespace"), ["list=false"]);
+        assert_eq!(planned("no more beeping"), ["belloff=\"all\""]);
+        assert_eq!(planned("don't show line numbers anymore"), ["number=false"]);
+        assert_eq!(planned("turn line numbering back on"), ["number=true"]);
+        assert_eq!(planned("enable relative line nums"), ["relativenumber=true"]);
+        assert_eq!(planned("use the system clipboard for everything"), ["clipboard=\"unnamedplus\""]);
+        assert_eq!(planned("spell check in Canadian English"), ["spell=true", "spelllang=\"en_ca\""]);
+    }
+
+    #[test]
+    fn a_number_after_to_or_at_is_the_value() {
+        assert_eq!(planned("set tabs to 3"), ["tabstop=3"]);
+        assert_eq!(planned("wrap at 80"), ["textwidth=80"]);
+        // A number that counts or names something is not.
+        assert!(planned("go to tab 3").is_empty());
+        assert!(planned("wrap 3 lines").is_empty());
+    }
+
+    #[test]
+    fn parts_of_a_request_share_or_keep_their_words() {
+        // An off word that one part cannot take is the other part's.
+        assert_eq!(planned("tabs 4 wide, no expandtab"), ["tabstop=4", "expandtab=false"]);
+        assert_eq!(planned("use tabs, width 4"), ["expandtab=false", "shiftwidth=4", "tabstop=4"]);
+        // "the language" after spelling is spelling's.
+        assert_eq!(planned("enable spell check and set the language to french"), ["spell=true", "spelllang=\"fr\""]);
+        // Parts that set one setting twice are read as one request.
+        assert_eq!(planned("spellcheck language: german and english"), ["spelllang=\"de,en\""]);
+    }
+
+    #[test]
+    fn lists_diagnostics_and_what_the_editor_shows() {
+        for (request, want) in [
+            ("jump to the next diagnostic", "map:n:]d"),
+            ("previous diagnostic", "map:n:[d"),
+            ("show the diagnostics for this line", "map:n:<C-W>d"),
+            ("close the location list", "cmd:lclose"),
+            ("next item in the location list", "cmd:lnext"),
+            ("first error", "cmd:cfirst"),
+            ("show the command history", "cmd:history"),
+            ("show the neovim version", "cmd:version"),
+            ("list all tab pages", "cmd:tabs"),
+            ("alphabetize the lines", "cmd:sort"),
+            ("new empty buffer in a vertical split", "cmd:vnew"),
+        ] {
+            assert_eq!(planned(request), [want], "{request}");
+        }
+    }
+
+    #[test]
+    fn a_guessed_word_is_never_the_argument_of_an_item_that_writes() {
+        let c = Catalog::from_json(
+            r#"{"version": 1, "editor": "helix", "entries": [
+                {"id": "file:rename", "kind": "file", "title": "rename or move the current file",
+                 "args": "required", "reach": "write"},
+                {"id": "cmd:compiler", "kind": "command", "title": "pick a compiler plugin",
+                 "args": "required", "reach": "safe"}]}"#,
+        )
+        .unwrap();
+        let index = Index::new(&c);
+        let steps_of = |request: &str| {
+            let shortlist = crate::rank::rank(&index, &c, request, 60, Mode::Any);
+            let Output::Object(m) = plan(request, &c, &index, &shortlist, &Context::default()).answer.output else {
+                panic!("text")
+            };
+            steps(&Value::Object(m))
+        };
+        // `file:rename` needs a path: "symbol" is no name to move the file to.
+        assert!(steps_of("rename this symbol").is_empty());
+        // A safe item still takes the word after its name.
+        assert_eq!(steps_of("compiler gcc"), ["cmd:compiler gcc"]);
     }
 
     #[test]

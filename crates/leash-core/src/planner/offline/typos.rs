@@ -37,45 +37,26 @@ pub(super) fn correct(request: &str, catalog: &Catalog, colorschemes: &[String])
     if to_english(request).is_some() {
         return None;
     }
-    let spans = words(request);
-    let unknown: Vec<(usize, usize)> = spans
-        .iter()
-        .copied()
-        .filter(|&(a, b)| {
-            let w = request[a..b].to_lowercase();
-            w.chars().count() >= 4 && w.chars().all(char::is_alphabetic) && !known_here(&w, own())
-        })
-        .collect();
-    if unknown.is_empty() {
-        return None;
-    }
-    // The catalog's words: what it names and what its titles say (known), and the names
-    // of its settings and commands (what a typo may be read as).
-    let mut names: BTreeSet<String> = BTreeSet::new();
-    let mut known: BTreeSet<String> = colorschemes.iter().map(|c| c.to_lowercase()).collect();
-    for entry in catalog.entries() {
-        let name = match entry {
-            Entry::Setting(s) => s.key.as_str(),
-            Entry::Item(i) => i.id.rsplit(':').next().unwrap_or(&i.id),
-        };
-        names.insert(name.to_lowercase());
-        for text in std::iter::once(entry.title()).chain(entry.aliases().iter().map(String::as_str)) {
-            known.extend(text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase));
-        }
-    }
-    known.extend(names.iter().cloned());
     let mut out = String::with_capacity(request.len());
     let mut at = 0;
     let mut changed = false;
-    for (a, b) in unknown {
+    for (a, b) in words(request) {
         let typed = request[a..b].to_lowercase();
-        if known_here(&typed, &known) {
+        if typed.chars().count() < 4
+            || !typed.chars().all(char::is_alphabetic)
+            || known_here(&typed, own())
+            || colorschemes.iter().any(|c| c.eq_ignore_ascii_case(&typed))
+            || in_catalog(&typed, catalog)
+        {
             continue;
         }
-        let meant: Vec<&String> = own()
+        // What a typo may be read as: the planner's words and the catalog's names.
+        let names = catalog.entries().iter().map(name).filter(|n| !n.contains(char::is_uppercase));
+        let meant: Vec<&str> = own()
             .iter()
-            .chain(names.iter())
-            .filter(|t| one_keystroke(&typed, t) && (!silent().contains(t.as_str()) || swapped(&typed, t)))
+            .map(String::as_str)
+            .chain(names)
+            .filter(|t| one_keystroke(&typed, t) && (!silent().contains(t) || swapped(&typed, t)))
             .collect();
         let Some(first) = meant.first() else { continue };
         // Two readings that are one word's forms ("column", "columns") are one reading.
@@ -89,6 +70,30 @@ pub(super) fn correct(request: &str, catalog: &Catalog, colorschemes: &[String])
     }
     out.push_str(&request[at..]);
     changed.then_some(out)
+}
+
+/// An entry's own name: a setting's key, an item's id without its source.
+fn name(entry: &Entry) -> &str {
+    match entry {
+        Entry::Setting(s) => s.key.as_str(),
+        Entry::Item(i) => i.id.rsplit(':').next().unwrap_or(&i.id),
+    }
+}
+
+/// Whether the catalog uses `word` (lower case): as a name, in a title or an alias, or
+/// as a plural or singular of one of those words.
+fn in_catalog(word: &str, catalog: &Catalog) -> bool {
+    let same = |w: &str| {
+        w.eq_ignore_ascii_case(word)
+            || word.strip_suffix('s').is_some_and(|one| w.eq_ignore_ascii_case(one))
+            || w.strip_suffix(['s', 'S']).is_some_and(|one| one.eq_ignore_ascii_case(word))
+    };
+    catalog.entries().iter().any(|e| {
+        same(name(e))
+            || std::iter::once(e.title())
+                .chain(e.aliases().iter().map(String::as_str))
+                .any(|text| text.split(|c: char| !c.is_alphanumeric()).any(same))
+    })
 }
 
 /// Words that need no explaining: read from a typo only when two letters were swapped.

@@ -111,6 +111,8 @@ const EDIT_VERBS: &[&str] = &[
     "pull",
     "calculate",
     "format",
+    // What the reader makes of "move the window …": moving it, not going to it.
+    "relocate",
 ];
 
 /// One candidate of the picker: a label and the plan it stands for.
@@ -604,13 +606,17 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     // the request speaks Vim: an explicit on/off word, a number, one of the setting's
     // values, "set", or the name alone. "show me the diff" is not the option 'diff'; the
     // vocabulary says the everyday requests.
-    let vim_words = words.len() == 1
-        || !numbers.is_empty()
+    // A verb alone ("paste") asks to do it, not for the option of that name.
+    let explicit = !numbers.is_empty()
         || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
         || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
+    let vim_words = words.len() == 1 || explicit;
     let speaks_vim = |entry: &Entry, idx: &[usize]| {
         let Entry::Setting(s) = entry else { return true };
         let one_word = idx.len() == 1 && names(entry).iter().any(|n| words[idx[0]].forms.contains(n));
+        if one_word && !explicit && EDIT_VERBS.contains(&words[idx[0]].text.as_str()) {
+            return false;
+        }
         let value = s.values.iter().flatten().any(|v| words.iter().any(|w| w.text == v.to_lowercase()));
         !one_word || vim_words || value || !everyday(catalog, &s.key)
     };
@@ -1171,6 +1177,25 @@ mod tests {
         ] {
             assert_eq!(planned(request), [want], "{request}");
         }
+    }
+
+    #[test]
+    fn everyday_words_that_are_also_names_ask_for_something_else() {
+        // A verb alone is the action ("paste"), not the option of its name.
+        assert!(planned("paste").is_empty());
+        assert_eq!(planned("set paste"), ["paste=true"]);
+        // "open a file" is no list of the open files; "jump back" is no jump list.
+        assert!(planned("open a file").is_empty());
+        assert_eq!(planned("show open files"), ["cmd:ls"]);
+        assert!(planned("jump back").is_empty());
+        // Showing the undo history is not keeping it.
+        assert!(planned("show undo history").is_empty());
+        // Moving a window is not going to it.
+        assert!(planned("move the window to the right").is_empty());
+        assert_eq!(planned("move to the window on the right"), ["cmd:wincmd l"]);
+        // Vim's `!` flips an option.
+        let (v, _) = plan_with("set wrap!", &[("wrap", json!(true))], &[]);
+        assert_eq!(steps(&v), ["wrap=false"]);
     }
 
     #[test]

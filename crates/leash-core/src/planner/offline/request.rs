@@ -341,9 +341,14 @@ fn raw_words(text: &str) -> Vec<String> {
         if c.is_alphanumeric() || c == '\'' || c == '_' {
             word.push(c);
         } else {
+            // Vim's `set wrap!` flips the option.
+            let bang = c == '!' && !word.is_empty();
             flush(&mut word, &mut out);
             if c == ',' || c == ';' {
                 out.push(c.to_string());
+            }
+            if bang {
+                out.push("toggle".into());
             }
         }
     }
@@ -380,6 +385,23 @@ fn raw_words(text: &str) -> Vec<String> {
             out.push("clear".into());
             i += 1;
             continue;
+        }
+        // "move the window to the right" moves the window, which no phrase does; "move to
+        // the window on the right" goes there.
+        if split[i] == "move" {
+            let object =
+                split[i + 1..].iter().find(|w| !["the", "this", "that", "my", "current"].contains(&w.as_str()));
+            if i + 1 < split.len()
+                && split[i + 1] != "to"
+                && object.is_some_and(|w| {
+                    ["window", "windows", "split", "splits", "pane", "panes", "tab", "buffer", "line"]
+                        .contains(&w.as_str())
+                })
+            {
+                out.push("relocate".into());
+                i += 1;
+                continue;
+            }
         }
         // "no more beeping", "don't wrap anymore": "more" is no amount there.
         if split[i] == "anymore"

@@ -1009,7 +1009,7 @@ mod tests {
         assert_eq!(planned("open new splits below"), ["splitbelow=true"]);
         assert_eq!(planned("use windows line endings"), ["fileformat=\"dos\""]);
         assert_eq!(planned("always show the sign column"), ["signcolumn=\"yes\""]);
-        assert_eq!(planned("show the sign column only when needed auto"), Vec::<String>::new());
+        assert_eq!(planned("show the sign column only in markdown auto"), Vec::<String>::new());
         assert_eq!(planned("sign column auto"), ["signcolumn=\"auto\""]);
     }
 
@@ -1177,6 +1177,17 @@ mod tests {
         ] {
             assert_eq!(planned(request), [want], "{request}");
         }
+    }
+
+    #[test]
+    fn settings_said_by_what_they_do() {
+        assert_eq!(planned("show the sign column only when needed"), ["signcolumn=\"auto\""]);
+        assert_eq!(planned("new vertical windows on the left"), ["splitright=false"]);
+        assert_eq!(planned("open splits at the top"), ["splitbelow=false"]);
+        assert_eq!(planned("show the file name in the window title"), ["title=true"]);
+        assert_eq!(planned("confirm before quitting with unsaved changes"), ["confirm=true"]);
+        // Splitting a window is not where new ones go.
+        assert!(planned("split the window on the left").is_empty());
     }
 
     #[test]

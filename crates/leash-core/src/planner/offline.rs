@@ -1180,6 +1180,25 @@ mod tests {
     }
 
     #[test]
+    fn vim_s_set_with_several_options() {
+        assert_eq!(planned("set number relativenumber"), ["number=true", "relativenumber=true"]);
+        assert_eq!(planned("set nonumber norelativenumber"), ["number=false", "relativenumber=false"]);
+        assert_eq!(planned("set paste wrap"), ["paste=true", "wrap=true"]);
+        // Not every word an option: the request as a whole.
+        assert_eq!(planned("set background dark"), ["background=\"dark\""]);
+        assert!(planned("set number foo").is_empty());
+    }
+
+    #[test]
+    fn bigger_and_smaller_in_other_languages_are_a_model_s_job() {
+        // "aumentar" was unknown, so "size" alone offered `:retab` ("change tab size").
+        for r in ["aumentar el tamaño de la fuente", "augmenter la taille de la police", "Schriftgröße erhöhen"] {
+            let (v, choices) = plan_with(r, &[], INSTALLED);
+            assert!(steps(&v).is_empty() && choices.is_empty(), "{r}: {v} {choices:?}");
+        }
+    }
+
+    #[test]
     fn settings_said_by_what_they_do() {
         assert_eq!(planned("show the sign column only when needed"), ["signcolumn=\"auto\""]);
         assert_eq!(planned("new vertical windows on the left"), ["splitright=false"]);

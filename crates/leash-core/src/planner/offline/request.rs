@@ -308,6 +308,15 @@ pub(super) fn read(request: &str) -> Reading {
     let whole = clause(&raw);
     let mut parts = Vec::new();
     let mut current: Vec<String> = Vec::new();
+    // Vim's `set number relativenumber`: one part an option (a part that is no option's
+    // name fails, and the whole request is read instead).
+    let vim_set = raw.len() > 2
+        && raw[0] == "set"
+        && raw[1..].iter().all(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !FILLER.contains(&w.as_str()));
+    if vim_set {
+        let parts = raw[1..].iter().map(|w| clause(&[raw[0].clone(), w.clone()])).collect();
+        return Reading { whole, parts, has_literal, question };
+    }
     for w in raw {
         if w == "," || w == ";" || JOINTS.contains(&w.as_str()) {
             if !current.is_empty() {

@@ -22,6 +22,7 @@
 
 mod phrases;
 mod request;
+mod typos;
 
 use std::time::Duration;
 
@@ -39,7 +40,8 @@ use request::{forms, Clause, Truth, Word};
 
 /// On/off words that are everyday verbs ("show me the diff"): not enough to make a
 /// word a setting's name.
-const WEAK: &[&str] = &["show", "shows", "display", "see", "visible", "hide", "hides"];
+const WEAK: &[&str] =
+    &["show", "shows", "showing", "display", "displaying", "see", "visible", "hide", "hides", "hiding"];
 
 /// How many top-ranked entries a request may name.
 const TOP: usize = 5;
@@ -109,6 +111,8 @@ const EDIT_VERBS: &[&str] = &[
     "pull",
     "calculate",
     "format",
+    // What the reader makes of "move the window …": moving it, not going to it.
+    "relocate",
 ];
 
 /// One candidate of the picker: a label and the plan it stands for.
@@ -169,6 +173,17 @@ enum Outcome {
 }
 
 fn decide(request: &str, env: &Env, index: &Index, shortlist: &[Ranked]) -> (Map<String, Value>, Vec<Choice>) {
+    let corrected = typos::correct(request, env.catalog, env.colorschemes);
+    let request = corrected.as_deref().unwrap_or(request);
+    // The shortlist was ranked on the words as typed.
+    let reranked;
+    let shortlist = match corrected {
+        Some(_) => {
+            reranked = crate::rank::rank(index, env.catalog, request, shortlist.len().max(TOP), Mode::Any);
+            &reranked[..]
+        }
+        None => shortlist,
+    };
     let reading = request::read(request);
     if reading.whole.words.is_empty() {
         return (needs_model(env.catalog), Vec::new());
@@ -231,11 +246,17 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
     let mut total = 0;
     let mut previous: Option<Vec<Planned>> = None;
     for part in parts {
-        let mut part = part.clone();
+        let mut outcome = Outcome::Unsure(Vec::new());
         if let Some(t) = shared.filter(|_| part.words.iter().all(|w| w.truth.is_none())) {
-            part.words.push(Word { truth: Some(t), soft: true, ..word("(said before)") });
+            let mut with = part.clone();
+            with.words.push(Word { truth: Some(t), soft: true, ..word("(said before)") });
+            outcome = resolve(&with, env, index, None);
         }
-        let mut outcome = resolve(&part, env, index, None);
+        // An on/off word that this part cannot take belongs to another part ("tabs 4
+        // wide, no expandtab").
+        if !matches!(outcome, Outcome::Sure(..)) {
+            outcome = resolve(part, env, index, None);
+        }
         // "…, 4 wide": a number alone speaks of what the part before it set.
         if !matches!(outcome, Outcome::Sure(..)) {
             if let Some(topic) = previous.as_deref().and_then(topic) {
@@ -248,6 +269,14 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
         total += score;
         previous = Some(s.clone());
         for step in s {
+            // Two parts that set one setting to different values are no one plan ("spell
+            // check in English and German" is one list of languages).
+            if let Planned::Setting { key, .. } = &step {
+                if steps.iter().any(|have| matches!(have, Planned::Setting { key: k, .. } if k == key) && *have != step)
+                {
+                    return None;
+                }
+            }
             if !steps.contains(&step) {
                 steps.push(step);
             }
@@ -256,12 +285,14 @@ fn plan_parts(parts: &[Clause], env: &Env, index: &Index) -> Option<(Vec<Planned
     Some((steps, total))
 }
 
-/// What a part that gives only a number with a width speaks of, after a part that set
-/// these steps.
+/// What a part that gives only a number with a width (or only a language) speaks of,
+/// after a part that set these steps.
 fn topic(steps: &[Planned]) -> Option<&'static str> {
     steps.iter().find_map(|s| match s {
         Planned::Setting { key, .. } => match key.as_str() {
             "expandtab" | "shiftwidth" | "tabstop" | "softtabstop" => Some("indent"),
+            // "…and set the language to French"
+            "spell" | "spelllang" => Some("spell"),
             "textwidth" | "text-width" => Some("textwidth"),
             "scrolloff" => Some("scrolloff"),
             _ => None,
@@ -279,6 +310,7 @@ fn word(text: &str) -> Word {
         truth: None,
         relative: false,
         after_by: false,
+        after_to: false,
         soft: false,
     }
 }
@@ -582,13 +614,17 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     // the request speaks Vim: an explicit on/off word, a number, one of the setting's
     // values, "set", or the name alone. "show me the diff" is not the option 'diff'; the
     // vocabulary says the everyday requests.
-    let vim_words = words.len() == 1
-        || !numbers.is_empty()
+    // A verb alone ("paste") asks to do it, not for the option of that name.
+    let explicit = !numbers.is_empty()
         || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
         || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
+    let vim_words = words.len() == 1 || explicit;
     let speaks_vim = |entry: &Entry, idx: &[usize]| {
         let Entry::Setting(s) = entry else { return true };
         let one_word = idx.len() == 1 && names(entry).iter().any(|n| words[idx[0]].forms.contains(n));
+        if one_word && !explicit && EDIT_VERBS.contains(&words[idx[0]].text.as_str()) {
+            return false;
+        }
         let value = s.values.iter().flatten().any(|v| words.iter().any(|w| w.text == v.to_lowercase()));
         !one_word || vim_words || value || !everyday(catalog, &s.key)
     };
@@ -661,7 +697,9 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     let takes_name = named_in_vim
         && match entry {
             Entry::Setting(s) => s.value_type == ValueType::String && allowed.is_empty(),
-            Entry::Item(i) => i.args == Args::Required,
+            // Never the argument of an item that writes or runs something: a guessed
+            // word there ("rename this symbol") would cost a file, not a setting.
+            Entry::Item(i) => i.args == Args::Required && i.reach <= crate::reach::Reach::Edit,
         };
     let last = words.len() - 1;
     let free = match unexplained.as_slice() {
@@ -979,7 +1017,7 @@ mod tests {
         assert_eq!(planned("open new splits below"), ["splitbelow=true"]);
         assert_eq!(planned("use windows line endings"), ["fileformat=\"dos\""]);
         assert_eq!(planned("always show the sign column"), ["signcolumn=\"yes\""]);
-        assert_eq!(planned("show the sign column only when needed auto"), Vec::<String>::new());
+        assert_eq!(planned("show the sign column only in markdown auto"), Vec::<String>::new());
         assert_eq!(planned("sign column auto"), ["signcolumn=\"auto\""]);
     }
 
@@ -1103,6 +1141,141 @@ mod tests {
             assert_eq!(v["reply"], json!(NEEDS_MODEL), "{r}");
         }
         assert!(!NEEDS_MODEL.contains('\n') && NEEDS_MODEL.len() < 80);
+    }
+
+    #[test]
+    fn typos_are_read_as_the_word_one_keystroke_away() {
+        assert_eq!(planned("line nubmers off"), ["number=false"]);
+        assert_eq!(planned("tunr off wrap"), ["wrap=false"]);
+        assert_eq!(planned("colorsheme desert"), ["cmd:colorscheme desert"]);
+        assert_eq!(planned("splt the window vertically"), ["cmd:vsplit"]);
+        // Not a word that needs no explaining ("world" is no "would"), nor a word that is
+        // another word ("blink" is no "blank").
+        assert!(planned("save the world").is_empty());
+        assert!(planned("make the cursor blink").is_empty());
+    }
+
+    #[test]
+    fn word_forms_and_everyday_wording() {
+        assert_eq!(planned("stop showing whitespace"), ["list=false"]);
+        assert_eq!(planned("no more beeping"), ["belloff=\"all\""]);
+        assert_eq!(planned("don't show line numbers anymore"), ["number=false"]);
+        assert_eq!(planned("turn line numbering back on"), ["number=true"]);
+        assert_eq!(planned("enable relative line nums"), ["relativenumber=true"]);
+        assert_eq!(planned("use the system clipboard for everything"), ["clipboard=\"unnamedplus\""]);
+        assert_eq!(planned("spell check in Canadian English"), ["spell=true", "spelllang=\"en_ca\""]);
+    }
+
+    #[test]
+    fn a_number_after_to_or_at_is_the_value() {
+        assert_eq!(planned("set tabs to 3"), ["tabstop=3"]);
+        assert_eq!(planned("wrap at 80"), ["textwidth=80"]);
+        // A number that counts or names something is not.
+        assert!(planned("go to tab 3").is_empty());
+        assert!(planned("wrap 3 lines").is_empty());
+    }
+
+    #[test]
+    fn parts_of_a_request_share_or_keep_their_words() {
+        // An off word that one part cannot take is the other part's.
+        assert_eq!(planned("tabs 4 wide, no expandtab"), ["tabstop=4", "expandtab=false"]);
+        assert_eq!(planned("use tabs, width 4"), ["expandtab=false", "shiftwidth=4", "tabstop=4"]);
+        // "the language" after spelling is spelling's.
+        assert_eq!(planned("enable spell check and set the language to french"), ["spell=true", "spelllang=\"fr\""]);
+        // Parts that set one setting twice are read as one request.
+        assert_eq!(planned("spellcheck language: german and english"), ["spelllang=\"de,en\""]);
+    }
+
+    #[test]
+    fn lists_diagnostics_and_what_the_editor_shows() {
+        for (request, want) in [
+            ("jump to the next diagnostic", "map:n:]d"),
+            ("previous diagnostic", "map:n:[d"),
+            ("show the diagnostics for this line", "map:n:<C-W>d"),
+            ("close the location list", "cmd:lclose"),
+            ("next item in the location list", "cmd:lnext"),
+            ("first error", "cmd:cfirst"),
+            ("show the command history", "cmd:history"),
+            ("show the neovim version", "cmd:version"),
+            ("list all tab pages", "cmd:tabs"),
+            ("alphabetize the lines", "cmd:sort"),
+            ("new empty buffer in a vertical split", "cmd:vnew"),
+        ] {
+            assert_eq!(planned(request), [want], "{request}");
+        }
+    }
+
+    #[test]
+    fn vim_s_set_with_several_options() {
+        assert_eq!(planned("set number relativenumber"), ["number=true", "relativenumber=true"]);
+        assert_eq!(planned("set nonumber norelativenumber"), ["number=false", "relativenumber=false"]);
+        assert_eq!(planned("set paste wrap"), ["paste=true", "wrap=true"]);
+        // Not every word an option: the request as a whole.
+        assert_eq!(planned("set background dark"), ["background=\"dark\""]);
+        assert!(planned("set number foo").is_empty());
+    }
+
+    #[test]
+    fn bigger_and_smaller_in_other_languages_are_a_model_s_job() {
+        // "aumentar" was unknown, so "size" alone offered `:retab` ("change tab size").
+        for r in ["aumentar el tamaño de la fuente", "augmenter la taille de la police", "Schriftgröße erhöhen"] {
+            let (v, choices) = plan_with(r, &[], INSTALLED);
+            assert!(steps(&v).is_empty() && choices.is_empty(), "{r}: {v} {choices:?}");
+        }
+    }
+
+    #[test]
+    fn settings_said_by_what_they_do() {
+        assert_eq!(planned("show the sign column only when needed"), ["signcolumn=\"auto\""]);
+        assert_eq!(planned("new vertical windows on the left"), ["splitright=false"]);
+        assert_eq!(planned("open splits at the top"), ["splitbelow=false"]);
+        assert_eq!(planned("show the file name in the window title"), ["title=true"]);
+        assert_eq!(planned("confirm before quitting with unsaved changes"), ["confirm=true"]);
+        // Splitting a window is not where new ones go.
+        assert!(planned("split the window on the left").is_empty());
+    }
+
+    #[test]
+    fn everyday_words_that_are_also_names_ask_for_something_else() {
+        // A verb alone is the action ("paste"), not the option of its name.
+        assert!(planned("paste").is_empty());
+        assert_eq!(planned("set paste"), ["paste=true"]);
+        // "open a file" is no list of the open files; "jump back" is no jump list.
+        assert!(planned("open a file").is_empty());
+        assert_eq!(planned("show open files"), ["cmd:ls"]);
+        assert!(planned("jump back").is_empty());
+        // Showing the undo history is not keeping it.
+        assert!(planned("show undo history").is_empty());
+        // Moving a window is not going to it.
+        assert!(planned("move the window to the right").is_empty());
+        assert_eq!(planned("move to the window on the right"), ["cmd:wincmd l"]);
+        // Vim's `!` flips an option.
+        let (v, _) = plan_with("set wrap!", &[("wrap", json!(true))], &[]);
+        assert_eq!(steps(&v), ["wrap=false"]);
+    }
+
+    #[test]
+    fn a_guessed_word_is_never_the_argument_of_an_item_that_writes() {
+        let c = Catalog::from_json(
+            r#"{"version": 1, "editor": "helix", "entries": [
+                {"id": "file:rename", "kind": "file", "title": "rename or move the current file",
+                 "args": "required", "reach": "write"},
+                {"id": "cmd:compiler", "kind": "command", "title": "pick a compiler plugin",
+                 "args": "required", "reach": "safe"}]}"#,
+        )
+        .unwrap();
+        let index = Index::new(&c);
+        let steps_of = |request: &str| {
+            let shortlist = crate::rank::rank(&index, &c, request, 60, Mode::Any);
+            let Output::Object(m) = plan(request, &c, &index, &shortlist, &Context::default()).answer.output else {
+                panic!("text")
+            };
+            steps(&Value::Object(m))
+        };
+        // `file:rename` needs a path: "symbol" is no name to move the file to.
+        assert!(steps_of("rename this symbol").is_empty());
+        // A safe item still takes the word after its name.
+        assert_eq!(steps_of("compiler gcc"), ["cmd:compiler gcc"]);
     }
 
     #[test]

@@ -180,6 +180,25 @@ fn parse(text: &'static str) -> Result<Vec<Phrase>, String> {
     Ok(out)
 }
 
+/// Every word the vocabulary reads: its phrases' words, the words their steps choose
+/// by, and the words that are never a color scheme's name.
+pub(super) fn vocabulary_words() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = NOT_NAMES.to_vec();
+    for p in phrases() {
+        for alt in p.need.iter().flatten() {
+            out.extend(alt.split(' ').filter(|w| !w.starts_with('<')).map(|w| w.trim_start_matches('=')));
+        }
+        out.extend(p.may.iter().copied());
+        out.extend(p.not.iter().copied());
+        for step in p.does.iter().flatten() {
+            if let Choose(_, table) | RunChoose(_, table) = step {
+                out.extend(table.iter().map(|(word, _)| *word));
+            }
+        }
+    }
+    out
+}
+
 /// One step of a meaning (`flag wrap`, `run wincmd =`).
 fn step(text: &'static str) -> Result<Step, String> {
     let words: Vec<&'static str> = text.split_whitespace().collect();
@@ -283,7 +302,10 @@ fn find(alternative: &str, clause: &Clause, used: &[bool]) -> Option<Vec<usize>>
 /// copy paste", and alone says something else.
 fn allowed(word: &Word, phrase: &Phrase) -> bool {
     phrase.may.iter().any(|m| word.is(m))
-        || phrase.need.iter().any(|group| group.iter().any(|alt| !alt.contains(' ') && alt != &"<n>" && word.is(alt)))
+        || phrase
+            .need
+            .iter()
+            .any(|group| group.iter().any(|alt| !alt.contains(' ') && !alt.starts_with('<') && word.is(alt)))
 }
 
 fn match_phrase(phrase: &Phrase, clause: &Clause, env: &Env) -> Option<Match> {
@@ -626,8 +648,7 @@ fn languages(words: &[Word], used: &mut [bool], score: &mut usize) -> Vec<&'stat
     let mut rest: Vec<usize> = (0..words.len()).filter(|&i| !used[i]).collect();
     loop {
         let view: Vec<&Word> = rest.iter().map(|&i| &words[i]).collect();
-        let Some((code, at)) = spell_language(&view) else { break };
-        let width = if code.contains('_') && view.get(at + 1).is_some_and(|w| w.text == "english") { 2 } else { 1 };
+        let Some((code, at, width)) = spell_language(&view) else { break };
         for &i in &rest[at..at + width] {
             used[i] = true;
         }

@@ -32,6 +32,9 @@ pub(super) struct Word {
     pub relative: bool,
     /// Whether the word before it was "by" (`increase by 2`).
     pub after_by: bool,
+    /// Whether the word before it was "to" or "at" (`set tabs to 3`, `wrap at 80`): a
+    /// number there is the value the request sets, not a count of things.
+    pub after_to: bool,
     /// A word that may name what is wanted but needs no explaining ("use", "always").
     pub soft: bool,
 }
@@ -44,6 +47,9 @@ impl Word {
         }
         if vocabulary == "<n>" {
             return self.number.is_some();
+        }
+        if vocabulary == "<to-n>" {
+            return self.number.is_some() && self.after_to;
         }
         let theirs = forms(vocabulary);
         self.forms.iter().any(|f| theirs.contains(f))
@@ -88,6 +94,25 @@ const FILLER: &[&str] = &[
     "prefer", "what's", "where's", "how's", "there's", "it'd", "you'd",
 ];
 
+/// Every word this reader has a list for (filler, on/off, units, …): words the offline
+/// planner knows, so none of them is taken for a typo.
+pub(super) fn own_words() -> Vec<&'static str> {
+    let lists: [&[&'static str]; 12] =
+        [FILLER, SOFT, ON, OFF, TOGGLE, RELATIVE, EDIT_VERBS, EDIT_OBJECTS, UI_NOUNS, QUESTION, UNITS, PLACES];
+    let mut out: Vec<&'static str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+    out.extend(JOINTS.iter().copied());
+    out.extend(NUMBER_WORDS.iter().map(|(w, _)| *w));
+    out.extend(ABBREVIATIONS.iter().flat_map(|(short, full)| [*short, *full]));
+    out.extend(SPELL_LANGUAGES.iter().flat_map(|(name, _)| name.split(' ')));
+    out
+}
+
+/// Words that need no explaining (filler, soft words): a typo read as one of them would
+/// vanish from the request, so only a swap of two letters is read as one ("tunr").
+pub(super) fn silent_words() -> impl Iterator<Item = &'static str> {
+    FILLER.iter().chain(SOFT.iter()).copied()
+}
+
 /// Whether `word` is dropped from every clause.
 pub(super) fn is_filler(word: &str) -> bool {
     FILLER.contains(&word)
@@ -117,6 +142,9 @@ const SOFT: &[&str] = &[
     "which",
     "how",
     "one",
+    // "turn line numbers back on", "go back to the previous tab": again, or previous
+    // where a phrase says so.
+    "back",
 ];
 
 const ON: &[&str] = &[
@@ -134,6 +162,10 @@ const ON: &[&str] = &[
     "true",
     "see",
     "visible",
+    "showing",
+    "displaying",
+    "enabling",
+    "activating",
 ];
 const OFF: &[&str] = &[
     "off",
@@ -144,6 +176,9 @@ const OFF: &[&str] = &[
     "deactivated",
     "hide",
     "hides",
+    "hiding",
+    "disabling",
+    "deactivating",
     "no",
     "not",
     "don't",
@@ -273,6 +308,15 @@ pub(super) fn read(request: &str) -> Reading {
     let whole = clause(&raw);
     let mut parts = Vec::new();
     let mut current: Vec<String> = Vec::new();
+    // Vim's `set number relativenumber`: one part an option (a part that is no option's
+    // name fails, and the whole request is read instead).
+    let vim_set = raw.len() > 2
+        && raw[0] == "set"
+        && raw[1..].iter().all(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !FILLER.contains(&w.as_str()));
+    if vim_set {
+        let parts = raw[1..].iter().map(|w| clause(&[raw[0].clone(), w.clone()])).collect();
+        return Reading { whole, parts, has_literal, question };
+    }
     for w in raw {
         if w == "," || w == ";" || JOINTS.contains(&w.as_str()) {
             if !current.is_empty() {
@@ -306,9 +350,14 @@ fn raw_words(text: &str) -> Vec<String> {
         if c.is_alphanumeric() || c == '\'' || c == '_' {
             word.push(c);
         } else {
+            // Vim's `set wrap!` flips the option.
+            let bang = c == '!' && !word.is_empty();
             flush(&mut word, &mut out);
             if c == ',' || c == ';' {
                 out.push(c.to_string());
+            }
+            if bang {
+                out.push("toggle".into());
             }
         }
     }
@@ -346,6 +395,36 @@ fn raw_words(text: &str) -> Vec<String> {
             i += 1;
             continue;
         }
+        // "move the window to the right" moves the window, which no phrase does; "move to
+        // the window on the right" goes there.
+        if split[i] == "move" {
+            let object =
+                split[i + 1..].iter().find(|w| !["the", "this", "that", "my", "current"].contains(&w.as_str()));
+            if i + 1 < split.len()
+                && split[i + 1] != "to"
+                && object.is_some_and(|w| {
+                    ["window", "windows", "split", "splits", "pane", "panes", "tab", "buffer", "line"]
+                        .contains(&w.as_str())
+                })
+            {
+                out.push("relocate".into());
+                i += 1;
+                continue;
+            }
+        }
+        // "no more beeping", "don't wrap anymore": "more" is no amount there.
+        if split[i] == "anymore"
+            || (split[i] == "more" && i > 0 && ["no", "not", "any"].contains(&split[i - 1].as_str()))
+            || (split[i] == "any" && split.get(i + 1).is_some_and(|w| w == "more"))
+        {
+            i += 1;
+            continue;
+        }
+        if let Some((_, full)) = ABBREVIATIONS.iter().find(|(short, _)| *short == split[i]) {
+            out.push(full.to_string());
+            i += 1;
+            continue;
+        }
         if split[i] == "get" && split.get(i + 1).is_some_and(|w| w == "rid") {
             out.push("remove".into());
             i += if split.get(i + 2).is_some_and(|w| w == "of") { 3 } else { 2 };
@@ -369,6 +448,17 @@ fn raw_words(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// Short forms people type for the words the vocabulary spells out, and words that say
+/// what another does ("everything" is "all").
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("nums", "numbers"),
+    ("num", "number"),
+    ("buf", "buffer"),
+    ("bufs", "buffers"),
+    ("dir", "directory"),
+    ("everything", "all"),
+];
 
 fn clause(raw: &[String]) -> Clause {
     // "remove the current line" edits text; "remove line numbers" is a setting.
@@ -410,6 +500,7 @@ fn clause(raw: &[String]) -> Clause {
             truth,
             relative: RELATIVE.contains(&w.as_str()),
             after_by: prev == Some("by"),
+            after_to: prev == Some("to") || prev == Some("at"),
             soft: number.is_none() && SOFT.contains(&w.as_str()),
         });
     }
@@ -487,21 +578,22 @@ pub(super) fn truth_of<'a>(words: impl Iterator<Item = &'a Word>) -> Result<Opti
 }
 
 /// On words that are everyday verbs: an off word beside them says off.
-const WEAK_ON: &[&str] = &["show", "shows", "display", "see", "visible"];
+const WEAK_ON: &[&str] = &["show", "shows", "showing", "display", "displaying", "see", "visible"];
 
-/// Whether a word names a language's spelling dictionary, and which (`german` → `de`).
-pub(super) fn spell_language(words: &[&Word]) -> Option<(&'static str, usize)> {
+/// Whether a word (or two: "british english") names a language's spelling dictionary:
+/// which (`german` → `de`), where, and how many words.
+pub(super) fn spell_language(words: &[&Word]) -> Option<(&'static str, usize, usize)> {
     // Two-word names first: "british english".
     for (i, pair) in words.windows(2).enumerate() {
         let joined = format!("{} {}", pair[0].text, pair[1].text);
         if let Some((_, code)) = SPELL_LANGUAGES.iter().find(|(n, _)| *n == joined) {
-            return Some((code, i));
+            return Some((code, i, 2));
         }
     }
     words
         .iter()
         .enumerate()
-        .find_map(|(i, w)| SPELL_LANGUAGES.iter().find(|(n, _)| *n == fold(&w.text)).map(|(_, c)| (*c, i)))
+        .find_map(|(i, w)| SPELL_LANGUAGES.iter().find(|(n, _)| *n == fold(&w.text)).map(|(_, c)| (*c, i, 1)))
 }
 
 /// Language names in English, German, Spanish and French (accents folded), and the
@@ -511,6 +603,10 @@ const SPELL_LANGUAGES: &[(&str, &str)] = &[
     ("american english", "en_us"),
     ("us english", "en_us"),
     ("uk english", "en_gb"),
+    ("canadian english", "en_ca"),
+    ("australian english", "en_au"),
+    ("brazilian portuguese", "pt_br"),
+    ("european portuguese", "pt_pt"),
     ("english", "en"),
     ("englisch", "en"),
     ("ingles", "en"),
@@ -651,9 +747,9 @@ mod tests {
     fn language_names() {
         let r = read("spell check in British English");
         let ws: Vec<&Word> = r.whole.words.iter().collect();
-        assert_eq!(spell_language(&ws).map(|(c, _)| c), Some("en_gb"));
+        assert_eq!(spell_language(&ws).map(|(c, ..)| c), Some("en_gb"));
         let r = read("corrector ortográfico en alemán");
         let ws: Vec<&Word> = r.whole.words.iter().collect();
-        assert_eq!(spell_language(&ws).map(|(c, _)| c), Some("de"));
+        assert_eq!(spell_language(&ws).map(|(c, ..)| c), Some("de"));
     }
 }

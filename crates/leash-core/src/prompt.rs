@@ -58,9 +58,9 @@ pub struct Context {
     /// so "toggle" and "turn off" can be planned. Only shortlisted ones are shown.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub current: BTreeMap<String, Value>,
-    /// More current values, still as the JSON text of an object: a frontend hands them
-    /// over so, and the planner reads them on its own thread ([`Context::read_current_text`])
-    /// instead of the editor's main thread waiting for it.
+    /// Current values still as the JSON text of an object, as a frontend may hand them
+    /// over: the planner reads them into `current` on its own thread
+    /// ([`Context::read_current_text`]), so the editor's main thread does not wait for it.
     #[serde(skip)]
     pub current_text: Option<String>,
     /// The color schemes installed (Neovim's `getcompletion('', 'color')`), so the

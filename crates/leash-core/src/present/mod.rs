@@ -125,6 +125,10 @@ pub struct StepView {
     pub mark: Option<Mark>,
     /// The first row's words, after the number and the mark.
     pub head: Row,
+    /// Why the step is marked, in a few words, from the rule that decided its reach (the
+    /// validator's `mark_reason`): at the end of the first row, in the mark's style, and
+    /// only when there is a mark.
+    pub mark_reason: Option<String>,
     /// Rows under the head, indented under its words (a whole command, the file a step
     /// acts on).
     pub body: Vec<Row>,
@@ -172,6 +176,10 @@ pub fn rows(plan: &PlanView) -> Vec<Row> {
         let mut head: Row = vec![(num, Style::Plain)];
         head.extend(step.mark.clone());
         head.extend(step.head.iter().cloned());
+        let reason = step.mark_reason.as_deref().map(visible).unwrap_or_default();
+        if let (Some((_, style)), false) = (&step.mark, reason.is_empty()) {
+            head.push((format!(" \u{2014} {reason}"), *style));
+        }
         out.push(head);
         for body in &step.body {
             let mut row: Row = vec![(indent.clone(), Style::Plain)];

@@ -34,8 +34,13 @@ pub fn rows(plan: &HelixPlan, current: &HashMap<usize, (serde_json::Value, &'sta
 
 /// One step in Helix's words.
 fn step_view(s: &HelixStep, current: &HashMap<usize, (serde_json::Value, &'static str)>) -> StepView {
-    let mut view =
-        StepView { mark: mark(s.step.reach), note: s.step.note.clone(), why: s.step.why.clone(), ..Default::default() };
+    let mut view = StepView {
+        mark: mark(s.step.reach),
+        mark_reason: s.step.mark_reason.clone(),
+        note: s.step.note.clone(),
+        why: s.step.why.clone(),
+        ..Default::default()
+    };
     let plain = |t: String| (t, Style::Plain);
     match &s.action {
         HelixAction::Setting { key, value } => {
@@ -85,12 +90,6 @@ fn step_view(s: &HelixStep, current: &HashMap<usize, (serde_json::Value, &'stati
             view.mark = Some(view.mark.unwrap_or_else(shell_mark));
             view.head = vec![plain("Start: ".into()), (visible(&argv.join(" ")), Style::Command)];
         }
-    }
-    // Why the mark, from the rule that decided the reach (the validator's `mark_reason`),
-    // beside it in its style, as Neovim's window says it.
-    let reason = s.step.mark_reason.as_deref().map(visible).unwrap_or_default();
-    if let (Some((_, style)), false) = (&view.mark, reason.is_empty()) {
-        view.head.push((format!(" \u{2014} {reason}"), *style));
     }
     view
 }

@@ -258,6 +258,7 @@ fn step_view(
     let plain = |s: String| (s, Style::Plain);
     let mut view = StepView {
         head: Vec::new(),
+        mark_reason: Some(text(step, "mark_reason").to_string()),
         body: Vec::new(),
         note: Some(text(step, "note").to_string()),
         why: text(step, "why").to_string(),
@@ -297,12 +298,6 @@ fn step_view(
             };
             view.body = vec![vec![(format!("on {}, the current file{tail}", visible(file)), Style::Command)]];
         }
-    }
-    // Why the mark, in a few words, from the rule that decided the reach (the validator's
-    // `mark_reason`); only beside a mark, in its style.
-    let reason = visible(text(step, "mark_reason"));
-    if let (Some((_, style)), false) = (&view.mark, reason.is_empty()) {
-        view.head.push((format!(" \u{2014} {reason}"), *style));
     }
     view
 }

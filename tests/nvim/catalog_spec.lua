@@ -114,6 +114,10 @@ describe('catalog sources', function()
       if e.title == 'leash spec visual' then visual = e end
     end
     ok(visual and visual.id:match('^map:x:'), 'listed when keymap_modes asks for x')
+    -- Listed, it still cannot run: a plan has no selection.
+    local ran, why = require('leash.sources.keymaps').run(visual)
+    eq(nil, ran)
+    matches('only normal%-mode mappings can run from a plan %(this one is for mode x%)', why)
     require('leash').setup({})
     local _ = lhs
     vim.keymap.del('n', '<leader>zz')

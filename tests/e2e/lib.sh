@@ -49,9 +49,15 @@ e2e_model_server() {
 }
 
 # e2e_tmux [OPTIONS...] COMMAND: a 120×40 terminal (or $e2e_cols×$e2e_rows) running
-# COMMAND, kept after it exits.
+# COMMAND, kept after it exits. A suite that killed its last session starts the next one
+# while that server may still be exiting ("server exited unexpectedly"): asked again.
 e2e_tmux() {
-  tmux -L "$sock" -f /dev/null new-session -d -s "$e2e_session" -x "${e2e_cols:-120}" -y "${e2e_rows:-40}" "$@"
+  local i
+  for i in 1 2 3 4 5; do
+    tmux -L "$sock" -f /dev/null new-session -d -s "$e2e_session" -x "${e2e_cols:-120}" -y "${e2e_rows:-40}" "$@" &&
+      break
+    sleep 0.2
+  done
   tmux -L "$sock" set-option -t "$e2e_session" remain-on-exit on >/dev/null
 }
 

@@ -24,7 +24,7 @@ function H.run_each(files)
   local passed, failed, failures, skipped = 0, 0, {}, {}
   for _, file in ipairs(files) do
     local result = vim.fn.tempname()
-    local code =
+    local code, stderr =
       H.spawn({ vim.v.progpath, '--headless', '--clean', '-l', 'tests/nvim/run.lua', '--result', result, file })
     local f = io.open(result, 'r')
     local ok, r = pcall(vim.json.decode, f and f:read('*a') or '')
@@ -36,29 +36,57 @@ function H.run_each(files)
       vim.list_extend(skipped, r.skipped or {})
     else
       failed = failed + 1
-      failures[#failures + 1] = ('%s: Neovim exited with code %s before reporting a result'):format(file, code)
+      -- The summary is what a CI log's tail shows: it carries why the Neovim ended.
+      local tail = vim.trim(stderr):gsub('\n', '\n    ')
+      failures[#failures + 1] = ('%s: Neovim exited with %s before reporting a result%s'):format(
+        file,
+        code,
+        tail ~= '' and (', its last words on stderr:\n    ' .. tail) or ' (nothing on stderr)'
+      )
     end
   end
   return passed, failed, failures, skipped
 end
 
---- Starts `cmd` with this process's stdout and stderr and waits for it; returns the exit code.
+--- Starts `cmd` with this process's stdout, passes its stderr through, and waits for it.
+--- Returns how it ended ("code N", with the signal when one ended it) and the last 2 KB
+--- of its stderr.
 function H.spawn(cmd)
-  local code
+  local code, signal
+  local err_pipe = assert(vim.uv.new_pipe(false))
+  local tail, eof = '', false
   local handle = vim.uv.spawn(cmd[1], {
     args = vim.list_slice(cmd, 2),
     cwd = root,
-    stdio = { nil, 1, 2 },
-  }, function(c) code = c end)
-  if not handle then return 'unknown (could not start ' .. cmd[1] .. ')' end
+    stdio = { nil, 1, err_pipe },
+  }, function(c, s)
+    code, signal = c, s
+  end)
+  if not handle then
+    err_pipe:close()
+    return 'unknown (could not start ' .. cmd[1] .. ')', ''
+  end
+  err_pipe:read_start(function(_, data)
+    if not data then
+      eof = true
+      return
+    end
+    io.stderr:write(data)
+    tail = (tail .. data):sub(-2048)
+  end)
   -- A spec that hangs is a failure, not a stuck suite.
+  local how
   if not vim.wait(15 * 60 * 1000, function() return code ~= nil end, 20) then
     handle:kill('sigkill')
     vim.wait(5000, function() return code ~= nil end, 20)
-    code = 'timeout'
+    how = 'a timeout (15 minutes)'
   end
+  -- Whatever the child wrote last is read before the pipe closes.
+  vim.wait(1000, function() return eof end, 10)
+  err_pipe:close()
   handle:close()
-  return code
+  how = how or ('code %s%s'):format(code, (signal or 0) ~= 0 and (', signal ' .. signal) or '')
+  return how, tail
 end
 
 --- Exits through Neovim's own exit path, which removes its temporary directory (where

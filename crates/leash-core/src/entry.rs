@@ -3,6 +3,7 @@
 //! entry is read from JSON, naming what is wrong with it. A [`crate::catalog::Catalog`]
 //! holds them; the editor profiles and the validator read them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -339,136 +340,288 @@ pub enum FieldError {
 /// Parses one entry object; the error says which field is wrong and names the entry.
 pub fn parse_entry(v: &Value) -> Result<Entry, EntryError> {
     let obj = v.as_object().ok_or(EntryError::NotAnObject)?;
-    let name = obj
-        .get("id")
-        .or_else(|| obj.get("key"))
-        .and_then(Value::as_str)
-        .map(|s| format!("“{s}”"))
-        .unwrap_or_else(|| "(no id)".into());
-    let err = |problem: FieldError| EntryError::Field { name: name.clone(), problem };
-    let string = |field: &str| -> Result<Option<String>, EntryError> {
-        match obj.get(field) {
+    let fields = Fields::from_object(obj)?;
+    fields.into_entry()
+}
+
+/// Parses a list of entry objects from JSON text straight into entries: the fields are
+/// read as their types (no JSON tree, no copy of each string), then checked as
+/// [`parse_entry`] checks them. An error gives the index of the entry; where the text
+/// does not read as that (a field of the wrong type, a duplicate field), the caller
+/// parses the text as a tree and [`parse_entry`] names the problem.
+pub fn parse_entries<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Result<Entry, EntryError>>, D::Error> {
+    let raw: Vec<Object<'de>> = Deserialize::deserialize(d)?;
+    Ok(raw.into_iter().map(|o| o.0.into_entry()).collect())
+}
+
+/// The fields of an entry read from a JSON object only (serde would also read a struct
+/// from a list of its fields in order).
+struct Object<'a>(Fields<'a>);
+
+impl<'de> Deserialize<'de> for Object<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Map;
+        impl<'de> serde::de::Visitor<'de> for Map {
+            type Value = Object<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an entry object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Object<'de>, A::Error> {
+                Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_map(Map)
+    }
+}
+
+/// One entry's fields as read, before they are checked against each other. Read from a
+/// JSON tree ([`Fields::from_object`], naming a field of the wrong type) or from JSON text
+/// through serde (where any field of the wrong type fails the whole read).
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct Fields<'a> {
+    /// `Some(None)`: given as `null` (an item with an empty id).
+    #[serde(borrow, deserialize_with = "given")]
+    id: Option<Option<Cow<'a, str>>>,
+    #[serde(borrow, deserialize_with = "given")]
+    key: Option<Option<Cow<'a, str>>>,
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    description: Option<Cow<'a, str>>,
+    #[serde(borrow, deserialize_with = "strings")]
+    aliases: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow)]
+    reach: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    args: Option<Cow<'a, str>>,
+    range: Option<bool>,
+    #[serde(borrow)]
+    plugin: Option<Cow<'a, str>>,
+    loads: Option<bool>,
+    #[serde(borrow, rename = "type")]
+    ty: Option<Cow<'a, str>>,
+    #[serde(borrow, deserialize_with = "strings")]
+    values: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow)]
+    list: Option<Cow<'a, str>>,
+    min: Option<i64>,
+    max: Option<i64>,
+    #[serde(borrow)]
+    scope: Option<Cow<'a, str>>,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of a JSON object, each of the type it must have: the fields an item
+    /// has for an item, a setting's for a setting (others are not read).
+    fn from_object(obj: &'a serde_json::Map<String, Value>) -> Result<Fields<'a>, EntryError> {
+        let name = Self::name_of(obj.get("id").or_else(|| obj.get("key")).and_then(Value::as_str));
+        let err = |problem: FieldError| EntryError::Field { name: name.clone(), problem };
+        let string = |field: &str| -> Result<Option<Cow<'a, str>>, EntryError> {
+            match obj.get(field) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(Cow::Borrowed(s.as_str()))),
+                Some(_) => Err(err(FieldError::NotAString(field.to_string()))),
+            }
+        };
+        let boolean = |field: &'static str| match obj.get(field) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(err(FieldError::NotAString(field.to_string()))),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(err(FieldError::NotABool(field))),
+        };
+        let strings = |field: &str, problem: FieldError| match obj.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            // An empty Lua table arrives as an empty object.
+            Some(Value::Object(m)) if m.is_empty() => Ok(None),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| x.as_str().map(Cow::Borrowed))
+                .collect::<Option<Vec<_>>>()
+                .map(Some)
+                .ok_or_else(|| err(problem.clone())),
+            Some(_) => Err(err(problem.clone())),
+        };
+        let mut f = Fields {
+            aliases: strings("aliases", FieldError::Aliases)?,
+            title: string("title")?,
+            description: string("description")?,
+            reach: string("reach")?,
+            ..Fields::default()
+        };
+        if let Some(r) = &f.reach {
+            Reach::parse(r).ok_or_else(|| err(FieldError::UnknownReach(r.to_string())))?;
         }
-    };
-    let aliases = match obj.get("aliases") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| x.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| err(FieldError::Aliases))?,
-        // An empty Lua table arrives as an empty object.
-        Some(Value::Object(m)) if m.is_empty() => Vec::new(),
-        Some(_) => return Err(err(FieldError::Aliases)),
-    };
-    let title = string("title")?.unwrap_or_default();
-    let description = string("description")?.unwrap_or_default();
-    let reach = match string("reach")? {
-        None => None,
-        Some(r) => Some(Reach::parse(&r).ok_or_else(|| err(FieldError::UnknownReach(r.clone())))?),
-    };
-    match (obj.get("id"), obj.get("key")) {
-        (Some(_), Some(_)) => Err(err(FieldError::BothIdAndKey)),
-        (None, None) => Err(EntryError::NeitherIdNorKey),
-        (Some(_), None) => {
-            let id = string("id")?.unwrap_or_default();
-            if id.trim().is_empty() {
-                return Err(EntryError::EmptyId);
+        match (obj.get("id"), obj.get("key")) {
+            (Some(_), Some(_)) => return Err(err(FieldError::BothIdAndKey)),
+            (None, None) => return Err(EntryError::NeitherIdNorKey),
+            (Some(_), None) => {
+                f.id = Some(string("id")?);
+                f.kind = string("kind")?;
+                f.args = string("args")?;
+                f.range = boolean("range")?;
+                f.plugin = string("plugin")?;
+                f.loads = boolean("loads")?;
             }
-            let kind = string("kind")?.unwrap_or_else(|| id.split(':').next().unwrap_or("").to_string());
-            let args = match string("args")? {
-                None => Args::None,
-                Some(a) => Args::parse(&a).ok_or_else(|| err(FieldError::UnknownArgs(a.clone())))?,
-            };
-            let range = match obj.get("range") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => return Err(err(FieldError::NotABool("range"))),
-            };
-            Ok(Entry::Item(Item {
-                id,
-                kind,
-                title,
-                aliases,
-                args,
-                // An item whose frontend declared nothing could do anything.
-                reach: reach.unwrap_or(Reach::Shell),
-                range,
-                description,
-                plugin: string("plugin")?.unwrap_or_default(),
-                loads: match obj.get("loads") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(_) => return Err(err(FieldError::NotABool("loads"))),
-                },
-            }))
-        }
-        (None, Some(_)) => {
-            let key = string("key")?.unwrap_or_default();
-            if key.trim().is_empty() {
-                return Err(EntryError::EmptyKey);
-            }
-            let ty = string("type")?.ok_or_else(|| err(FieldError::MissingType))?;
-            let value_type = ValueType::parse(&ty).ok_or_else(|| err(FieldError::UnknownType(ty.clone())))?;
-            let values = match obj.get("values") {
-                None | Some(Value::Null) => None,
-                Some(Value::Object(m)) if m.is_empty() => None,
-                Some(Value::Array(a)) => Some(
-                    a.iter()
-                        .map(|x| x.as_str().map(str::to_string))
-                        .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| err(FieldError::Values))?,
-                ),
-                Some(_) => return Err(err(FieldError::Values)),
-            };
-            if values.is_some() && value_type != ValueType::String {
-                return Err(err(FieldError::ValuesNotString));
-            }
-            let list = match string("list")? {
-                None => None,
-                Some(l) => Some(ListKind::parse(&l).ok_or_else(|| err(FieldError::UnknownList(l.clone())))?),
-            };
-            match (list, &values) {
-                (Some(_), None) => return Err(err(FieldError::ListWithoutValues)),
-                (Some(ListKind::Flags), Some(v)) if v.iter().any(|f| f.chars().count() != 1) => {
-                    return Err(err(FieldError::FlagNotOneChar))
-                }
-                _ => {}
-            }
-            let number = |field: &str| -> Result<Option<i64>, EntryError> {
-                match obj.get(field) {
+            (None, Some(_)) => {
+                f.key = Some(string("key")?);
+                f.ty = string("type")?;
+                f.values = strings("values", FieldError::Values)?;
+                f.list = string("list")?;
+                let number = |field: &str| match obj.get(field) {
                     None | Some(Value::Null) => Ok(None),
-                    Some(Value::Number(n)) if n.is_i64() && value_type == ValueType::Number => Ok(n.as_i64()),
-                    Some(Value::Number(n)) if n.is_i64() => Err(err(FieldError::NumberOnly(field.to_string()))),
+                    Some(Value::Number(n)) if n.is_i64() => Ok(n.as_i64()),
                     Some(_) => Err(err(FieldError::NotAnInteger(field.to_string()))),
-                }
-            };
-            let (min, max) = (number("min")?, number("max")?);
-            if let (Some(lo), Some(hi)) = (min, max) {
-                if lo > hi {
-                    return Err(err(FieldError::MinAboveMax { lo, hi }));
-                }
+                };
+                f.min = number("min")?;
+                f.max = number("max")?;
+                f.scope = string("scope")?;
             }
-            let scope = match string("scope")? {
-                None => None,
-                Some(s) => Some(SettingScope::parse(&s).ok_or_else(|| err(FieldError::UnknownScope(s.clone())))?),
-            };
-            Ok(Entry::Setting(Setting {
-                key,
-                title,
-                value_type,
-                values,
-                list,
-                min,
-                max,
-                scope,
-                aliases,
-                reach,
-                description,
-            }))
+        }
+        Ok(f)
+    }
+
+    /// How an error names the entry: “cmd:w”, or “(no id)”.
+    fn name_of(id_or_key: Option<&str>) -> String {
+        id_or_key.map(|s| format!("“{s}”")).unwrap_or_else(|| "(no id)".into())
+    }
+
+    /// The entry these fields make, checked as a whole.
+    fn into_entry(self) -> Result<Entry, EntryError> {
+        let id_or_key = match (&self.id, &self.key) {
+            (Some(id), _) => id.as_deref(),
+            (None, Some(key)) => key.as_deref(),
+            (None, None) => None,
+        };
+        let name = Self::name_of(id_or_key);
+        let err = |problem: FieldError| EntryError::Field { name: name.clone(), problem };
+        let owned = |s: Option<Cow<'a, str>>| s.map(Cow::into_owned).unwrap_or_default();
+        let aliases = self.aliases.unwrap_or_default().into_iter().map(Cow::into_owned).collect();
+        let reach = match self.reach {
+            None => None,
+            Some(r) => Some(Reach::parse(&r).ok_or_else(|| err(FieldError::UnknownReach(r.to_string())))?),
+        };
+        match (self.id, self.key) {
+            (Some(_), Some(_)) => Err(err(FieldError::BothIdAndKey)),
+            (None, None) => Err(EntryError::NeitherIdNorKey),
+            (Some(id), None) => {
+                let id = owned(id);
+                if id.trim().is_empty() {
+                    return Err(EntryError::EmptyId);
+                }
+                let kind = match self.kind {
+                    Some(kind) => kind.into_owned(),
+                    None => id.split(':').next().unwrap_or("").to_string(),
+                };
+                let args = match self.args {
+                    None => Args::None,
+                    Some(a) => Args::parse(&a).ok_or_else(|| err(FieldError::UnknownArgs(a.to_string())))?,
+                };
+                Ok(Entry::Item(Item {
+                    id,
+                    kind,
+                    title: owned(self.title),
+                    aliases,
+                    args,
+                    // An item whose frontend declared nothing could do anything.
+                    reach: reach.unwrap_or(Reach::Shell),
+                    range: self.range.unwrap_or(false),
+                    description: owned(self.description),
+                    plugin: owned(self.plugin),
+                    loads: self.loads.unwrap_or(false),
+                }))
+            }
+            (None, Some(key)) => {
+                let key = owned(key);
+                if key.trim().is_empty() {
+                    return Err(EntryError::EmptyKey);
+                }
+                let ty = self.ty.ok_or_else(|| err(FieldError::MissingType))?;
+                let value_type = ValueType::parse(&ty).ok_or_else(|| err(FieldError::UnknownType(ty.to_string())))?;
+                let values: Option<Vec<String>> = self.values.map(|v| v.into_iter().map(Cow::into_owned).collect());
+                if values.is_some() && value_type != ValueType::String {
+                    return Err(err(FieldError::ValuesNotString));
+                }
+                let list = match self.list {
+                    None => None,
+                    Some(l) => Some(ListKind::parse(&l).ok_or_else(|| err(FieldError::UnknownList(l.to_string())))?),
+                };
+                match (list, &values) {
+                    (Some(_), None) => return Err(err(FieldError::ListWithoutValues)),
+                    (Some(ListKind::Flags), Some(v)) if v.iter().any(|f| f.chars().count() != 1) => {
+                        return Err(err(FieldError::FlagNotOneChar))
+                    }
+                    _ => {}
+                }
+                for (field, n) in [("min", self.min), ("max", self.max)] {
+                    if n.is_some() && value_type != ValueType::Number {
+                        return Err(err(FieldError::NumberOnly(field.to_string())));
+                    }
+                }
+                if let (Some(lo), Some(hi)) = (self.min, self.max) {
+                    if lo > hi {
+                        return Err(err(FieldError::MinAboveMax { lo, hi }));
+                    }
+                }
+                let scope = match self.scope {
+                    None => None,
+                    Some(s) => {
+                        Some(SettingScope::parse(&s).ok_or_else(|| err(FieldError::UnknownScope(s.to_string())))?)
+                    }
+                };
+                Ok(Entry::Setting(Setting {
+                    key,
+                    title: owned(self.title),
+                    value_type,
+                    values,
+                    list,
+                    min: self.min,
+                    max: self.max,
+                    scope,
+                    aliases,
+                    reach,
+                    description: owned(self.description),
+                }))
+            }
         }
     }
+}
+
+/// A field that, when given, counts as given even as `null` (`Some(None)`); serde gives
+/// a missing one its default, `None`.
+fn given<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Cow<'de, str>>>, D::Error> {
+    let s: Option<Cow<'de, str>> = Deserialize::deserialize(d)?;
+    Ok(Some(s))
+}
+
+/// A list of strings, where `null` and an empty object (an empty Lua table) are none.
+fn strings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Cow<'de, str>>>, D::Error> {
+    struct Strings;
+    impl<'de> serde::de::Visitor<'de> for Strings {
+        type Value = Option<Vec<Cow<'de, str>>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of strings")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(s) = seq.next_element::<Cow<'de, str>>()? {
+                out.push(s);
+            }
+            Ok(Some(out))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            match map.next_key::<serde::de::IgnoredAny>()? {
+                None => Ok(None),
+                Some(_) => Err(serde::de::Error::custom("a list of strings")),
+            }
+        }
+    }
+    d.deserialize_any(Strings)
 }

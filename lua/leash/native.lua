@@ -40,7 +40,6 @@ M.exports = {
   'plan_needs_window',
   'plan_start',
   'policy_lists',
-  'prepare_base',
   'present_plan',
   'preview_steps',
   'prompt',

@@ -45,6 +45,7 @@ function H.checks.catalog_new(mod)
   eq(0, mod.catalog_new(vim.json.encode({}), 'neovim'):len(), 'an empty list')
   matches('catalog entries must be a list', raises(mod.catalog_new, vim.json.encode({ a = 1 })))
   ok(not pcall(mod.catalog_new, { { kind = 'command', title = 'neither id nor key' } }), 'an entry without id or key')
+  H.base_option(mod)
 end
 
 function H.checks.rank(mod)
@@ -434,24 +435,26 @@ function H.checks.path_landing(mod)
   vim.fn.delete(dir, 'rf')
 end
 
-function H.checks.prepare_base(mod)
+--- catalog_new's `base`: the runtime entries, parsed once per key from their text or
+--- file and kept for the session's later catalogs.
+function H.base_option(mod)
   local text = vim.json.encode({
     commands = { { id = 'cmd:vsplit', kind = 'command', title = 'split', args = 'optional', reach = 'safe' } },
     options = { { key = 'wrap', kind = 'setting', title = 'long lines wrap', type = 'boolean' } },
     user_help = { Tutor = 'a frontend’s own data, skipped' },
   })
-  -- Parsed ahead on a thread; the catalog then needs only the key.
-  mod.prepare_base('spec-base-text', { text = text })
-  local cat = mod.catalog_new({}, 'neovim', { base = { key = 'spec-base-text', lists = { 'commands' } } })
+  local cat = mod.catalog_new({}, 'neovim', { base = { key = 'spec-base-text', text = text, lists = { 'commands' } } })
   eq(1, cat:len())
   eq(true, cat:has('cmd:vsplit'))
+  -- Kept under its key: the next catalog needs only the key.
+  cat = mod.catalog_new({}, 'neovim', { base = { key = 'spec-base-text', lists = { 'options' } } })
+  eq(true, cat:has('wrap'))
   local file = vim.fn.tempname() .. '.json'
   vim.fn.writefile({ text }, file)
-  mod.prepare_base('spec-base-path', { path = file })
   cat = mod.catalog_new(
     { { id = 'user:Git', kind = 'user_command', title = 'git', reach = 'plugin' } },
     'neovim',
-    { base = { key = 'spec-base-path', lists = { 'options', 'commands' } } }
+    { base = { key = 'spec-base-path', path = file, lists = { 'options', 'commands' } } }
   )
   eq(3, cat:len())
   eq(
@@ -459,17 +462,21 @@ function H.checks.prepare_base(mod)
     vim.tbl_map(function(e) return e.key or e.id end, vim.json.decode(cat:to_json()).entries)
   )
   os.remove(file)
-  mod.prepare_base('spec-base-bad', { text = '[]' })
   matches(
     'must be an object of entry lists',
-    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-base-bad', lists = {} } })
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-base-bad', text = '[]', lists = {} } })
+  )
+  -- An entry of the wrong type is named, with its list and place.
+  local bad = vim.json.encode({ options = { { key = 'wrap', type = 'boolean' }, { key = 'list', type = 5 } } })
+  matches(
+    '“options” entry 1: “list”: “type” must be a string',
+    raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-base-type', text = bad, lists = {} } })
   )
   matches('are not loaded', raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-never', lists = {} } }))
   matches(
     'cannot read',
     raises(mod.catalog_new, {}, 'neovim', { base = { key = 'spec-gone', path = file, lists = {} } })
   )
-  matches('give a path or a text', raises(mod.prepare_base, 'spec-base-none', {}))
 end
 
 -- A project folder with a Makefile (and, with `git`, a `.git` folder), removed by the caller.

@@ -34,7 +34,7 @@
 //! Ties are broken by name, so a ranking is deterministic.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{mpsc, Arc, OnceLock, Weak};
+use std::sync::OnceLock;
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
@@ -460,8 +460,7 @@ fn described(entry: &Entry) -> Option<Vec<String>> {
     (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
 }
 
-/// The index of one catalog, built once: on first use, or ahead on the ranker's worker
-/// thread ([`prepare_in_background`]). Whoever ranks a catalog more than once keeps one
+/// The index of one catalog, built once, on first use. Whoever ranks a catalog more than once keeps one
 /// next to it (the Lua module beside its catalog handle, a plan request beside its
 /// catalog); the catalog itself knows nothing of ranking.
 #[derive(Debug, Default)]
@@ -469,7 +468,7 @@ pub struct IndexCell(OnceLock<Index>);
 
 impl IndexCell {
     /// The index of `catalog`, the catalog this cell is kept with; built now if it is not
-    /// yet (or, while the worker builds it, once the worker is done).
+    /// yet (or, while another thread builds it, once that thread is done).
     pub fn get(&self, catalog: &Catalog) -> &Index {
         self.0.get_or_init(|| Index::new(catalog))
     }
@@ -787,39 +786,6 @@ fn singular(word: &str) -> &str {
         Some(s) if s.len() >= 2 && !s.ends_with('s') && !s.ends_with('u') && !s.ends_with('i') => s,
         _ => word,
     }
-}
-
-/// A catalog and the cell its index goes into, as the worker holds them: never alive.
-type Queued = (Weak<Catalog>, Weak<IndexCell>);
-
-/// Builds the index of `catalog` into `index` (the cell kept with it) on a background
-/// thread, so building a catalog does not hold up the editor; a rank that comes first
-/// waits for it instead of building it twice.
-///
-/// One worker thread serves the whole process, however often catalogs are rebuilt: it
-/// indexes the newest catalog it was handed that is still alive; an older request still
-/// queued is skipped (that catalog builds its index on first use, if it is ever ranked),
-/// and a catalog is never kept alive for its index. Returns false if the worker is not
-/// running (the index is then built on first use).
-pub fn prepare_in_background(catalog: &Arc<Catalog>, index: &Arc<IndexCell>) -> bool {
-    static WORKER: OnceLock<Option<mpsc::Sender<Queued>>> = OnceLock::new();
-    let worker = WORKER.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Queued>();
-        let spawned = std::thread::Builder::new().name("leash-rank-index".into()).spawn(move || {
-            while let Ok(mut next) = rx.recv() {
-                while let Ok(newer) = rx.try_recv() {
-                    next = newer;
-                }
-                if let (Some(catalog), Some(index)) = (next.0.upgrade(), next.1.upgrade()) {
-                    // A panic would end the worker (and every later index would be built on
-                    // first use); keep it for the next catalog instead.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.get(&catalog)));
-                }
-            }
-        });
-        spawned.ok().map(|_| tx)
-    });
-    worker.as_ref().is_some_and(|tx| tx.send((Arc::downgrade(catalog), Arc::downgrade(index))).is_ok())
 }
 
 #[cfg(test)]
@@ -1221,46 +1187,5 @@ mod tests {
         let b: Vec<(String, u32)> =
             rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
         assert_eq!(a, b);
-    }
-
-    /// The threads of this process whose name starts with `prefix` (Linux: /proc).
-    #[cfg(target_os = "linux")]
-    fn threads_named(prefix: &str) -> usize {
-        std::fs::read_dir("/proc/self/task")
-            .unwrap()
-            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-            .filter(|name| name.starts_with(prefix))
-            .count()
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn one_worker_indexes_catalogs_however_often_they_are_rebuilt() {
-        use std::time::{Duration, Instant};
-        let mut catalogs = Vec::new();
-        for _ in 0..20 {
-            let c = Arc::new(Catalog::from_json(include_str!("../../../tests/data/neovim-catalog.json")).unwrap());
-            let index = Arc::new(IndexCell::default());
-            assert!(prepare_in_background(&c, &index));
-            catalogs.push((c, index));
-        }
-        // /proc shows at most 15 bytes of a thread's name.
-        assert_eq!(threads_named("leash-rank-inde"), 1, "one worker, not a thread per catalog");
-        let (_, newest) = catalogs.last().unwrap();
-        let t = Instant::now();
-        while !newest.is_built() {
-            assert!(t.elapsed() < Duration::from_secs(60), "the newest catalog was not indexed");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        // Once the newest is indexed the worker holds no catalog: dropping them frees them
-        // (the worker lets go of the newest just after storing its index, hence the wait).
-        let weak: Vec<_> = catalogs.iter().map(|(c, _)| Arc::downgrade(c)).collect();
-        catalogs.clear();
-        let t = Instant::now();
-        while weak.iter().any(|w| w.upgrade().is_some()) {
-            assert!(t.elapsed() < Duration::from_secs(5), "the worker kept a catalog alive");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        assert_eq!(threads_named("leash-rank-inde"), 1);
     }
 }

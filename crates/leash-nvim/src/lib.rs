@@ -74,7 +74,6 @@ fn leash_native(lua: &Lua) -> mlua::Result<Table> {
     export(lua, &m, "plan_needs_window", checks::plan_needs_window)?;
     export(lua, &m, "plan_start", job::plan_start)?;
     export(lua, &m, "policy_lists", checks::policy_lists)?;
-    export(lua, &m, "prepare_base", base::prepare_base)?;
     export(lua, &m, "present_plan", catalog::present_plan)?;
     export(lua, &m, "preview_steps", catalog::preview_steps)?;
     export(lua, &m, "prompt", catalog::prompt)?;

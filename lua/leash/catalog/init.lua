@@ -139,8 +139,8 @@ function M.static()
     and H.decode_summary(require('leash.file').read(file .. '-summary.json'))
   local static
   if summary then
-    -- The core reads and parses the entries on a thread of its own while the other
-    -- sources are collected; Lua decodes them when first read (after the request left).
+    -- The core reads and parses the entries when it builds the session's first catalog
+    -- (about a millisecond); Lua decodes them when first read (after the request left).
     H.base_source = { path = file .. '.json' }
     static = setmetatable(H.summary_table(summary), {
       __index = function(t, k)
@@ -171,8 +171,6 @@ function M.static()
       H.prune_cache(vim.fs.dirname(file))
     end
   end
-  local native = require('leash.native').load()
-  if native then native.prepare_base(key, H.base_source) end
   H.static, H.static_key = static, key
   return static
 end

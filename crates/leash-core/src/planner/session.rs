@@ -1,5 +1,5 @@
 //! The catalog an editor session keeps between requests: built from the frontend's
-//! entries, narrowed by the editor's profile, indexed for ranking in the background, and
+//! entries, narrowed by the editor's profile, indexed for ranking when first ranked, and
 //! what each request asks of it (a shortlist, a prompt, a policy, a plan request).
 
 use std::sync::Arc;
@@ -37,9 +37,10 @@ pub enum PolicyError {
 impl SessionCatalog {
     /// The catalog of a frontend's `entries` for `editor`, with the names its handlers
     /// read or write and the folders it loads code from, narrowed by the editor's profile
-    /// ([`narrow_catalog`]). The ranker's index (tens of ms with the documentation text)
-    /// is built on the ranker's worker thread, so building the catalog does not hold up
-    /// the editor.
+    /// ([`narrow_catalog`]). The ranker's index is built by the first ranking, on the
+    /// planner's thread for a plan request: a thread started beside the editor's would
+    /// share its core as often as not (a new thread runs first on its parent's core on
+    /// Linux), holding the editor up for the milliseconds the index takes.
     pub fn new(
         editor: &str,
         entries: &[Value],
@@ -55,10 +56,7 @@ impl SessionCatalog {
     /// entries parsed once per session), narrowed and indexed as [`SessionCatalog::new`]
     /// does.
     pub fn from_catalog(catalog: Catalog) -> SessionCatalog {
-        let catalog = Arc::new(narrow_catalog(catalog));
-        let index = Arc::new(IndexCell::default());
-        rank::prepare_in_background(&catalog, &index);
-        SessionCatalog { catalog, index }
+        SessionCatalog { catalog: Arc::new(narrow_catalog(catalog)), index: Arc::new(IndexCell::default()) }
     }
 
     pub fn catalog(&self) -> &Catalog {

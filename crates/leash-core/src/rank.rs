@@ -33,8 +33,55 @@
 //! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
 //! Ties are broken by name, so a ranking is deterministic.
 
-use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
+
+/// The index's maps are keyed by the catalog's words and the request's: a multiply-rotate
+/// hash of the word's bytes, as rustc's own maps use, in place of SipHash, which was a
+/// quarter of building the index. Nothing here is a secret, and a catalog written to
+/// collide would slow its own ranking, not reach anything.
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<WordHasher>>;
+type HashSet<K> = std::collections::HashSet<K, BuildHasherDefault<WordHasher>>;
+
+/// The hasher of [`HashMap`] and [`HashSet`] above.
+#[derive(Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str, Utf32String};
@@ -283,10 +330,10 @@ impl Index {
     pub fn new(catalog: &Catalog) -> Index {
         let entries = catalog.entries();
         let n = entries.len();
-        let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::new();
+        let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::default();
         let mut fuzzy = Vec::new();
         // Whole words of titles and documentation, for splitting names.
-        let mut words: HashSet<String> = HashSet::new();
+        let mut words: HashSet<String> = HashSet::default();
         for e in entries {
             for w in split_words(&strip_emphasis(e.title())).chain(split_words(&strip_emphasis(e.description()))) {
                 if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) {
@@ -295,7 +342,7 @@ impl Index {
             }
         }
         // Word → stem, so each distinct word is stemmed once.
-        let mut stems: HashMap<String, String> = HashMap::new();
+        let mut stems: HashMap<String, String> = HashMap::default();
         // Per entry and field: stem → count; and field lengths.
         let mut fields: Vec<[HashMap<String, u32>; 4]> = Vec::with_capacity(n);
         let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
@@ -401,9 +448,9 @@ impl Index {
             *a = (*a / n.max(1) as f32).max(1.0);
         }
         // Stem → (entry, weighted term frequency).
-        let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
+        let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::default();
         for (i, f) in fields.iter().enumerate() {
-            let mut per: HashMap<&str, f32> = HashMap::new();
+            let mut per: HashMap<&str, f32> = HashMap::default();
             let norm = [
                 1.0,
                 1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1],
@@ -420,7 +467,7 @@ impl Index {
             }
         }
         let nf = n as f32;
-        let mut terms = HashMap::with_capacity(tf.len());
+        let mut terms = HashMap::with_capacity_and_hasher(tf.len(), Default::default());
         for (term, list) in tf {
             let df = list.len() as f32;
             let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
@@ -429,7 +476,7 @@ impl Index {
         }
         let mut vocabulary: Vec<String> = terms.keys().cloned().collect();
         vocabulary.sort();
-        let mut deletions: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut deletions: HashMap<String, Vec<u32>> = HashMap::default();
         for (v, word) in vocabulary.iter().enumerate() {
             // Stems of two entries or more: a word used once is as likely a typo itself.
             if word.len() >= 4 && word.bytes().all(|b| b.is_ascii_lowercase()) && terms[word].len() >= 2 {

@@ -7,12 +7,16 @@
 -- LEASH_BENCH_ROOT: the leash checkout to load in --clean (default: the cwd); under
 -- lazy.nvim the config's own `leash.nvim` spec is loaded.
 -- Prints one line: `load MS first MS again MS cached MS first_cpu MS again_cpu MS
--- cached_cpu MS entries N servers NAMES`:
+-- cached_cpu MS first_done MS again_done MS entries N servers NAMES`:
 --   load    loading leash (lazy.nvim's load and setup, the native module)
 --   first   planner.start's local work, first in the session (catalog from the disk caches)
 --   again   the same, median of 9 later requests
 --   cached  catalog.get() with nothing changed, median of 31
 --   *_cpu   the same in the main thread's CPU time
+--   *_done  from :Do until the planner's thread was done with the request: the shortlist
+--           ranked (the ranker's index built first, for a new catalog), the prompt made
+--           and sent (the real config's model server refuses the connection), or the
+--           offline plan made (--clean)
 -- LEASH_BENCH_PROFILE=first|again: instead, LuaJIT's profiler (jit.profile) around N
 -- (LEASH_BENCH_N, default 200) planner.start calls, and the time of each catalog source;
 -- `first` drops the catalog and every in-memory cache before each call, as a new session.
@@ -125,13 +129,16 @@ local load_ms = ms_since(t)
 
 local planner, catalog = require('leash.planner'), require('leash.catalog')
 
+--- planner.start's time (wall, CPU), and the time until the planner's thread was done
+--- with the request (its callback ran).
 local function local_work()
   local t0, c0 = vim.uv.hrtime(), cpu_ms()
-  local started, err = planner.start(request, function() end)
+  local done
+  local started, err = planner.start(request, function() done = ms_since(t0) end)
   local ms, cpu = ms_since(t0), cpu_ms() - c0
   assert(started, err)
-  vim.wait(5000, function() return not planner.busy() end, 1)
-  return ms, cpu
+  vim.wait(5000, function() return done ~= nil and not planner.busy() end, 1)
+  return ms, cpu, assert(done, 'the request did not end within 5 s')
 end
 
 --- Drop what a new session would not have (the disk caches stay).
@@ -143,10 +150,10 @@ end
 
 local mode = vim.env.LEASH_BENCH_PROFILE
 if not mode then
-  local first, first_cpu = local_work()
-  local again, again_cpu = {}, {}
+  local first, first_cpu, first_done = local_work()
+  local again, again_cpu, again_done = {}, {}, {}
   for i = 1, 9 do
-    again[i], again_cpu[i] = local_work()
+    again[i], again_cpu[i], again_done[i] = local_work()
   end
   local cached, cached_cpu = {}, {}
   for i = 1, 31 do
@@ -155,7 +162,7 @@ if not mode then
     cached[i], cached_cpu[i] = ms_since(t1), cpu_ms() - c1
   end
   io.stdout:write(
-    ('\nload %.3f first %.3f again %.3f cached %.3f first_cpu %.3f again_cpu %.3f cached_cpu %.3f entries %d servers %s\n'):format(
+    ('\nload %.3f first %.3f again %.3f cached %.3f first_cpu %.3f again_cpu %.3f cached_cpu %.3f first_done %.3f again_done %.3f entries %d servers %s\n'):format(
       load_ms,
       first,
       median(again),
@@ -163,6 +170,8 @@ if not mode then
       first_cpu,
       median(again_cpu),
       median(cached_cpu),
+      first_done,
+      median(again_done),
       catalog.get().handle:len(),
       #servers > 0 and table.concat(servers, ',') or '-'
     )

@@ -332,20 +332,23 @@ impl Index {
         let n = entries.len();
         let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::default();
         let mut fuzzy = Vec::new();
+        // Each entry's title and documentation as words, split once.
+        let texts: Vec<[Vec<String>; 2]> = entries
+            .iter()
+            .map(|e| {
+                [
+                    split_words(&strip_emphasis(e.title())).collect(),
+                    split_words(&strip_emphasis(e.description())).collect(),
+                ]
+            })
+            .collect();
         // Whole words of titles and documentation, for splitting names.
         let mut words: HashSet<String> = HashSet::default();
-        for e in entries {
-            for w in split_words(&strip_emphasis(e.title())).chain(split_words(&strip_emphasis(e.description()))) {
-                if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) {
-                    words.insert(w);
-                }
+        for w in texts.iter().flatten().flatten() {
+            if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) && !words.contains(w.as_str()) {
+                words.insert(w.clone());
             }
         }
-        // Word → stem, so each distinct word is stemmed once.
-        let mut stems: HashMap<String, String> = HashMap::default();
-        // Per entry and field: stem → count; and field lengths.
-        let mut fields: Vec<[HashMap<String, u32>; 4]> = Vec::with_capacity(n);
-        let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
         for (i, entry) in entries.iter().enumerate() {
             let name = entry.name();
             let bare = name.split_once(':').map_or(name, |(_, rest)| rest).to_lowercase();
@@ -374,49 +377,40 @@ impl Index {
                 }
             }
         }
+        // Per entry and field: (term, count), and field lengths.
+        let mut terms_of = Terms::default();
+        let mut fields: Vec<[Vec<(u32, u32)>; 4]> = Vec::with_capacity(n);
+        let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
         let mut joined = String::new();
         for (i, entry) in entries.iter().enumerate() {
             let name = entry.name();
-            let mut f: [HashMap<String, u32>; 4] = Default::default();
-            let mut len = [0f32; 4];
-            let mut count = |field: usize, word: &str, f: &mut [HashMap<String, u32>; 4]| {
-                let s = match stems.get(word) {
-                    Some(s) => s,
-                    None => stems.entry(word.to_string()).or_insert_with(|| stem(word)),
-                };
-                match f[field].get_mut(s.as_str()) {
-                    Some(c) => *c += 1,
-                    None => {
-                        f[field].insert(s.clone(), 1);
-                    }
-                }
-                len[field] += 1.0;
-            };
+            let mut f = Fields { entry: i as u32, lists: Default::default(), len: [0f32; 4] };
             // The name: its words ("script:cargo:test", "tab_new"), the parts it is
             // made of ("splitbelow").
             for w in split_words(&name.replace([':', '_'], " ")) {
-                count(0, &w, &mut f);
+                terms_of.count(&mut f, 0, &w);
                 for part in name_parts(&w, &words) {
-                    count(0, &part, &mut f);
+                    terms_of.count(&mut f, 0, &part);
                 }
             }
             // Title, the aliases that are phrases ("who wrote this line": they say
             // what the entry does, like its title) and documentation; two adjacent
             // words that make a name count as that name too ("status line" in
             // 'laststatus' is `statusline`).
-            let phrases = entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| (1, a.as_str()));
-            let (title, description) = (strip_emphasis(entry.title()), strip_emphasis(entry.description()));
-            for (field, text) in [(1, &*title), (2, &*description)].into_iter().chain(phrases) {
-                let mut prev = String::new();
-                for w in split_words(text) {
-                    count(field, &w, &mut f);
+            let phrases: Vec<Vec<String>> =
+                entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| split_words(a).collect()).collect();
+            let [title, description] = &texts[i];
+            for (field, text) in [(1, title), (2, description)].into_iter().chain(phrases.iter().map(|p| (1, p))) {
+                let mut prev: &str = "";
+                for w in text {
+                    terms_of.count(&mut f, field, w);
                     if prev.len() >= 3 && w.len() >= 3 {
                         joined.clear();
-                        joined.push_str(&prev);
-                        joined.push_str(&w);
+                        joined.push_str(prev);
+                        joined.push_str(w);
                         if exact.contains_key(joined.as_str()) {
                             let j = joined.clone();
-                            count(field, &j, &mut f);
+                            terms_of.count(&mut f, field, &j);
                         }
                     }
                     prev = w;
@@ -425,18 +419,16 @@ impl Index {
             // The titles of the options and commands its documentation refers to
             // ('visualbell' lends "beeping" to 'belloff').
             for r in references(entry.description(), &exact, entries, i as u32) {
-                for w in split_words(&strip_emphasis(entries[r as usize].title())) {
+                for w in &texts[r as usize][0] {
                     // Only words it lacks: the field lends vocabulary, it does not
                     // repeat the entry's own.
-                    let s = stem(&w);
-                    let known = f[0].contains_key(&s) || f[1].contains_key(&s);
-                    if !known {
-                        count(3, &w, &mut f);
+                    if !terms_of.in_fields(&f, w, [0, 1]) {
+                        terms_of.count(&mut f, 3, w);
                     }
                 }
             }
-            fields.push(f);
-            lengths.push(len);
+            fields.push(f.lists);
+            lengths.push(f.len);
         }
         let mut avg = [0f32; 4];
         for l in &lengths {
@@ -447,10 +439,12 @@ impl Index {
         for a in &mut avg {
             *a = (*a / n.max(1) as f32).max(1.0);
         }
-        // Stem → (entry, weighted term frequency).
-        let mut tf: HashMap<String, Vec<(u32, f32)>> = HashMap::default();
+        // Term → (entry, weighted term frequency).
+        let count = terms_of.names.len();
+        let mut tf: Vec<Vec<(u32, f32)>> = vec![Vec::new(); count];
+        let mut per: Vec<f32> = vec![0.0; count];
+        let mut touched: Vec<u32> = Vec::new();
         for (i, f) in fields.iter().enumerate() {
-            let mut per: HashMap<&str, f32> = HashMap::default();
             let norm = [
                 1.0,
                 1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1],
@@ -458,17 +452,22 @@ impl Index {
                 1.0 - B_REL + B_REL * lengths[i][3] / avg[3],
             ];
             for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
-                for (term, &c) in &f[k] {
-                    *per.entry(term.as_str()).or_insert(0.0) += w * c as f32 / norm[k];
+                for &(term, c) in &f[k] {
+                    // Every addition is above zero: zero is a term not yet seen here.
+                    if per[term as usize] == 0.0 {
+                        touched.push(term);
+                    }
+                    per[term as usize] += w * c as f32 / norm[k];
                 }
             }
-            for (term, v) in per {
-                tf.entry(term.to_string()).or_default().push((i as u32, v));
+            for term in touched.drain(..) {
+                tf[term as usize].push((i as u32, per[term as usize]));
+                per[term as usize] = 0.0;
             }
         }
         let nf = n as f32;
-        let mut terms = HashMap::with_capacity_and_hasher(tf.len(), Default::default());
-        for (term, list) in tf {
+        let mut terms = HashMap::with_capacity_and_hasher(count, Default::default());
+        for (term, list) in terms_of.names.into_iter().zip(tf) {
             let df = list.len() as f32;
             let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
             let list: Vec<(u32, f32)> = list.into_iter().map(|(d, t)| (d, idf * t * (K1 + 1.0) / (t + K1))).collect();
@@ -490,6 +489,74 @@ impl Index {
     }
 }
 
+/// The terms (stems) of the catalog being indexed, numbered as first met, and each word's
+/// term, so that each distinct word is stemmed once and an entry's counts are kept by
+/// number, not by a copy of the stem.
+#[derive(Default)]
+struct Terms {
+    /// Term number → stem.
+    names: Vec<String>,
+    /// Stem → term number.
+    numbers: HashMap<String, u32>,
+    /// Word → term number.
+    of_word: HashMap<String, u32>,
+    /// Per term and field: the entry (plus one; zero: none yet) whose list holds it, and
+    /// where in that list.
+    at: Vec<[(u32, u32); 4]>,
+}
+
+/// One entry's terms while it is indexed: per field, (term, count), and the field's length.
+struct Fields {
+    entry: u32,
+    lists: [Vec<(u32, u32)>; 4],
+    len: [f32; 4],
+}
+
+impl Terms {
+    /// The term number of `word`, if any entry counted it.
+    fn known(&self, word: &str) -> Option<u32> {
+        match self.of_word.get(word) {
+            Some(&t) => Some(t),
+            None => self.numbers.get(stem(word).as_str()).copied(),
+        }
+    }
+
+    /// Counts `word` once more in field `field` of the entry `f`.
+    fn count(&mut self, f: &mut Fields, field: usize, word: &str) {
+        let term = match self.of_word.get(word) {
+            Some(&t) => t,
+            None => {
+                let s = stem(word);
+                let t = match self.numbers.get(s.as_str()) {
+                    Some(&t) => t,
+                    None => {
+                        let t = self.names.len() as u32;
+                        self.numbers.insert(s.clone(), t);
+                        self.names.push(s);
+                        self.at.push([(0, 0); 4]);
+                        t
+                    }
+                };
+                self.of_word.insert(word.to_string(), t);
+                t
+            }
+        };
+        let at = &mut self.at[term as usize][field];
+        if at.0 == f.entry + 1 {
+            f.lists[field][at.1 as usize].1 += 1;
+        } else {
+            *at = (f.entry + 1, f.lists[field].len() as u32);
+            f.lists[field].push((term, 1));
+        }
+        f.len[field] += 1.0;
+    }
+
+    /// Whether `word`'s term is in any of `fields` of the entry `f`.
+    fn in_fields(&self, f: &Fields, word: &str, fields: [usize; 2]) -> bool {
+        self.known(word).is_some_and(|t| fields.iter().any(|&k| self.at[t as usize][k].0 == f.entry + 1))
+    }
+}
+
 /// The stems of an entry's description when it is named by it: a mapping (whose name
 /// is keys) or a user command, described in a few words by whoever defined it; the
 /// words of the request as a request would say them (stopwords dropped, each once).
@@ -507,9 +574,9 @@ fn described(entry: &Entry) -> Option<Vec<String>> {
     (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
 }
 
-/// The index of one catalog, built once, on first use. Whoever ranks a catalog more than once keeps one
-/// next to it (the Lua module beside its catalog handle, a plan request beside its
-/// catalog); the catalog itself knows nothing of ranking.
+/// The index of one catalog, built once, on first use. Whoever ranks a catalog more than
+/// once keeps one next to it (the Lua module beside its catalog handle, a plan request
+/// beside its catalog); the catalog itself knows nothing of ranking.
 #[derive(Debug, Default)]
 pub struct IndexCell(OnceLock<Index>);
 

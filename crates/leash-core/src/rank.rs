@@ -33,6 +33,7 @@
 //! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
 //! Ties are broken by name, so a ranking is deterministic.
 
+use std::borrow::Cow;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
@@ -95,8 +96,8 @@ mod languages;
 mod text;
 
 pub use languages::to_english;
+use text::{lower_ascii, split_lowered, split_words, strip_emphasis};
 pub use text::{query_words, stem};
-use text::{split_words, strip_emphasis};
 
 /// Whether every request word must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -332,21 +333,19 @@ impl Index {
         let n = entries.len();
         let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::default();
         let mut fuzzy = Vec::new();
-        // Each entry's title and documentation as words, split once.
-        let texts: Vec<[Vec<String>; 2]> = entries
+        // Each entry's title and documentation as words, split once (from one lowercased
+        // copy of each).
+        let lowered: Vec<[Cow<str>; 2]> = entries
             .iter()
-            .map(|e| {
-                [
-                    split_words(&strip_emphasis(e.title())).collect(),
-                    split_words(&strip_emphasis(e.description())).collect(),
-                ]
-            })
+            .map(|e| [lower_ascii(strip_emphasis(e.title())), lower_ascii(strip_emphasis(e.description()))])
             .collect();
+        let texts: Vec<[Vec<Cow<str>>; 2]> =
+            lowered.iter().map(|[t, d]| [split_lowered(t), split_lowered(d)]).collect();
         // Whole words of titles and documentation, for splitting names.
         let mut words: HashSet<String> = HashSet::default();
         for w in texts.iter().flatten().flatten() {
-            if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) && !words.contains(w.as_str()) {
-                words.insert(w.clone());
+            if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) && !words.contains(w.as_ref()) {
+                words.insert(w.to_string());
             }
         }
         for (i, entry) in entries.iter().enumerate() {
@@ -397,8 +396,12 @@ impl Index {
             // what the entry does, like its title) and documentation; two adjacent
             // words that make a name count as that name too ("status line" in
             // 'laststatus' is `statusline`).
-            let phrases: Vec<Vec<String>> =
-                entry.aliases().iter().filter(|a| a.contains(' ')).map(|a| split_words(a).collect()).collect();
+            let phrases: Vec<Vec<Cow<str>>> = entry
+                .aliases()
+                .iter()
+                .filter(|a| a.contains(' '))
+                .map(|a| split_words(a).map(Cow::Owned).collect())
+                .collect();
             let [title, description] = &texts[i];
             for (field, text) in [(1, title), (2, description)].into_iter().chain(phrases.iter().map(|p| (1, p))) {
                 let mut prev: &str = "";

@@ -27,6 +27,30 @@ pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| !w.is_empty())
 }
 
+/// [`split_words`] of `text`, as slices of it when it is ASCII without capitals (the
+/// index lowercases each entry's text once with [`lower_ascii`]: one copy of a text
+/// instead of one per word); otherwise each word lowercased on its own, as there.
+pub(crate) fn split_lowered(text: &str) -> Vec<Cow<'_, str>> {
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_uppercase()) {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+            .map(|w| w.trim_matches('\''))
+            .filter(|w| !w.is_empty())
+            .map(Cow::Borrowed)
+            .collect()
+    } else {
+        split_words(text).map(Cow::Owned).collect()
+    }
+}
+
+/// `text` lowercased when it is ASCII, for [`split_lowered`].
+pub(crate) fn lower_ascii(text: Cow<'_, str>) -> Cow<'_, str> {
+    if text.is_ascii() && text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        text
+    }
+}
+
 /// Catalog text without the bracket emphasis of kickstart-style descriptions: a short
 /// run (1 to 3 letters or digits) in brackets joined to the letters that follow loses
 /// its brackets, so "[G]oto [D]efinition" reads "Goto Definition" and "[R]e[n]ame"
@@ -192,6 +216,26 @@ fn strip_suffix(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_split_from_a_lowered_text_are_the_words_of_the_text() {
+        for text in [
+            "Toggle 'Wrap' of LONG_lines: don't",
+            "",
+            "''' ' x'y' _A_ 3D",
+            "Été à l'ÉCOLE ΣΊΣΥΦΟΣ Straße",
+            "mixed ASCII and Ünïcode Words",
+            "[G]oto [D]efinition",
+        ] {
+            let lowered = lower_ascii(Cow::Borrowed(text));
+            let a: Vec<String> = split_lowered(&lowered).into_iter().map(Cow::into_owned).collect();
+            let b: Vec<String> = split_words(text).collect();
+            assert_eq!(a, b, "{text}");
+        }
+        // ASCII text is split into slices of the one lowered copy.
+        let lowered = lower_ascii(Cow::Borrowed("Show The Line"));
+        assert!(split_lowered(&lowered).iter().all(|w| matches!(w, Cow::Borrowed(_))));
+    }
 
     #[test]
     fn bracket_emphasis_is_stripped() {

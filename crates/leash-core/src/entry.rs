@@ -345,10 +345,10 @@ pub fn parse_entry(v: &Value) -> Result<Entry, EntryError> {
 }
 
 /// Parses a list of entry objects from JSON text straight into entries: the fields are
-/// read as their types (no JSON tree, no copy of each string), then checked as
-/// [`parse_entry`] checks them. An error gives the index of the entry; where the text
-/// does not read as that (a field of the wrong type, a duplicate field), the caller
-/// parses the text as a tree and [`parse_entry`] names the problem.
+/// read as their types (no JSON tree; each string copied once, into its entry), then
+/// checked as [`parse_entry`] checks them. An error gives the index of the entry; where
+/// the text does not read as that (a field of the wrong type, a duplicate field), the
+/// caller parses the text as a tree and [`parse_entry`] names the problem.
 pub fn parse_entries<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Result<Entry, EntryError>>, D::Error> {
     let raw: Vec<Object<'de>> = Deserialize::deserialize(d)?;
     Ok(raw.into_iter().map(|o| o.0.into_entry()).collect())

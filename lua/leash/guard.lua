@@ -41,11 +41,14 @@
 ---    there, does not run that project's drivers unconfirmed.
 ---
 --- 5. Callbacks the step schedules (`vim.schedule()`, `vim.defer_fn()`, a libuv timer,
----    `timer_start()` from Lua) run inside the guard when they run within
----    |M.later_ms| of the step's end, and so do the callbacks those schedule, within the
----    same time. One that tries a refused start is stopped and reported on its own (the
----    plan has moved on). A libuv timer's callback runs on the main loop then (arming
----    needs it), one loop turn later. Later ones run as what the step left behind.
+---    `timer_start()` from Lua) run inside the guard when they are due within
+---    |M.later_ms| of the step's end, and so do the callbacks those schedule, due within
+---    the same time. A callback is due when it was scheduled, plus its timer's delay: one
+---    held back (at a hit-enter prompt, which the guard's own report may cause, or behind
+---    a long command) still runs inside the guard. One that tries a refused start is
+---    stopped and reported on its own (the plan has moved on). A libuv timer's callback
+---    runs on the main loop then (arming needs it), one loop turn later. Callbacks due
+---    later run as what the step left behind.
 ---
 --- Every start during a step is recorded (allowed or refused) and written to the log. A
 --- step that tried a refused start fails with a message naming what it tried, and the
@@ -206,6 +209,11 @@ end
 ---@type table?
 H.armed = nil
 
+--- While a callback a step scheduled runs inside the guard: when it was due (`vim.uv.now()`
+--- time), the "now" of what it schedules in turn.
+---@type integer?
+H.due_now = nil
+
 ---@type string?
 H.program = nil
 
@@ -315,26 +323,34 @@ H.wrappers = {
 
 -- Helper functionality =======================================================
 
---- `fn` as a callback scheduled by a step whose schedule context is `later`: run inside
---- the guard when it runs before `later.until_ms` (or while the step still runs), else
---- as it is. Anything but a function is left alone.
-function H.later(later, fn)
+--- `fn` as a callback scheduled by a step whose schedule context is `later`, `delay`
+--- ms from now (a timer's; 0: at the next turn of the main loop), repeating every
+--- `every` ms: run inside the guard when it is due before `later.until_ms` (or while
+--- the step still runs), else as it is. "Now" is, inside a callback run this way, the
+--- time that callback was due: a chain of callbacks is timed from the step, not from
+--- when a blocked main loop got to each. Anything but a function is left alone.
+function H.later(later, fn, delay, every)
   if type(fn) ~= 'function' or not later then return fn end
+  local due = (H.due_now or vim.uv.now()) + (tonumber(delay) or 0)
+  local step = tonumber(every) or 0
   return function(...)
-    if H.armed or (later.until_ms and vim.uv.now() > later.until_ms) then return fn(...) end
+    local this = due
+    -- A repeating timer's next call is due one period later.
+    if step > 0 then due = due + step end
+    if H.armed or (later.until_ms and this > later.until_ms) then return fn(...) end
     local args = vim.F.pack_len(...)
     if vim.in_fast_event() then
       -- A libuv callback cannot arm the guard ('shell', the environment): the main loop can.
-      vim.schedule(function() H.run_later(later, fn, args) end)
+      vim.schedule(function() H.run_later(later, fn, args, this) end)
       return
     end
-    return H.run_later(later, fn, args)
+    return H.run_later(later, fn, args, this)
   end
 end
 
 --- Run a scheduled callback inside the guard; a refused start it tried is reported with
 --- the step that scheduled it. A callback that cannot be guarded does not run.
-function H.run_later(later, fn, args)
+function H.run_later(later, fn, args, due)
   local notify = require('leash.ui.notify').notify
   local who = later.label and ('a callback that %s scheduled'):format(later.label) or 'a callback a step scheduled'
   local program, perr = M.refusal_program()
@@ -350,7 +366,10 @@ function H.run_later(later, fn, args)
       vim.log.levels.ERROR
     )
   end
+  local outer = H.due_now
+  H.due_now = due
   local ok, res = pcall(fn, vim.F.unpack_len(args))
+  H.due_now = outer
   local attempts = H.disarm(state)
   if later.on_starts and #state.starts > 0 then pcall(later.on_starts, state.starts) end
   if #attempts > 0 then
@@ -360,6 +379,13 @@ function H.run_later(later, fn, args)
   end
   if not ok then error(res, 0) end
   return res
+end
+
+--- The period of a |timer_start()| timer that repeats (its `time`), or 0.
+function H.timer_repeat(time, opts)
+  local rep = type(opts) == 'table' and opts['repeat'] or nil
+  if rep == nil or rep == 1 or rep == 0 then return 0 end
+  return tonumber(time) or 0
 end
 
 --- The methods of libuv timer handles (their `start` is wrapped while a step runs).
@@ -770,7 +796,7 @@ function H.wrap_lua(s)
       end
       if name == 'timer_start' then
         local n, args = select('#', ...), { ... }
-        args[2] = H.later(s.later, args[2])
+        args[2] = H.later(s.later, args[2], args[1], H.timer_repeat(args[1], args[3]))
         return original(name, unpack(args, 1, n))
       end
       return original(name, ...)
@@ -783,7 +809,7 @@ function H.wrap_lua(s)
         args[1] = checked(name .. '()', args[1])
       elseif name == 'timer_start' and type(args) == 'table' then
         args = vim.list_slice(args)
-        args[2] = H.later(s.later, args[2])
+        args[2] = H.later(s.later, args[2], args[1], H.timer_repeat(args[1], args[3]))
       end
       return original(name, args)
     end
@@ -794,7 +820,7 @@ function H.wrap_lua(s)
     return function(fn) return original(H.later(s.later, fn)) end
   end)
   local function timer_start(original)
-    return function(timer, timeout, rep, fn) return original(timer, timeout, rep, H.later(s.later, fn)) end
+    return function(timer, timeout, rep, fn) return original(timer, timeout, rep, H.later(s.later, fn, timeout, rep)) end
   end
   local timers = H.timer_methods()
   if timers then wrap(timers, 'start', timer_start) end

@@ -89,6 +89,53 @@ describe('guard', function()
     eq(true, exists(marker), 'control: a callback after the bound runs without the guard')
   end)
 
+  it('covers what was due within the bound, however long the main loop held it back', function()
+    local g = require('leash.guard')
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) notes[#notes + 1] = tostring(msg) end
+    local bound = g.later_ms
+    g.later_ms = 100
+    -- Each way a step leaves work behind, due within the bound; what those schedule too.
+    local okr = g.run(function()
+      vim.schedule(function() vim.fn.system(touch) end)
+      vim.defer_fn(function() os.execute(touch) end, 20)
+      vim.fn.timer_start(30, function()
+        vim.schedule(function() vim.fn.system(touch) end)
+      end)
+      vim.uv.new_timer():start(40, 0, function() pcall(vim.uv.spawn, 'sh', { args = { '-c', touch } }) end)
+    end, { label = 'step 1 (Run :Tidy)' })
+    -- The main loop does not turn for three times the bound (a hit-enter prompt waiting
+    -- for Enter, which a refusal's own message may bring up, or a long command).
+    vim.uv.sleep(300)
+    vim.wait(500, function() return exists(marker) end)
+    g.later_ms = bound
+    vim.notify = notify
+    eq(true, okr)
+    eq(false, exists(marker), 'a callback held back past the bound ran a shell command')
+    -- Callbacks that run in one turn may be reported together: each start is named.
+    local text = table.concat(notes, '\n')
+    matches('^leash: a callback that step 1 %(Run :Tidy%) scheduled: it tried to start a program', text)
+    eq(3, select(2, text:gsub('“touch ', '')), text)
+    -- A repeating timer's later calls are due later: past the bound they run as they are.
+    local calls, guarded = 0, {}
+    g.later_ms = 100
+    okr = g.run(function()
+      local t = vim.uv.new_timer()
+      t:start(10, 60, function()
+        calls = calls + 1
+        vim.schedule(function() guarded[#guarded + 1] = g.active() end)
+        if calls == 4 then
+          t:stop()
+          t:close()
+        end
+      end)
+    end)
+    g.later_ms = bound
+    vim.wait(1000, function() return #guarded == 4 end)
+    eq({ true, true, false, false }, guarded)
+  end)
+
   it("switches off Git's command settings for child processes while a step runs", function()
     if vim.fn.executable('git') == 0 then return skip('git is not installed') end
     -- A repository whose own config names commands Git would run: fsmonitor on status,

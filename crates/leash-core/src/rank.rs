@@ -37,6 +37,21 @@ use std::borrow::Cow;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+use nucleo::{Matcher, Utf32Str, Utf32String};
+
+use crate::catalog::Catalog;
+use crate::entry::{Entry, ValueType};
+use crate::item_id::ItemKind;
+
+mod concepts;
+mod languages;
+mod text;
+
+pub use languages::to_english;
+use text::{lower_ascii, split_lowered, split_words, strip_emphasis};
+pub use text::{query_words, stem};
+
 /// The index's maps are keyed by the catalog's words and the request's: a multiply-rotate
 /// hash of the word's bytes, as rustc's own maps use, in place of SipHash, which was a
 /// quarter of building the index. Nothing here is a secret, and a catalog written to
@@ -83,21 +98,6 @@ impl Hasher for WordHasher {
         self.0
     }
 }
-
-use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
-use nucleo::{Matcher, Utf32Str, Utf32String};
-
-use crate::catalog::Catalog;
-use crate::entry::{Entry, ValueType};
-use crate::item_id::ItemKind;
-
-mod concepts;
-mod languages;
-mod text;
-
-pub use languages::to_english;
-use text::{lower_ascii, split_lowered, split_words, strip_emphasis};
-pub use text::{query_words, stem};
 
 /// Whether every request word must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -446,6 +446,8 @@ impl Index {
         let count = terms_of.names.len();
         let mut tf: Vec<Vec<(u32, f32)>> = vec![Vec::new(); count];
         let mut per: Vec<f32> = vec![0.0; count];
+        // The entry (plus one) whose sum `per` holds for each term, and the terms it has.
+        let mut summed_for: Vec<u32> = vec![0; count];
         let mut touched: Vec<u32> = Vec::new();
         for (i, f) in fields.iter().enumerate() {
             let norm = [
@@ -456,16 +458,17 @@ impl Index {
             ];
             for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
                 for &(term, c) in &f[k] {
-                    // Every addition is above zero: zero is a term not yet seen here.
-                    if per[term as usize] == 0.0 {
+                    let t = term as usize;
+                    if summed_for[t] != i as u32 + 1 {
+                        summed_for[t] = i as u32 + 1;
+                        per[t] = 0.0;
                         touched.push(term);
                     }
-                    per[term as usize] += w * c as f32 / norm[k];
+                    per[t] += w * c as f32 / norm[k];
                 }
             }
             for term in touched.drain(..) {
                 tf[term as usize].push((i as u32, per[term as usize]));
-                per[term as usize] = 0.0;
             }
         }
         let nf = n as f32;

@@ -381,11 +381,12 @@ function H.run_later(later, fn, args, due)
   return res
 end
 
---- The period of a |timer_start()| timer that repeats (its `time`), or 0.
+--- The period of a |timer_start()| timer that repeats (its `time`, at least 1 ms, so that
+--- its calls do not all count as due at once), or 0.
 function H.timer_repeat(time, opts)
   local rep = type(opts) == 'table' and opts['repeat'] or nil
   if rep == nil or rep == 1 or rep == 0 then return 0 end
-  return tonumber(time) or 0
+  return math.max(1, tonumber(time) or 0)
 end
 
 --- The methods of libuv timer handles (their `start` is wrapped while a step runs).

@@ -134,6 +134,21 @@ describe('guard', function()
     g.later_ms = bound
     vim.wait(1000, function() return #guarded == 4 end)
     eq({ true, true, false, false }, guarded)
+    -- A Vimscript timer repeating every 0 ms: its calls count 1 ms apart, so they too
+    -- leave the window.
+    local n, last = 0, nil
+    g.later_ms = 100
+    g.run(function()
+      vim.fn.timer_start(0, function(id)
+        n = n + 1
+        last = g.active()
+        if n >= 300 then vim.fn.timer_stop(id) end
+      end, { ['repeat'] = -1 })
+    end)
+    g.later_ms = bound
+    vim.wait(5000, function() return n >= 300 end, 1)
+    eq(300, n)
+    eq(false, last, 'the 300th call of a 0 ms timer ran inside the guard')
   end)
 
   it("switches off Git's command settings for child processes while a step runs", function()

@@ -2,13 +2,12 @@
 //! only with the editor's build (Neovim's builtin commands and options), so that a catalog
 //! rebuilt because a mapping or a user command changed converts only what changed.
 
-use serde_json::Value;
-
-use crate::catalog::CatalogError;
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 
+use crate::catalog::CatalogError;
 use crate::entry::{parse_entries, parse_entry, Entry, EntryError};
 
 /// Named lists of parsed entries (`commands`, `options`).

@@ -6,6 +6,9 @@
 //! dropped; everything else must later be explained by what is planned, so a word this
 //! reader keeps is a word that can stop a plan.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use crate::rank::{stem, to_english};
 
 /// What an on/off word says.
@@ -51,9 +54,22 @@ impl Word {
         if vocabulary == "<to-n>" {
             return self.number.is_some() && self.after_to;
         }
-        let theirs = forms(vocabulary);
-        self.forms.iter().any(|f| theirs.contains(f))
+        match vocabulary_forms().get(vocabulary) {
+            Some(theirs) => self.forms.iter().any(|f| theirs.contains(f)),
+            None => {
+                let theirs = forms(vocabulary);
+                self.forms.iter().any(|f| theirs.contains(f))
+            }
+        }
     }
+}
+
+/// The forms of every word of the phrases' vocabulary, made once: matching a request
+/// compares its words with thousands of them, and stemming each again was most of an
+/// offline plan's time.
+fn vocabulary_forms() -> &'static HashMap<&'static str, Vec<String>> {
+    static FORMS: OnceLock<HashMap<&'static str, Vec<String>>> = OnceLock::new();
+    FORMS.get_or_init(|| super::phrases::vocabulary_words().into_iter().map(|w| (w, forms(w))).collect())
 }
 
 /// The meaningful words of one part of the request, in order.

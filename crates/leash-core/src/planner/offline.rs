@@ -36,12 +36,7 @@ use crate::llm::{Answer, Ask, Output, Usage};
 use crate::prompt::Context;
 use crate::rank::{Index, Mode, Ranked};
 use phrases::{Env, Match, Planned};
-use request::{forms, Clause, Truth, Word};
-
-/// On/off words that are everyday verbs ("show me the diff"): not enough to make a
-/// word a setting's name.
-const WEAK: &[&str] =
-    &["show", "shows", "showing", "display", "displaying", "see", "visible", "hide", "hides", "hiding"];
+use request::{forms, is_weak, Clause, Truth, Word};
 
 /// How many top-ranked entries a request may name.
 const TOP: usize = 5;
@@ -616,7 +611,7 @@ fn by_name(clause: &Clause, env: &Env, index: &Index, ranked: &[Ranked]) -> Opti
     // vocabulary says the everyday requests.
     // A verb alone ("paste") asks to do it, not for the option of that name.
     let explicit = !numbers.is_empty()
-        || words.iter().any(|w| w.truth.is_some() && !WEAK.contains(&w.text.as_str()))
+        || words.iter().any(|w| w.truth.is_some() && !is_weak(&w.text))
         || words.iter().any(|w| ["set", "setting", "option", "settings", "options"].contains(&w.text.as_str()));
     let vim_words = words.len() == 1 || explicit;
     let speaks_vim = |entry: &Entry, idx: &[usize]| {

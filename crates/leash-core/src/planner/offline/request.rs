@@ -595,6 +595,14 @@ pub(super) fn truth_of<'a>(words: impl Iterator<Item = &'a Word>) -> Result<Opti
 
 /// On words that are everyday verbs: an off word beside them says off.
 const WEAK_ON: &[&str] = &["show", "shows", "showing", "display", "displaying", "see", "visible"];
+/// Off words that are everyday verbs.
+const WEAK_OFF: &[&str] = &["hide", "hides", "hiding"];
+
+/// Whether `word` is an on/off word that is an everyday verb ("show me the diff"): not
+/// enough to make a word a setting's name.
+pub(super) fn is_weak(word: &str) -> bool {
+    WEAK_ON.contains(&word) || WEAK_OFF.contains(&word)
+}
 
 /// Whether a word (or two: "british english") names a language's spelling dictionary:
 /// which (`german` → `de`), where, and how many words.

@@ -196,7 +196,7 @@ describe('catalog cache files', function()
     local now = os.time()
     for i = 1, 5 do
       local key = ('%016x'):format(i)
-      for _, suffix in ipairs({ '.json', '-summary.json' }) do
+      for _, suffix in ipairs({ '.json', '-summary.json', '-index-commands+options.bin' }) do
         local path = dir .. '/runtime-' .. key .. suffix
         vim.fn.writefile({ '{}' }, path)
         vim.uv.fs_utime(path, now - 1000 * i, now - 1000 * i)
@@ -205,14 +205,50 @@ describe('catalog cache files', function()
     require('leash.catalog').static() -- this build's cache, written now
     local left = vim.tbl_map(function(f) return vim.fs.basename(f) end, vim.fn.glob(dir .. '/runtime-*', false, true))
     table.sort(left)
-    eq(6, #left, vim.inspect(left))
+    eq(8, #left, vim.inspect(left))
     for i = 1, 2 do
       ok(vim.tbl_contains(left, ('runtime-%016x.json'):format(i)), 'kept: the newest other builds')
       ok(vim.tbl_contains(left, ('runtime-%016x-summary.json'):format(i)), 'with their summary')
+      ok(vim.tbl_contains(left, ('runtime-%016x-index-commands+options.bin'):format(i)), 'and index')
     end
     for i = 3, 5 do
-      ok(not vim.tbl_contains(left, ('runtime-%016x.json'):format(i)), 'removed: older ones')
+      for _, f in ipairs(left) do
+        ok(not f:find(('runtime-%016x'):format(i), 1, true), 'removed: older ones, all their files: ' .. f)
+      end
     end
+  end)
+
+  it("keeps the ranker's index of the runtime entries beside their cache for the next session", function()
+    local dir = vim.fn.stdpath('cache') .. '/leash'
+    for _, f in ipairs(vim.fn.glob(dir .. '/runtime-*-index-*', false, true)) do
+      os.remove(f)
+    end
+    -- A session of its own (this one may have read the runtime entries without a cache),
+    -- ranking: it writes the index; a second reads it, ranking the same.
+    local script = vim.fn.tempname() .. '.lua'
+    vim.fn.writefile({
+      'vim.opt.rtp:prepend(' .. vim.inspect(root) .. ')',
+      'local hits = assert(require("leash").rank("turn off line numbers and show invisible characters"))',
+      'io.stdout:write(vim.json.encode(vim.tbl_map(function(h) return h.id .. " " .. h.score end, hits)))',
+    }, script)
+    local function session()
+      local r = vim.system({ vim.v.progpath, '--headless', '--clean', '-l', script }, { text = true }):wait(60000)
+      eq(0, r.code, r.stderr)
+      return vim.json.decode(r.stdout)
+    end
+    local first = session()
+    local files = vim.fn.glob(dir .. '/runtime-*-index-commands+options.bin', false, true)
+    eq(1, #files, vim.inspect(files))
+    local written = table.concat(vim.fn.readfile(files[1], 'b'), '\n')
+    local stamp = vim.uv.fs_stat(files[1]).mtime
+    eq(first, session())
+    eq(stamp, vim.uv.fs_stat(files[1]).mtime, 'read, not written again')
+    -- A damaged index is read again from the entries and written anew.
+    vim.fn.writefile({ 'not an index' }, files[1], 'b')
+    eq(first, session())
+    eq(written, table.concat(vim.fn.readfile(files[1], 'b'), '\n'))
+    ok(#first > 10, vim.inspect(first))
+    ok(first[1]:find('^number ') or first[1]:find('^list '), vim.inspect(first))
   end)
 end)
 

@@ -33,23 +33,25 @@
 //! only part of its exact-name bonus ("hide the statusline" is not about `:hide`).
 //! Ties are broken by name, so a ranking is deterministic.
 
-use std::borrow::Cow;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
-use nucleo::{Matcher, Utf32Str, Utf32String};
+use nucleo::{Matcher, Utf32Str};
 
 use crate::catalog::Catalog;
-use crate::entry::{Entry, ValueType};
-use crate::item_id::ItemKind;
+use crate::entry::Entry;
 
 mod concepts;
 mod languages;
+mod part;
+mod part_file;
 mod text;
 
 pub use languages::to_english;
-use text::{lower_ascii, split_lowered, split_words, strip_emphasis};
+pub use part::IndexPart;
+use part::{name_parts, Under};
 pub use text::{query_words, stem};
 
 /// The index's maps are keyed by the catalog's words and the request's: a multiply-rotate
@@ -174,70 +176,229 @@ const DESCRIBED_MIN: f32 = 0.5;
 const LONE_NAME: f32 = 0.5;
 const LONE_SUPPORT: f32 = 3.0;
 
-/// What the ranker precomputes for a catalog.
-#[derive(Debug, Default)]
+/// What the ranker precomputes for a catalog: the parts its entries are read in (the
+/// shared part of the entries it is built on, if any, then its own) and each entry's
+/// field-length normalisation. Term weights (BM25F) are worked out when a request looks
+/// a term up, from the counts the parts keep: a part read once serves catalogs of any
+/// size.
+#[derive(Debug)]
 pub struct Index {
-    /// Lower-cased name (without its source prefix) or alias → (entry, is an alias).
-    exact: HashMap<String, Vec<(u32, bool)>>,
+    base: Option<Arc<IndexPart>>,
+    own: IndexPart,
     /// Number of entries.
     len: usize,
-    /// Names and aliases for fuzzy matching, with the set of letters each contains.
-    fuzzy: Vec<(Utf32String, u64, u32)>,
-    /// Stem → (entry, BM25F weight including rarity), by entry.
-    terms: HashMap<String, Vec<(u32, f32)>>,
-    /// Stems, sorted, for prefix look-ups.
-    vocabulary: Vec<String>,
-    /// A stem (of 4 letters or more) with one letter deleted → the stems (indexes
-    /// into `vocabulary`) it comes from, for typo look-ups.
-    deletions: HashMap<String, Vec<u32>>,
-    /// Whole words of titles and documentation (3 letters or more), for splitting
-    /// compound names and compound request words.
-    words: HashSet<String>,
-    /// Entry → the stems of its description, for the mappings and user commands whose
-    /// description is what people call them (see [`described`]).
-    described: HashMap<u32, Vec<String>>,
-}
-
-/// `word` without its `i`-th byte (ASCII words only).
-fn delete_at(word: &str, i: usize) -> String {
-    let mut s = String::with_capacity(word.len());
-    s.push_str(&word[..i]);
-    s.push_str(&word[i + 1..]);
-    s
+    /// Per entry, each field's length normalisation.
+    norms: Vec<[f32; 4]>,
 }
 
 impl Index {
-    /// Known stems one edit from `stem` (which is not itself known): those equal to it
-    /// with one letter deleted, those that equal it with one letter deleted, and those
-    /// that share a one-letter deletion with it (a substitution or a swap).
-    fn near<'a>(&'a self, stem: &str) -> Vec<&'a str> {
-        let mut out: Vec<&'a str> = Vec::new();
-        let mut push = |v: &'a str| {
-            if v != stem && !out.contains(&v) {
-                out.push(v);
+    /// Builds the index of a catalog.
+    pub fn new(catalog: &Catalog) -> Index {
+        Index::from_parts(None, IndexPart::new(catalog.entries(), None))
+    }
+
+    /// Builds the index of a catalog whose first entries are those `base` was read from
+    /// (see [`BaseIndex`]): only the rest are read now.
+    pub fn with_base(catalog: &Catalog, base: Arc<IndexPart>) -> Index {
+        let entries = catalog.entries();
+        let split = base.len.min(entries.len());
+        let own = IndexPart::new(&entries[split..], Some(Under { part: &base, entries: &entries[..split] }));
+        Index::from_parts(Some(base), own)
+    }
+
+    fn from_parts(base: Option<Arc<IndexPart>>, own: IndexPart) -> Index {
+        let lengths = || base.iter().flat_map(|b| &b.lengths).chain(&own.lengths);
+        let n = base.as_ref().map_or(0, |b| b.len) + own.len;
+        let mut avg = [0f32; 4];
+        for l in lengths() {
+            for k in 0..4 {
+                avg[k] += l[k];
             }
-        };
-        // Deletions of a vocabulary stem that equal the stem: one letter too few typed.
-        if let Some(list) = self.deletions.get(stem) {
-            list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
         }
-        for i in 0..stem.len() {
-            let d = delete_at(stem, i);
-            // One letter too many typed.
-            if let Ok(at) = self.vocabulary.binary_search(&d) {
-                if d.len() >= 4 {
-                    push(&self.vocabulary[at]);
+        for a in &mut avg {
+            *a = (*a / n.max(1) as f32).max(1.0);
+        }
+        let norms = lengths()
+            .map(|l| {
+                [
+                    1.0,
+                    1.0 - B_TITLE + B_TITLE * l[1] / avg[1],
+                    1.0 - B_DOC + B_DOC * l[2] / avg[2],
+                    1.0 - B_REL + B_REL * l[3] / avg[3],
+                ]
+            })
+            .collect();
+        Index { base, own, len: n, norms }
+    }
+
+    /// The parts, each with the number of its first entry in the catalog.
+    fn parts(&self) -> impl Iterator<Item = (&IndexPart, u32)> {
+        let base = self.base.as_deref().map(|b| (b, 0));
+        base.into_iter().chain(std::iter::once((&self.own, self.base.as_ref().map_or(0, |b| b.len as u32))))
+    }
+
+    /// The entries named `key` (lower-cased name or alias), with whether by an alias.
+    fn named(&self, key: &str) -> impl Iterator<Item = (u32, bool)> + '_ {
+        let key = key.to_string();
+        self.parts().flat_map(move |(p, at)| p.exact.get(&key).into_iter().flatten().map(move |&(d, a)| (d + at, a)))
+    }
+
+    /// Whether some entry is named `key`.
+    fn has_name(&self, key: &str) -> bool {
+        self.parts().any(|(p, _)| p.exact.contains_key(key))
+    }
+
+    /// Whether some entry has the term `stem`.
+    fn has_term(&self, stem: &str) -> bool {
+        self.parts().any(|(p, _)| p.terms.contains_key(stem))
+    }
+
+    /// Whether `word` is a whole word of some entry's title or documentation.
+    fn has_word(&self, word: &str) -> bool {
+        self.parts().any(|(p, _)| p.words.contains(word))
+    }
+
+    /// How many entries have the term `stem`.
+    fn df(&self, stem: &str) -> usize {
+        self.parts().map(|(p, _)| p.postings(stem).len()).sum()
+    }
+
+    /// Each entry that has the term `stem`, with its BM25F weight (rarity included).
+    fn weights(&self, stem: &str, mut each: impl FnMut(u32, f32)) {
+        let df = self.df(stem) as f32;
+        if df == 0.0 {
+            return;
+        }
+        let nf = self.len as f32;
+        let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
+        for (part, at) in self.parts() {
+            for p in part.postings(stem) {
+                let d = p.entry + at;
+                let norm = &self.norms[d as usize];
+                let mut t = 0.0f32;
+                for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
+                    if p.counts[k] > 0 {
+                        t += w * p.counts[k] as f32 / norm[k];
+                    }
+                }
+                each(d, idf * t * (K1 + 1.0) / (t + K1));
+            }
+        }
+    }
+
+    /// The stems of every part, each once, in order.
+    fn vocabulary(&self) -> Vec<&str> {
+        match &self.base {
+            None => self.own.vocabulary.iter().map(String::as_str).collect(),
+            Some(base) => {
+                let mut all: Vec<&str> =
+                    base.vocabulary.iter().chain(&self.own.vocabulary).map(String::as_str).collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            }
+        }
+    }
+
+    /// The stems longer than `stem` that begin with it, each once.
+    fn longer(&self, stem: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for (p, _) in self.parts() {
+            let start = p.vocabulary.partition_point(|v| v.as_str() < stem);
+            for v in p.vocabulary[start..].iter().take_while(|v| v.starts_with(stem)).skip_while(|v| **v == stem) {
+                if !out.contains(&v.as_str()) {
+                    out.push(v);
                 }
             }
-            // One letter wrong or two swapped.
-            if let Some(list) = self.deletions.get(&d) {
-                list.iter().for_each(|&v| push(&self.vocabulary[v as usize]));
-            }
         }
-        // Keep the list short: a long word seldom has more than one neighbour.
-        out.truncate(4);
         out
     }
+
+    /// The stems of the description of entry `d`, when it is named by it.
+    fn described(&self, d: u32) -> Option<&Vec<String>> {
+        self.parts().find_map(|(p, at)| d.checked_sub(at).and_then(|d| p.described.get(&d)))
+    }
+
+    /// Known stems one edit from `stem` (which is not itself known), at most four: those
+    /// equal to it with one letter deleted, then, letter by letter of `stem`, the stem
+    /// it makes without that letter and those sharing that one-letter deletion with it
+    /// (a substitution or a swap). A stem is a neighbour of a longer or equally long one
+    /// only when it is all lowercase letters, of 4 or more, and two entries or more have
+    /// it: a word used once is as likely a typo itself.
+    fn near(&self, stem: &str) -> Vec<&str> {
+        let s = stem.as_bytes();
+        let l = s.len();
+        let common = |v: &str| v.len() >= 4 && v.bytes().all(|b| b.is_ascii_lowercase()) && self.df(v) >= 2;
+        // (letter of `stem` deleted, plus one; 0: none) and 0 for the stem it makes, 1 for
+        // a shared deletion; then the stem itself, as ordered.
+        let mut found: Vec<((usize, u8), &str)> = Vec::new();
+        for v in self.vocabulary() {
+            let b = v.as_bytes();
+            let key = if b.len() == l + 1 {
+                (without_one(b, s).is_some() && common(v)).then_some((0, 0))
+            } else if b.len() + 1 == l && b.len() >= 4 {
+                without_one(s, b).map(|i| (i + 1, 0))
+            } else if b.len() == l && v != stem {
+                shared_deletion(s, b).filter(|_| common(v)).map(|i| (i + 1, 1))
+            } else {
+                None
+            };
+            if let Some(key) = key {
+                found.push((key, v));
+            }
+        }
+        found.sort_unstable();
+        // Keep the list short: a long word seldom has more than one neighbour.
+        found.into_iter().take(4).map(|(_, v)| v).collect()
+    }
+}
+
+/// The first position of `long` (one byte longer than `short`) whose byte deleted leaves
+/// `short`, if any.
+fn without_one(long: &[u8], short: &[u8]) -> Option<usize> {
+    let p = long.iter().zip(short).take_while(|(a, b)| a == b).count();
+    if long[p + 1..] != short[p..] {
+        return None;
+    }
+    // Deleting any byte of a run of equal bytes leaves the same: the run's first counts.
+    let mut i = p;
+    while i > 0 && long[i - 1] == long[p] {
+        i -= 1;
+    }
+    Some(i)
+}
+
+/// The first position `i` of `a` such that `a` without its `i`-th byte is `b` (as long
+/// as `a`) without one of its bytes, if any.
+fn shared_deletion(a: &[u8], b: &[u8]) -> Option<usize> {
+    let l = a.len();
+    if l == 0 {
+        return None;
+    }
+    let p = a.iter().zip(b).take_while(|(x, y)| x == y).count().min(l - 1);
+    let q = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count().min(l - 1);
+    // Deleting `i` from `a` and `j` from `b`: the bytes before min(i, j) are shared and so
+    // are those after max(i, j); between, one is the other shifted by one.
+    let mut best: Option<usize> = None;
+    for lo in 0..=p {
+        for hi in lo.max(l - 1 - q)..l {
+            let (i, ok) = if lo == hi {
+                (lo, true)
+            } else {
+                let (left, right) = (a[lo + 1..=hi] == b[lo..hi], a[lo..hi] == b[lo + 1..=hi]);
+                // Either `a` loses `lo` (and `b` `hi`) or `b` loses `lo` (and `a` `hi`).
+                match (left, right) {
+                    (true, _) => (lo, true),
+                    (false, true) => (hi, true),
+                    _ => (0, false),
+                }
+            };
+            if ok && best.is_none_or(|b| i < b) {
+                best = Some(i);
+            }
+        }
+    }
+    best
 }
 
 /// Letters (a–z, 0–9, `_`) present in a word, one bit each.
@@ -252,350 +413,70 @@ fn letters(s: &str) -> u64 {
     })
 }
 
-/// The words a compound name is made of ("splitbelow" → "split", "below"), from the
-/// catalog's own vocabulary: most letters covered, then fewest pieces.
-fn name_parts(name: &str, words: &HashSet<String>) -> Vec<String> {
-    let b = name.as_bytes();
-    let n = b.len();
-    if n < 5 || !name.is_ascii() || words.contains(name) {
-        return Vec::new();
-    }
-    // best[i] = (letters covered, -pieces, previous cut, piece started here?)
-    let mut best: Vec<(usize, i32, usize, bool)> = vec![(0, 0, 0, false); n + 1];
-    for i in 1..=n {
-        best[i] = (best[i - 1].0, best[i - 1].1, i - 1, false);
-        for j in 0..i.saturating_sub(2) {
-            if words.contains(&name[j..i]) {
-                let cand = (best[j].0 + (i - j), best[j].1 - 1, j, true);
-                if (cand.0, cand.1) > (best[i].0, best[i].1) {
-                    best[i] = cand;
-                }
-            }
-        }
-    }
-    let mut parts = Vec::new();
-    let mut i = n;
-    while i > 0 {
-        let (_, _, j, piece) = best[i];
-        if piece {
-            parts.push(name[j..i].to_string());
-        }
-        i = j;
-    }
-    parts.reverse();
-    if parts.len() < 2 {
-        Vec::new()
-    } else {
-        parts
-    }
-}
-
-/// The entries a documentation text refers to by name: `'option'` and `:command`
-/// (names and abbreviations known to the catalog), in order, without repeats or `me`.
-fn references(doc: &str, exact: &HashMap<String, Vec<(u32, bool)>>, entries: &[Entry], me: u32) -> Vec<u32> {
-    let mut out: Vec<u32> = Vec::new();
-    let b = doc.as_bytes();
-    let mut i = 0;
-    while i < b.len() && out.len() < MAX_REFS {
-        let c = b[i];
-        i += 1;
-        if c != b'\'' && c != b':' {
-            continue;
-        }
-        // An opening quote or colon does not follow a letter ("don't", "e.g.:").
-        if i >= 2 && b[i - 2].is_ascii_alphanumeric() {
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_alphabetic() {
-            i += 1;
-        }
-        let option = c == b'\'';
-        if i - start < 2 || (option && b.get(i) != Some(&b'\'')) {
-            continue;
-        }
-        let Some(list) = exact.get(&doc[start..i]) else { continue };
-        for &(d, _) in list {
-            let e = &entries[d as usize];
-            let wanted = if option { e.kind() == "setting" } else { ItemKind::Command.holds(e.name()) };
-            if wanted && d != me && !out.contains(&d) && out.len() < MAX_REFS {
-                out.push(d);
-            }
-        }
-    }
-    out
-}
-
-impl Index {
-    /// Builds the index of a catalog.
-    pub fn new(catalog: &Catalog) -> Index {
-        let entries = catalog.entries();
-        let n = entries.len();
-        let mut exact: HashMap<String, Vec<(u32, bool)>> = HashMap::default();
-        let mut fuzzy = Vec::new();
-        // Each entry's title and documentation as words, split once (from one lowercased
-        // copy of each).
-        let lowered: Vec<[Cow<str>; 2]> = entries
-            .iter()
-            .map(|e| [lower_ascii(strip_emphasis(e.title())), lower_ascii(strip_emphasis(e.description()))])
-            .collect();
-        let texts: Vec<[Vec<Cow<str>>; 2]> =
-            lowered.iter().map(|[t, d]| [split_lowered(t), split_lowered(d)]).collect();
-        // Whole words of titles and documentation, for splitting names.
-        let mut words: HashSet<String> = HashSet::default();
-        for w in texts.iter().flatten().flatten() {
-            if w.len() >= 3 && w.bytes().all(|c| c.is_ascii_lowercase()) && !words.contains(w.as_ref()) {
-                words.insert(w.to_string());
-            }
-        }
-        for (i, entry) in entries.iter().enumerate() {
-            let name = entry.name();
-            let bare = name.split_once(':').map_or(name, |(_, rest)| rest).to_lowercase();
-            let mut names = vec![bare];
-            names.extend(entry.aliases().iter().map(|a| a.to_lowercase()));
-            names.dedup();
-            for (k, nm) in names.iter().enumerate() {
-                let list = exact.entry(nm.clone()).or_default();
-                if list.last().map(|l| l.0) != Some(i as u32) {
-                    list.push((i as u32, k > 0));
-                }
-                fuzzy.push((Utf32String::from(nm.as_str()), letters(nm), i as u32));
-            }
-            // A boolean setting also answers to the names `:set` gives its two other
-            // states ("nowrap", "invlist"), as aliases.
-            if let Entry::Setting(s) = entry {
-                if s.value_type == ValueType::Boolean {
-                    for nm in &names {
-                        for prefix in ["no", "inv"] {
-                            let list = exact.entry(format!("{prefix}{nm}")).or_default();
-                            if list.last().map(|l| l.0) != Some(i as u32) {
-                                list.push((i as u32, true));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        // Per entry and field: (term, count), and field lengths.
-        let mut terms_of = Terms::default();
-        let mut fields: Vec<[Vec<(u32, u32)>; 4]> = Vec::with_capacity(n);
-        let mut lengths: Vec<[f32; 4]> = Vec::with_capacity(n);
-        let mut joined = String::new();
-        for (i, entry) in entries.iter().enumerate() {
-            let name = entry.name();
-            let mut f = Fields { entry: i as u32, lists: Default::default(), len: [0f32; 4] };
-            // The name: its words ("script:cargo:test", "tab_new"), the parts it is
-            // made of ("splitbelow").
-            for w in split_words(&name.replace([':', '_'], " ")) {
-                terms_of.count(&mut f, 0, &w);
-                for part in name_parts(&w, &words) {
-                    terms_of.count(&mut f, 0, &part);
-                }
-            }
-            // Title, the aliases that are phrases ("who wrote this line": they say
-            // what the entry does, like its title) and documentation; two adjacent
-            // words that make a name count as that name too ("status line" in
-            // 'laststatus' is `statusline`).
-            let phrases: Vec<Vec<Cow<str>>> = entry
-                .aliases()
-                .iter()
-                .filter(|a| a.contains(' '))
-                .map(|a| split_words(a).map(Cow::Owned).collect())
-                .collect();
-            let [title, description] = &texts[i];
-            for (field, text) in [(1, title), (2, description)].into_iter().chain(phrases.iter().map(|p| (1, p))) {
-                let mut prev: &str = "";
-                for w in text {
-                    terms_of.count(&mut f, field, w);
-                    if prev.len() >= 3 && w.len() >= 3 {
-                        joined.clear();
-                        joined.push_str(prev);
-                        joined.push_str(w);
-                        if exact.contains_key(joined.as_str()) {
-                            let j = joined.clone();
-                            terms_of.count(&mut f, field, &j);
-                        }
-                    }
-                    prev = w;
-                }
-            }
-            // The titles of the options and commands its documentation refers to
-            // ('visualbell' lends "beeping" to 'belloff').
-            for r in references(entry.description(), &exact, entries, i as u32) {
-                for w in &texts[r as usize][0] {
-                    // Only words it lacks: the field lends vocabulary, it does not
-                    // repeat the entry's own.
-                    if !terms_of.in_fields(&f, w, [0, 1]) {
-                        terms_of.count(&mut f, 3, w);
-                    }
-                }
-            }
-            fields.push(f.lists);
-            lengths.push(f.len);
-        }
-        let mut avg = [0f32; 4];
-        for l in &lengths {
-            for k in 0..4 {
-                avg[k] += l[k];
-            }
-        }
-        for a in &mut avg {
-            *a = (*a / n.max(1) as f32).max(1.0);
-        }
-        // Term → (entry, weighted term frequency).
-        let count = terms_of.names.len();
-        let mut tf: Vec<Vec<(u32, f32)>> = vec![Vec::new(); count];
-        let mut per: Vec<f32> = vec![0.0; count];
-        // The entry (plus one) whose sum `per` holds for each term, and the terms it has.
-        let mut summed_for: Vec<u32> = vec![0; count];
-        let mut touched: Vec<u32> = Vec::new();
-        for (i, f) in fields.iter().enumerate() {
-            let norm = [
-                1.0,
-                1.0 - B_TITLE + B_TITLE * lengths[i][1] / avg[1],
-                1.0 - B_DOC + B_DOC * lengths[i][2] / avg[2],
-                1.0 - B_REL + B_REL * lengths[i][3] / avg[3],
-            ];
-            for (k, w) in [W_NAME, W_TITLE, W_DOC, W_REL].into_iter().enumerate() {
-                for &(term, c) in &f[k] {
-                    let t = term as usize;
-                    if summed_for[t] != i as u32 + 1 {
-                        summed_for[t] = i as u32 + 1;
-                        per[t] = 0.0;
-                        touched.push(term);
-                    }
-                    per[t] += w * c as f32 / norm[k];
-                }
-            }
-            for term in touched.drain(..) {
-                tf[term as usize].push((i as u32, per[term as usize]));
-            }
-        }
-        let nf = n as f32;
-        let mut terms = HashMap::with_capacity_and_hasher(count, Default::default());
-        for (term, list) in terms_of.names.into_iter().zip(tf) {
-            let df = list.len() as f32;
-            let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
-            let list: Vec<(u32, f32)> = list.into_iter().map(|(d, t)| (d, idf * t * (K1 + 1.0) / (t + K1))).collect();
-            terms.insert(term, list);
-        }
-        let mut vocabulary: Vec<String> = terms.keys().cloned().collect();
-        vocabulary.sort();
-        let mut deletions: HashMap<String, Vec<u32>> = HashMap::default();
-        for (v, word) in vocabulary.iter().enumerate() {
-            // Stems of two entries or more: a word used once is as likely a typo itself.
-            if word.len() >= 4 && word.bytes().all(|b| b.is_ascii_lowercase()) && terms[word].len() >= 2 {
-                for i in 0..word.len() {
-                    deletions.entry(delete_at(word, i)).or_default().push(v as u32);
-                }
-            }
-        }
-        let described = entries.iter().enumerate().filter_map(|(i, e)| Some((i as u32, described(e)?))).collect();
-        Index { exact, len: n, fuzzy, terms, vocabulary, deletions, words, described }
-    }
-}
-
-/// The terms (stems) of the catalog being indexed, numbered as first met, and each word's
-/// term, so that each distinct word is stemmed once and an entry's counts are kept by
-/// number, not by a copy of the stem.
-#[derive(Default)]
-struct Terms {
-    /// Term number → stem.
-    names: Vec<String>,
-    /// Stem → term number.
-    numbers: HashMap<String, u32>,
-    /// Word → term number.
-    of_word: HashMap<String, u32>,
-    /// Per term and field: the entry (plus one; zero: none yet) whose list holds it, and
-    /// where in that list.
-    at: Vec<[(u32, u32); 4]>,
-}
-
-/// One entry's terms while it is indexed: per field, (term, count), and the field's length.
-struct Fields {
-    entry: u32,
-    lists: [Vec<(u32, u32)>; 4],
-    len: [f32; 4],
-}
-
-impl Terms {
-    /// The term number of `word`, if any entry counted it.
-    fn known(&self, word: &str) -> Option<u32> {
-        match self.of_word.get(word) {
-            Some(&t) => Some(t),
-            None => self.numbers.get(stem(word).as_str()).copied(),
-        }
-    }
-
-    /// Counts `word` once more in field `field` of the entry `f`.
-    fn count(&mut self, f: &mut Fields, field: usize, word: &str) {
-        let term = match self.of_word.get(word) {
-            Some(&t) => t,
-            None => {
-                let s = stem(word);
-                let t = match self.numbers.get(s.as_str()) {
-                    Some(&t) => t,
-                    None => {
-                        let t = self.names.len() as u32;
-                        self.numbers.insert(s.clone(), t);
-                        self.names.push(s);
-                        self.at.push([(0, 0); 4]);
-                        t
-                    }
-                };
-                self.of_word.insert(word.to_string(), t);
-                t
-            }
-        };
-        let at = &mut self.at[term as usize][field];
-        if at.0 == f.entry + 1 {
-            f.lists[field][at.1 as usize].1 += 1;
-        } else {
-            *at = (f.entry + 1, f.lists[field].len() as u32);
-            f.lists[field].push((term, 1));
-        }
-        f.len[field] += 1.0;
-    }
-
-    /// Whether `word`'s term is in any of `fields` of the entry `f`.
-    fn in_fields(&self, f: &Fields, word: &str, fields: [usize; 2]) -> bool {
-        self.known(word).is_some_and(|t| fields.iter().any(|&k| self.at[t as usize][k].0 == f.entry + 1))
-    }
-}
-
-/// The stems of an entry's description when it is named by it: a mapping (whose name
-/// is keys) or a user command, described in a few words by whoever defined it; the
-/// words of the request as a request would say them (stopwords dropped, each once).
-fn described(entry: &Entry) -> Option<Vec<String>> {
-    if !matches!(entry.kind(), "keymap" | "user_command") {
-        return None;
-    }
-    let mut stems: Vec<String> = Vec::new();
-    for w in query_words(&strip_emphasis(entry.title())) {
-        let s = stem(&w);
-        if !stems.contains(&s) {
-            stems.push(s);
-        }
-    }
-    (!stems.is_empty() && stems.len() <= DESCRIBED_MAX).then_some(stems)
-}
-
 /// The index of one catalog, built once, on first use. Whoever ranks a catalog more than
 /// once keeps one next to it (the Lua module beside its catalog handle, a plan request
 /// beside its catalog); the catalog itself knows nothing of ranking.
 #[derive(Debug, Default)]
-pub struct IndexCell(OnceLock<Index>);
+pub struct IndexCell {
+    index: OnceLock<Index>,
+    base: Option<Arc<BaseIndex>>,
+}
 
 impl IndexCell {
+    /// The cell of a catalog whose first entries are those of `base`.
+    pub fn on_base(base: Arc<BaseIndex>) -> IndexCell {
+        IndexCell { index: OnceLock::new(), base: Some(base) }
+    }
+
     /// The index of `catalog`, the catalog this cell is kept with; built now if it is not
     /// yet (or, while another thread builds it, once that thread is done).
     pub fn get(&self, catalog: &Catalog) -> &Index {
-        self.0.get_or_init(|| Index::new(catalog))
+        self.index.get_or_init(|| match &self.base {
+            Some(base) => Index::with_base(catalog, base.part(catalog.entries())),
+            None => Index::new(catalog),
+        })
     }
 
     /// Whether the index has been built.
     pub fn is_built(&self) -> bool {
-        self.0.get().is_some()
+        self.index.get().is_some()
+    }
+}
+
+/// The index part of the entries every catalog of a session is built on first (Neovim's
+/// own commands and options): read once, by the first catalog ranked, and shared; kept in
+/// a file when one is given, so that a session's first request does not wait for it.
+#[derive(Debug)]
+pub struct BaseIndex {
+    /// How many entries it covers: the first of each catalog built on them.
+    len: usize,
+    file: Option<PathBuf>,
+    part: OnceLock<Arc<IndexPart>>,
+}
+
+impl BaseIndex {
+    /// The base index of the first `len` entries of the catalogs it serves, kept in `file`.
+    pub fn new(len: usize, file: Option<PathBuf>) -> BaseIndex {
+        BaseIndex { len, file, part: OnceLock::new() }
+    }
+
+    /// The part of `entries`' first entries: read from the file when it holds the part of
+    /// these very entries, else read from the entries now (and the file written).
+    pub fn part(&self, entries: &[Entry]) -> Arc<IndexPart> {
+        let base = &entries[..self.len.min(entries.len())];
+        Arc::clone(self.part.get_or_init(|| {
+            let fingerprint = part_file::fingerprint(base);
+            let saved = self.file.as_ref().and_then(|f| std::fs::read(f).ok());
+            if let Some(part) = saved.and_then(|bytes| part_file::read(&bytes, fingerprint)) {
+                return Arc::new(part);
+            }
+            let part = IndexPart::new(base, None);
+            if let Some(file) = &self.file {
+                // A file that cannot be written costs the next session this reading, no more.
+                let _ = part_file::save(file, &part, fingerprint);
+            }
+            Arc::new(part)
+        }))
     }
 }
 
@@ -632,16 +513,12 @@ fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Te
         }
         let joined = format!("{}{}", words[i - 1], words[i]);
         let s = stem(&joined);
-        if idx.exact.contains_key(&joined) || idx.exact.contains_key(singular(&joined)) {
+        if idx.has_name(&joined) || idx.has_name(singular(&joined)) {
             out[i].push(Term { word: joined, stem: s, weight: 1.0, own: true });
         }
     }
     for (i, (w, s)) in words.iter().zip(&stems).enumerate() {
-        if w.len() >= TYPO_MIN
-            && w.bytes().all(|b| b.is_ascii_lowercase())
-            && !idx.terms.contains_key(s)
-            && !idx.exact.contains_key(w)
-        {
+        if w.len() >= TYPO_MIN && w.bytes().all(|b| b.is_ascii_lowercase()) && !idx.has_term(s) && !idx.has_name(w) {
             for fix in idx.near(s) {
                 out[i].push(Term { word: fix.to_string(), stem: fix.to_string(), weight: TYPO, own: false });
             }
@@ -664,8 +541,8 @@ fn groups(idx: &Index, request: &str, skip_concept: Option<usize>) -> Vec<Vec<Te
 fn split_compounds(idx: &Index, words: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     for w in words {
-        let unknown = w.len() >= 6 && !idx.terms.contains_key(&stem(&w)) && !idx.exact.contains_key(&w);
-        let parts = if unknown { name_parts(&w, &idx.words) } else { Vec::new() };
+        let unknown = w.len() >= 6 && !idx.has_term(&stem(&w)) && !idx.has_name(&w);
+        let parts = if unknown { name_parts(&w, &|w: &str| idx.has_word(w)) } else { Vec::new() };
         let whole = !parts.is_empty() && parts.iter().map(String::len).sum::<usize>() == w.len();
         // The word itself stays: a concept may know it ("workspace").
         if !out.contains(&w) {
@@ -789,7 +666,7 @@ fn rank_with<'a>(
     }
     // A mapping or user command whose description the request says.
     for &d in &total.touched {
-        if let Some(stems) = idx.described.get(&d) {
+        if let Some(stems) = idx.described(d) {
             let covered = coverage(&groups, stems);
             if covered >= DESCRIBED_MIN {
                 total.value[d as usize] += EXACT_NAME * covered;
@@ -837,19 +714,10 @@ fn coverage(groups: &[Vec<Term>], stems: &[String]) -> f32 {
 /// One term's score for every entry it reaches, into `out` (empty on entry).
 fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bonus: &mut Scores) {
     // Title, name words and documentation: the stem, or (weaker) words it begins.
-    if let Some(list) = idx.terms.get(&t.stem) {
-        for &(d, w) in list {
-            out.max(d, w);
-        }
-    }
+    idx.weights(&t.stem, |d, w| out.max(d, w));
     if t.stem.len() >= 3 {
-        let start = idx.vocabulary.partition_point(|v| v.as_str() < t.stem.as_str());
-        for v in
-            idx.vocabulary[start..].iter().take_while(|v| v.starts_with(t.stem.as_str())).skip_while(|v| **v == t.stem)
-        {
-            for &(d, w) in &idx.terms[v] {
-                out.max(d, w * PREFIX);
-            }
+        for v in idx.longer(&t.stem) {
+            idx.weights(v, |d, w| out.max(d, w * PREFIX));
         }
     }
     // Names: a fuzzy match of the request's own words.
@@ -857,20 +725,22 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bo
         let atom = Atom::new(&t.word, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
         let perfect = atom.score(Utf32Str::Ascii(t.word.as_bytes()), matcher).unwrap_or(1).max(1) as f32;
         let need = letters(&t.word);
-        for (name, have, d) in &idx.fuzzy {
-            if need & !have != 0 {
-                continue;
-            }
-            if let Some(s) = atom.score(name.slice(..), matcher) {
-                let q = (s as f32 / perfect).min(1.0);
-                if q >= FUZZY_MIN {
-                    out.max(*d, FUZZY_NAME * q);
+        for (part, at) in idx.parts() {
+            for (name, have, d) in &part.fuzzy {
+                if need & !have != 0 {
+                    continue;
+                }
+                if let Some(s) = atom.score(name.slice(..), matcher) {
+                    let q = (s as f32 / perfect).min(1.0);
+                    if q >= FUZZY_MIN {
+                        out.max(*d + at, FUZZY_NAME * q);
+                    }
                 }
             }
         }
     }
     // Exact names and aliases, added on top: the word as typed or in the singular.
-    let df = idx.terms.get(&t.stem).map_or(0, |l| l.len()) as f32 / idx.len.max(1) as f32;
+    let df = idx.df(&t.stem) as f32 / idx.len.max(1) as f32;
     let common = |(lo, hi): (f32, f32)| 1.0 - (1.0 - EXACT_COMMON) * ((df - lo) / (hi - lo)).clamp(0.0, 1.0);
     let (name_bonus, alias_bonus) = if WEAK_NAMES.contains(&t.word.as_str()) {
         (EXACT_WEAK, EXACT_WEAK)
@@ -880,12 +750,10 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bo
     let own = if t.own { 1.0 } else { CONCEPT_NAME };
     let (name_bonus, alias_bonus) = (name_bonus * own, alias_bonus * own);
     let mut hit = |key: &str| {
-        if let Some(list) = idx.exact.get(key) {
-            for &(d, alias) in list {
-                let b = if alias { alias_bonus } else { name_bonus };
-                out.add(d, b);
-                bonus.add(d, b);
-            }
+        for (d, alias) in idx.named(key) {
+            let b = if alias { alias_bonus } else { name_bonus };
+            out.add(d, b);
+            bonus.add(d, b);
         }
     };
     hit(&t.word);
@@ -933,6 +801,13 @@ mod tests {
             &own
         };
         rank_with(idx, c, q, limit, mode, skip)
+    }
+
+    /// The entries that have the term `stem`, with its weight in each.
+    fn weights(idx: &Index, stem: &str) -> Vec<(u32, f32)> {
+        let mut out = Vec::new();
+        idx.weights(stem, |d, w| out.push((d, w)));
+        out
     }
 
     fn rank<'a>(c: &'a Catalog, q: &str, limit: usize, mode: Mode) -> Vec<Ranked<'a>> {
@@ -1149,8 +1024,8 @@ mod tests {
         let idx = &Index::new(&c);
         let at = |id: &str| c.entries().iter().position(|e| e.name() == id).unwrap() as u32;
         let groups = groups(idx, "find files", None);
-        assert!(coverage(&groups, &idx.described[&at("map:n:<leader><leader>")]) == 0.0);
-        assert!(coverage(&groups, &idx.described[&at("map:n:<leader>sf")]) >= DESCRIBED_MIN);
+        assert!(coverage(&groups, idx.described(at("map:n:<leader><leader>")).unwrap()) == 0.0);
+        assert!(coverage(&groups, idx.described(at("map:n:<leader>sf")).unwrap()) >= DESCRIBED_MIN);
     }
 
     #[test]
@@ -1176,18 +1051,6 @@ mod tests {
     }
 
     #[test]
-    fn documentation_references_lend_their_titles() {
-        let c = neovim();
-        let idx = neovim_index();
-        let entries = c.entries();
-        let at = |name: &str| entries.iter().position(|e| e.name() == name).unwrap() as u32;
-        let refs = references(entries[at("belloff") as usize].description(), &idx.exact, entries, at("belloff"));
-        assert!(refs.contains(&at("visualbell")), "{refs:?}");
-        assert!(!refs.contains(&at("belloff")));
-        assert!(references("don't 'nosuchoption' e.g.: x", &idx.exact, entries, 0).is_empty());
-    }
-
-    #[test]
     fn two_words_of_the_help_text_that_make_a_name_count_as_that_name() {
         let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
             {"key": "statusline", "title": "custom format for the status line", "type": "string"},
@@ -1201,12 +1064,12 @@ mod tests {
         let got = ids(&c, "never a statusline", Mode::Any);
         assert_eq!(got[..2], ["statusline", "laststatus"], "{got:?}");
         // Words that make no name stay apart ("line and" is no name).
-        assert!(!Index::new(&c).terms.contains_key("lineand"));
+        assert!(!Index::new(&c).has_term("lineand"));
         let c = neovim();
         let idx = neovim_index();
         let at = |name: &str| c.entries().iter().position(|e| e.name() == name).unwrap() as u32;
         assert!(
-            idx.terms[&stem("swapfile")].iter().any(|&(d, _)| d == at("directory")),
+            weights(idx, &stem("swapfile")).iter().any(|&(d, _)| d == at("directory")),
             "'directory' mentions the swap file"
         );
     }
@@ -1221,10 +1084,10 @@ mod tests {
         ]}))
         .unwrap();
         let idx = &Index::new(&c);
-        assert!(idx.terms[&stem("wrote")].iter().any(|&(d, _)| d == 0));
+        assert!(weights(idx, &stem("wrote")).iter().any(|&(d, _)| d == 0));
         assert_eq!(ids(&c, "who wrote this code", Mode::Any)[0], "git:blame_line");
         // A one-word alias is a name, not a title word.
-        assert!(!idx.terms.contains_key("w"));
+        assert!(!idx.has_term("w"));
     }
 
     #[test]
@@ -1252,8 +1115,8 @@ mod tests {
             assert_eq!(got[0].entry.name(), want, "{q}: {:?}", got.iter().map(|r| r.entry.name()).collect::<Vec<_>>());
         }
         // Only booleans: a number option has no "no" form.
-        assert!(!neovim_index().exact.contains_key("notabstop"));
-        assert!(neovim_index().exact.contains_key("nowrap"));
+        assert!(!neovim_index().has_name("notabstop"));
+        assert!(neovim_index().has_name("nowrap"));
     }
 
     #[test]
@@ -1307,5 +1170,24 @@ mod tests {
         let b: Vec<(String, u32)> =
             rank(&fresh, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_base_entries_are_read_with_their_own_words_only() {
+        // `quuxbar` is split into "quux" + "bar" when the catalog's text has both words;
+        // on the base index, a mapping's description does not change how a base entry
+        // reads (the base part is shared by every catalog of the session).
+        let c = Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [
+            {"key": "quuxbar", "kind": "setting", "title": "a thing", "type": "boolean"},
+            {"id": "map:n:<leader>q", "kind": "keymap", "title": "quux the bar", "args": "none", "reach": "safe"}
+        ]}))
+        .unwrap();
+        let whole = Index::new(&c);
+        assert!(weights(&whole, &stem("quux")).iter().any(|&(d, _)| d == 0));
+        let cell = IndexCell::on_base(Arc::new(BaseIndex::new(1, None)));
+        let on_base = cell.get(&c);
+        assert!(!weights(on_base, &stem("quux")).iter().any(|&(d, _)| d == 0));
+        assert!(weights(on_base, &stem("quux")).iter().any(|&(d, _)| d == 1));
+        assert_eq!(on_base.len, 2);
     }
 }

@@ -1,6 +1,8 @@
 //! The runtime entries a session hands over once (Neovim's builtin commands and
 //! options): parsed by the first catalog that names them, then kept, so that every
 //! catalog of the session is built on them and converts only the entries Lua hands over.
+//! The ranker's reading of them is kept too ([`BaseIndex`]), in the file Lua names beside
+//! the runtime cache.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -8,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use mlua::Table;
 
 use leash_core::base_entries::BaseEntries;
+use leash_core::rank::BaseIndex;
 
 use crate::convert::{err, opt};
 
@@ -40,25 +43,56 @@ impl Source {
     }
 }
 
-/// The base entries of the session, under their key.
-static BASE: Mutex<Option<(String, Arc<BaseEntries>)>> = Mutex::new(None);
+/// The base entries of the session, under their key, with the ranker's index of the
+/// lists each catalog takes of them.
+static BASE: Mutex<Option<Base>> = Mutex::new(None);
 
-/// The base entries `catalog_new` builds on (`opts.base`: `{ key, lists, path? | text? }`)
-/// and the lists of them it takes, or none: parsed once per `key` from `path` or `text`
-/// (about a millisecond for Neovim's) and kept for the session.
-pub fn base_entries(opts: &Option<Table>) -> mlua::Result<Option<(Arc<BaseEntries>, Vec<String>)>> {
+struct Base {
+    key: String,
+    entries: Arc<BaseEntries>,
+    /// By the lists taken (Neovim's catalogs all take the same) and the file it is kept in.
+    indexes: Vec<(Vec<String>, Option<String>, Arc<BaseIndex>)>,
+}
+
+/// What a catalog is built on: the base entries, the lists of them it takes, and the
+/// ranker's index of those.
+pub struct BaseUse {
+    pub entries: Arc<BaseEntries>,
+    pub lists: Vec<String>,
+    pub index: Arc<BaseIndex>,
+}
+
+/// The base entries `catalog_new` builds on (`opts.base`: `{ key, lists, path? | text?,
+/// index? }`) and the lists of them it takes, or none: parsed once per `key` from `path`
+/// or `text` (about a millisecond for Neovim's) and kept for the session, with the
+/// ranker's index of the lists, kept in the file `index` when given.
+pub fn base_entries(opts: &Option<Table>) -> mlua::Result<Option<BaseUse>> {
     let Some(spec) = opt::<Table>(opts, "base")? else { return Ok(None) };
     let key: String = spec.get("key").map_err(|e| err(format!("option “base.key”: {e}")))?;
     let lists: Vec<String> = spec.get("lists").map_err(|e| err(format!("option “base.lists”: {e}")))?;
+    let index_file: Option<String> = spec.get("index").map_err(|e| err(format!("option “base.index”: {e}")))?;
     let mut slot = BASE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, base)) = &*slot {
-        if *k == key {
-            return Ok(Some((Arc::clone(base), lists)));
+    let base = match &mut *slot {
+        Some(base) if base.key == key => base,
+        _ => {
+            let source = Source::from_table(&spec)?.ok_or_else(|| {
+                err(format!("leash: the base entries “{key}” are not loaded: give their path or text"))
+            })?;
+            let entries = Arc::new(source.parse().map_err(err)?);
+            slot.insert(Base { key, entries, indexes: Vec::new() })
         }
-    }
-    let source = Source::from_table(&spec)?
-        .ok_or_else(|| err(format!("leash: the base entries “{key}” are not loaded: give their path or text")))?;
-    let base = Arc::new(source.parse().map_err(err)?);
-    *slot = Some((key, Arc::clone(&base)));
-    Ok(Some((base, lists)))
+    };
+    let index = match base.indexes.iter().find(|(l, f, _)| *l == lists && *f == index_file) {
+        Some((_, _, index)) => Arc::clone(index),
+        None => {
+            let mut len = 0;
+            for name in &lists {
+                len += base.entries.list(name).map_err(err)?.len();
+            }
+            let index = Arc::new(BaseIndex::new(len, index_file.clone().map(PathBuf::from)));
+            base.indexes.push((lists.clone(), index_file, Arc::clone(&index)));
+            index
+        }
+    };
+    Ok(Some(BaseUse { entries: Arc::clone(&base.entries), lists, index }))
 }

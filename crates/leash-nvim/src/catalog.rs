@@ -38,12 +38,18 @@ pub fn new(lua: &Lua, (entries, editor, opts): (LuaValue, Option<String>, Option
     let handlers = name_handlers(lua, opt::<LuaValue>(&opts, "name_handlers")?)?;
     let code_dirs = code_dirs(lua, &opts)?;
     let editor = editor.as_deref().unwrap_or("neovim");
-    let catalog = match base_entries(&opts)? {
-        Some((base, lists)) => Catalog::with_base(editor, &base, &lists, &values),
+    let base = base_entries(&opts)?;
+    let catalog = match &base {
+        Some(base) => Catalog::with_base(editor, &base.entries, &base.lists, &values),
         None => Catalog::from_entry_values(editor, &values),
     }
-    .map_err(err)?;
-    Ok(LuaCatalog(SessionCatalog::from_catalog(catalog.with_name_handlers(handlers).with_code_dirs(code_dirs))))
+    .map_err(err)?
+    .with_name_handlers(handlers)
+    .with_code_dirs(code_dirs);
+    Ok(LuaCatalog(match base {
+        Some(base) => SessionCatalog::on_base(catalog, base.index),
+        None => SessionCatalog::from_catalog(catalog),
+    }))
 }
 
 /// `rank(catalog, request, opts?)`: the shortlist, as `{ id, kind, title, score }` rows.

@@ -171,14 +171,14 @@ function M.static()
       H.prune_cache(vim.fs.dirname(file))
     end
   end
-  H.static, H.static_key = static, key
+  H.static, H.static_key, H.cache_file = static, key, file
   return static
 end
 
 --- Drop every cache, including the parsed runtime data (tests and benchmarks).
 ---@param opts? { disk?: boolean } disk = false skips the disk cache on the next build
 function M.reset(opts)
-  H.state, H.static, H.base_source, H.parts, H.handlers = nil, nil, nil, {}, nil
+  H.state, H.static, H.base_source, H.cache_file, H.parts, H.handlers = nil, nil, nil, nil, {}, nil
   require('leash.sources.shared.plugin_help').reset(opts)
   H.use_disk = not (opts and opts.disk == false)
 end
@@ -194,6 +194,11 @@ H.use_disk = true
 --- text it was written as), and their key.
 ---@type { path?: string, text?: string }?, string?
 H.base_source, H.static_key = nil, nil
+
+--- The runtime cache's path without its extension (false when the disk cache is off):
+--- the core keeps its ranker's index of the runtime entries beside it.
+---@type string|false|nil
+H.cache_file = nil
 
 --- What each source listed last, and its signature, by source name: `{ list, sig }`, or
 --- for a runtime source `{ static, sig }` (|M.static()|, holding its list under its name).
@@ -339,7 +344,9 @@ function H.base(parts)
     if parts[name].static then lists[#lists + 1] = name end
   end
   if #lists == 0 then return nil end
-  return { key = H.static_key, path = H.base_source.path, text = H.base_source.text, lists = lists }
+  -- One index file per choice of lists (the core checks it is of these very entries).
+  local index = H.cache_file and ('%s-index-%s.bin'):format(H.cache_file, table.concat(lists, '+')) or nil
+  return { key = H.static_key, path = H.base_source.path, text = H.base_source.text, lists = lists, index = index }
 end
 
 --- The state of a catalog built now: its entries are made from a copy of |H.parts| when
@@ -458,19 +465,25 @@ function H.summary_table(summary)
   return { counts = summary.counts, settings = settings, user_help = summary.user_help }
 end
 
---- Remove the runtime caches of older builds (half a megabyte each; a new Neovim or leash
---- build writes a new one): the newest few stay, for builds used side by side.
+--- Remove the runtime caches of older builds (half a megabyte each, with the core's
+--- index of them; a new Neovim or leash build writes a new one): the newest few stay,
+--- for builds used side by side.
 function H.prune_cache(dir)
-  local stamps = {}
+  local stamps, files = {}, {}
   for name in vim.fs.dir(dir) do
-    local key = name:match('^runtime%-(%x+)%.json$')
-    local st = key and vim.uv.fs_stat(dir .. '/' .. name)
+    local key = name:match('^runtime%-(%x+)')
+    if key then
+      files[key] = files[key] or {}
+      table.insert(files[key], name)
+    end
+    local st = name == ('runtime-%s.json'):format(key) and vim.uv.fs_stat(dir .. '/' .. name)
     if st then stamps[#stamps + 1] = { key = key, mtime = st.mtime.sec } end
   end
   table.sort(stamps, function(a, b) return a.mtime > b.mtime end)
   for i = H.caches_kept + 1, #stamps do
-    os.remove(('%s/runtime-%s.json'):format(dir, stamps[i].key))
-    os.remove(('%s/runtime-%s-summary.json'):format(dir, stamps[i].key))
+    for _, name in ipairs(files[stamps[i].key]) do
+      os.remove(dir .. '/' .. name)
+    end
   end
 end
 

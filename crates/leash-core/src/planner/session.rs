@@ -12,7 +12,7 @@ use crate::profile::neovim::code_dirs::CodeDirs;
 use crate::profile::neovim::name_handlers::NameHandler;
 use crate::profile::{Profile, UnknownProfile};
 use crate::prompt::{self, Context, Prompt};
-use crate::rank::{self, IndexCell, Mode, Ranked};
+use crate::rank::{self, BaseIndex, IndexCell, Mode, Ranked};
 use crate::schema::{self, Issues};
 
 use super::PlanRequest;
@@ -57,6 +57,12 @@ impl SessionCatalog {
     /// does.
     pub fn from_catalog(catalog: Catalog) -> SessionCatalog {
         SessionCatalog { catalog: Arc::new(narrow_catalog(catalog)), index: Arc::new(IndexCell::default()) }
+    }
+
+    /// [`SessionCatalog::from_catalog`] of a catalog whose first entries are those `base`
+    /// indexes (built with [`Catalog::with_base`]): its index reads only the rest.
+    pub fn on_base(catalog: Catalog, base: Arc<BaseIndex>) -> SessionCatalog {
+        SessionCatalog { catalog: Arc::new(narrow_catalog(catalog)), index: Arc::new(IndexCell::on_base(base)) }
     }
 
     pub fn catalog(&self) -> &Catalog {

@@ -1,0 +1,330 @@
+//! An index part kept in a file, so that a session's first request does not wait for
+//! Neovim's own entries to be read again (a few tens of milliseconds on the planner's
+//! thread, against one to read the file).
+//!
+//! The file begins with what it was made from: its format, the leash version and a
+//! fingerprint of every field of every entry the ranker reads. A file that is not the
+//! part of these very entries, or that does not read to the end in this format (cut
+//! short, or changed by hand), is not used: the part is read from the entries again.
+//! What it holds only orders the shortlist; every step a model picks from it is checked
+//! against the catalog, as always.
+
+use std::hash::Hasher;
+use std::io::Write;
+use std::path::Path;
+
+use nucleo::Utf32String;
+
+use super::part::{IndexPart, Posting};
+use super::{letters, WordHasher};
+use crate::entry::{Entry, ValueType};
+
+/// Bump when the layout below or what the ranker reads of an entry changes.
+const FORMAT: u32 = 1;
+const MAGIC: &[u8] = b"leash index part\n";
+
+/// A fingerprint of what the ranker reads of `entries`: names, kinds, aliases, titles,
+/// documentation, and which settings are on/off.
+pub(super) fn fingerprint(entries: &[Entry]) -> u64 {
+    let mut h = WordHasher::default();
+    h.write_u32(FORMAT);
+    h.write_usize(entries.len());
+    let mut text = |s: &str| {
+        h.write_usize(s.len());
+        h.write(s.as_bytes());
+    };
+    for e in entries {
+        text(e.name());
+        text(e.kind());
+        text(e.title());
+        text(e.description());
+        for a in e.aliases() {
+            text(a);
+        }
+        text(match e {
+            Entry::Setting(s) if s.value_type == ValueType::Boolean => "boolean",
+            _ => "",
+        });
+    }
+    h.finish()
+}
+
+/// Writes `part` to `file` (through a file beside it, renamed: a reader never sees half
+/// of it).
+pub(super) fn save(file: &Path, part: &IndexPart, fingerprint: u64) -> std::io::Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&write(part, fingerprint))?;
+    drop(f);
+    std::fs::rename(&tmp, file).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// The bytes of `part`.
+pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
+    let mut out = Out(Vec::with_capacity(1 << 20));
+    out.0.extend_from_slice(MAGIC);
+    out.u32(FORMAT);
+    out.str(env!("CARGO_PKG_VERSION"));
+    out.u64(fingerprint);
+    out.u32(part.len as u32);
+    let mut exact: Vec<_> = part.exact.iter().collect();
+    exact.sort_unstable_by_key(|(name, _)| name.as_str());
+    out.u32(exact.len() as u32);
+    for (name, list) in exact {
+        out.str(name);
+        out.u32(list.len() as u32);
+        for &(d, alias) in list {
+            out.u32(d);
+            out.0.push(alias as u8);
+        }
+    }
+    out.u32(part.fuzzy.len() as u32);
+    for (name, _, d) in &part.fuzzy {
+        out.str(&name.to_string());
+        out.u32(*d);
+    }
+    let mut words: Vec<&String> = part.words.iter().collect();
+    words.sort_unstable();
+    out.u32(words.len() as u32);
+    for w in words {
+        out.str(w);
+    }
+    out.u32(part.vocabulary.len() as u32);
+    for stem in &part.vocabulary {
+        out.str(stem);
+        let list = part.postings(stem);
+        out.u32(list.len() as u32);
+        for p in list {
+            out.u32(p.entry);
+            p.counts.iter().for_each(|&c| out.u16(c));
+        }
+    }
+    for l in &part.lengths {
+        l.iter().for_each(|x| out.u32(x.to_bits()));
+    }
+    let mut described: Vec<_> = part.described.iter().collect();
+    described.sort_unstable_by_key(|(d, _)| **d);
+    out.u32(described.len() as u32);
+    for (d, stems) in described {
+        out.u32(*d);
+        out.u32(stems.len() as u32);
+        stems.iter().for_each(|s| out.str(s));
+    }
+    out.0
+}
+
+/// The part in `bytes`, if they hold the part of the entries of `fingerprint` in this
+/// format, whole.
+pub(super) fn read(bytes: &[u8], fingerprint: u64) -> Option<IndexPart> {
+    let mut r = In(bytes.strip_prefix(MAGIC)?);
+    if r.u32()? != FORMAT || r.str()? != env!("CARGO_PKG_VERSION") || r.u64()? != fingerprint {
+        return None;
+    }
+    let len = r.u32()? as usize;
+    let entry = |d: u32| ((d as usize) < len).then_some(d);
+    let mut part = IndexPart { len, ..IndexPart::default() };
+    // Maps are sized by the counts the file gives, bounded by the bytes left.
+    let names = r.u32()? as usize;
+    part.exact.reserve(names.min(r.0.len() / 8));
+    for _ in 0..names {
+        let name = r.str()?.to_string();
+        let list = (0..r.u32()?).map(|_| Some((entry(r.u32()?)?, r.byte()? != 0))).collect::<Option<Vec<_>>>()?;
+        part.exact.insert(name, list);
+    }
+    for _ in 0..r.u32()? {
+        let name = r.str()?;
+        part.fuzzy.push((Utf32String::from(name), letters(name), entry(r.u32()?)?));
+    }
+    let words = r.u32()? as usize;
+    part.words.reserve(words.min(r.0.len() / 4));
+    for _ in 0..words {
+        part.words.insert(r.str()?.to_string());
+    }
+    let stems = r.u32()? as usize;
+    part.terms.reserve(stems.min(r.0.len() / 8));
+    for _ in 0..stems {
+        let stem = r.str()?.to_string();
+        if part.vocabulary.last().is_some_and(|last| *last >= stem) {
+            return None;
+        }
+        let start = part.postings.len() as u32;
+        for _ in 0..r.u32()? {
+            part.postings.push(Posting { entry: entry(r.u32()?)?, counts: [r.u16()?, r.u16()?, r.u16()?, r.u16()?] });
+        }
+        part.terms.insert(stem.clone(), (start, part.postings.len() as u32));
+        part.vocabulary.push(stem);
+    }
+    part.lengths = (0..len).map(|_| Some([r.f32()?, r.f32()?, r.f32()?, r.f32()?])).collect::<Option<Vec<_>>>()?;
+    for _ in 0..r.u32()? {
+        let d = entry(r.u32()?)?;
+        let stems = (0..r.u32()?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+        part.described.insert(d, stems);
+    }
+    r.0.is_empty().then_some(part)
+}
+
+/// Bytes being written, little-endian.
+struct Out(Vec<u8>);
+
+impl Out {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u16(&mut self, v: u16) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Bytes being read; every read is checked against what is left.
+struct In<'a>(&'a [u8]);
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+    fn byte(&mut self) -> Option<u8> {
+        self.take(1).map(|b| b[0])
+    }
+    fn u16(&mut self) -> Option<u16> {
+        self.take(2)?.try_into().ok().map(u16::from_le_bytes)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4)?.try_into().ok().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8)?.try_into().ok().map(u64::from_le_bytes)
+    }
+    fn f32(&mut self) -> Option<f32> {
+        self.u32().map(f32::from_bits)
+    }
+    fn str(&mut self) -> Option<&'a str> {
+        let n = self.u32()? as usize;
+        std::str::from_utf8(self.take(n)?).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::rank::{rank, BaseIndex, Index, IndexCell, Mode};
+
+    /// The 0.12 fixture with Neovim's own commands and options first, as a session builds
+    /// its catalogs, and how many those are.
+    fn session_catalog() -> (Catalog, usize) {
+        let mut v: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../tests/data/neovim-0.12-catalog.json")).unwrap();
+        let entries = v["entries"].as_array().unwrap().clone();
+        let (base, rest): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|e| e["kind"] == "setting" || e["id"].as_str().is_some_and(|i| i.starts_with("cmd:")));
+        let len = base.len();
+        assert!(len > 800 && rest.len() > 50, "{len} {}", rest.len());
+        v["entries"] = serde_json::Value::Array(base.into_iter().chain(rest).collect());
+        (Catalog::from_value(&v).unwrap(), len)
+    }
+
+    fn ranked(idx: &Index, c: &Catalog, q: &str) -> Vec<(String, u32)> {
+        rank(idx, c, q, 60, Mode::Any).iter().map(|r| (r.entry.name().to_string(), r.score)).collect()
+    }
+
+    #[test]
+    fn a_part_reads_back_as_it_was_written() {
+        let (c, len) = session_catalog();
+        let base = &c.entries()[..len];
+        let part = IndexPart::new(base, None);
+        let bytes = write(&part, fingerprint(base));
+        assert_eq!(read(&bytes, fingerprint(base)).as_ref(), Some(&part));
+        // Not for other entries, another format or version, or bytes cut short or added.
+        assert!(read(&bytes, fingerprint(&base[1..])).is_none());
+        let mut other = bytes.clone();
+        other[MAGIC.len()] ^= 1;
+        assert!(read(&other, fingerprint(base)).is_none(), "another format");
+        assert!(read(&bytes[..bytes.len() - 1], fingerprint(base)).is_none());
+        assert!(read(&[&bytes[..], b"x"].concat(), fingerprint(base)).is_none());
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused_or_read_without_a_panic() {
+        let c = crate::test_catalog::neovim();
+        let part = IndexPart::new(c.entries(), None);
+        let fp = fingerprint(c.entries());
+        let bytes = write(&part, fp);
+        for cut in (0..bytes.len()).step_by(7) {
+            assert!(read(&bytes[..cut], fp).is_none(), "cut at {cut}");
+        }
+        // A changed byte past the header may still read (a count, a letter), but the
+        // part then names no entry the catalog lacks.
+        for at in (MAGIC.len()..bytes.len()).step_by(5) {
+            let mut b = bytes.clone();
+            b[at] = b[at].wrapping_add(0x5d);
+            if let Some(p) = read(&b, fp) {
+                assert!(p.postings.iter().all(|x| (x.entry as usize) < c.len()));
+                assert!(p.exact.values().flatten().all(|&(d, _)| (d as usize) < c.len()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_catalog_built_on_the_base_index_ranks_as_one_indexed_whole() {
+        let (c, len) = session_catalog();
+        let whole = Index::new(&c);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("runtime-index.bin");
+        let cell = IndexCell::on_base(Arc::new(BaseIndex::new(len, Some(file.clone()))));
+        let on_base = cell.get(&c);
+        let saved = std::fs::read(&file).expect("the base part is saved");
+        // A new session reads the file, and ranks the same.
+        let read_back = Index::with_base(&c, BaseIndex::new(len, Some(file.clone())).part(c.entries()));
+        let requests = include_str!("../../../../tests/data/offline-requests.jsonl")
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()?["request"].as_str().map(String::from))
+            .chain(["make the font bigger and turn on word wrap", "find files", "show the regsiters"].map(String::from))
+            .collect::<Vec<_>>();
+        assert!(requests.len() > 100);
+        for q in &requests {
+            let want = ranked(&whole, &c, q);
+            assert_eq!(ranked(on_base, &c, q), want, "{q}");
+            assert_eq!(ranked(&read_back, &c, q), want, "{q}");
+        }
+        // A damaged file is read again from the entries and written anew.
+        std::fs::write(&file, &saved[..saved.len() / 2]).unwrap();
+        let again = Index::with_base(&c, BaseIndex::new(len, Some(file.clone())).part(c.entries()));
+        assert_eq!(ranked(&again, &c, "turn off line numbers"), ranked(&whole, &c, "turn off line numbers"));
+        assert_eq!(std::fs::read(&file).unwrap(), saved);
+    }
+
+    #[test]
+    fn a_base_index_read_from_a_file_is_the_file_s() {
+        // The file is what a new session reads: a part saved for these entries (here
+        // with a word added) is used as it is, not read from the entries again.
+        let (c, len) = session_catalog();
+        let base = &c.entries()[..len];
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("runtime-index.bin");
+        let mut fake = IndexPart::new(base, None);
+        fake.words.insert("leashfilemarker".into());
+        std::fs::write(&file, write(&fake, fingerprint(base))).unwrap();
+        let part = BaseIndex::new(len, Some(file)).part(c.entries());
+        assert!(part.words.contains("leashfilemarker"));
+    }
+}

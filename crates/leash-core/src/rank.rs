@@ -250,7 +250,7 @@ impl Index {
 
     /// Whether some entry has the term `stem`.
     fn has_term(&self, stem: &str) -> bool {
-        self.parts().any(|(p, _)| p.terms.contains_key(stem))
+        self.parts().any(|(p, _)| p.has_term(stem))
     }
 
     /// Whether `word` is a whole word of some entry's title or documentation.

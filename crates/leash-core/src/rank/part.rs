@@ -38,12 +38,13 @@ pub struct IndexPart {
     pub(super) exact: HashMap<String, Vec<(u32, bool)>>,
     /// Names and aliases for fuzzy matching, with the set of letters each contains.
     pub(super) fuzzy: Vec<(Utf32String, u64, u32)>,
-    /// Stem → where in `postings` the entries that have it are.
-    pub(super) terms: HashMap<String, (u32, u32)>,
+    /// The stems (terms), sorted: looked up by binary search, and for prefix and typo
+    /// look-ups.
+    pub(super) vocabulary: Vec<String>,
+    /// Per stem of `vocabulary`, where in `postings` the entries that have it are.
+    pub(super) spans: Vec<(u32, u32)>,
     /// Each term's entries, in entry order, one term after the other.
     pub(super) postings: Vec<Posting>,
-    /// The stems, sorted, for prefix and typo look-ups.
-    pub(super) vocabulary: Vec<String>,
     /// Whole words of titles and documentation (3 letters or more), for splitting
     /// compound names and compound request words.
     pub(super) words: HashSet<String>,
@@ -199,15 +200,23 @@ impl IndexPart {
     pub(super) fn push_term(&mut self, stem: String, list: &[Posting]) {
         let start = self.postings.len() as u32;
         self.postings.extend_from_slice(list);
-        self.terms.insert(stem.clone(), (start, self.postings.len() as u32));
+        self.spans.push((start, self.postings.len() as u32));
         self.vocabulary.push(stem);
+    }
+
+    /// Whether an entry has the term `stem`.
+    pub(super) fn has_term(&self, stem: &str) -> bool {
+        self.vocabulary.binary_search_by(|v| v.as_str().cmp(stem)).is_ok()
     }
 
     /// The entries that have the term `stem`.
     pub(super) fn postings(&self, stem: &str) -> &[Posting] {
-        match self.terms.get(stem) {
-            Some(&(start, end)) => self.postings.get(start as usize..end as usize).unwrap_or_default(),
-            None => &[],
+        match self.vocabulary.binary_search_by(|v| v.as_str().cmp(stem)) {
+            Ok(i) => {
+                let (start, end) = self.spans[i];
+                self.postings.get(start as usize..end as usize).unwrap_or_default()
+            }
+            Err(_) => &[],
         }
     }
 }

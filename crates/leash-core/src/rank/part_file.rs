@@ -20,7 +20,7 @@ use super::{letters, WordHasher};
 use crate::entry::{Entry, ValueType};
 
 /// Bump when the layout below or what the ranker reads of an entry changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8] = b"leash index part\n";
 
 /// A fingerprint of what the ranker reads of `entries`: names, kinds, aliases, titles,
@@ -95,6 +95,7 @@ pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
         out.str(w);
     }
     out.u32(part.vocabulary.len() as u32);
+    out.u32(part.postings.len() as u32);
     for stem in &part.vocabulary {
         out.str(stem);
         let list = part.postings(stem);
@@ -146,9 +147,14 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64) -> Option<IndexPart> {
         part.words.insert(r.str()?.to_string());
     }
     let stems = r.u32()? as usize;
-    part.terms.reserve(stems.min(r.0.len() / 8));
+    // A posting takes 12 bytes: no more than the bytes left can hold.
+    let postings = r.u32()? as usize;
+    part.postings.reserve(postings.min(r.0.len() / 12));
+    part.vocabulary.reserve(stems.min(r.0.len() / 8));
+    part.spans.reserve(stems.min(r.0.len() / 8));
     for _ in 0..stems {
         let stem = r.str()?.to_string();
+        // Sorted, as look-ups need.
         if part.vocabulary.last().is_some_and(|last| *last >= stem) {
             return None;
         }
@@ -156,7 +162,7 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64) -> Option<IndexPart> {
         for _ in 0..r.u32()? {
             part.postings.push(Posting { entry: entry(r.u32()?)?, counts: [r.u16()?, r.u16()?, r.u16()?, r.u16()?] });
         }
-        part.terms.insert(stem.clone(), (start, part.postings.len() as u32));
+        part.spans.push((start, part.postings.len() as u32));
         part.vocabulary.push(stem);
     }
     part.lengths = (0..len).map(|_| Some([r.f32()?, r.f32()?, r.f32()?, r.f32()?])).collect::<Option<Vec<_>>>()?;
@@ -165,7 +171,7 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64) -> Option<IndexPart> {
         let stems = (0..r.u32()?).map(|_| r.str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
         part.described.insert(d, stems);
     }
-    r.0.is_empty().then_some(part)
+    (r.0.is_empty() && part.postings.len() == postings).then_some(part)
 }
 
 /// Bytes being written, little-endian.

@@ -4,12 +4,18 @@
 //! tests/data: ~900 builtin commands and options with their help text), padded with
 //! synthetic entries to 2,000 and 10,000, and prints the median time per call over
 //! many calls. No framework: std::time::Instant, warm-up, median and 90th percentile.
+//!
+//! Then a session's index, side by side in one run (medians of alternating builds): the
+//! 0.12 fixture (Neovim's commands and options first, then mappings and user commands)
+//! indexed whole, against its runtime entries' part read from its file plus the rest
+//! read now (a session's first request), and the rest alone on the part in memory (a
+//! catalog rebuilt later in the session).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use leash_core::catalog::Catalog;
-use leash_core::rank::{self, Index, Mode};
+use leash_core::rank::{self, BaseIndex, Index, Mode};
 use serde_json::{json, Value};
 
 const REQUESTS: &[&str] = &[
@@ -59,6 +65,49 @@ fn measure(index: &Index, c: &Catalog, iterations: usize) -> (Duration, Duration
     (times[times.len() / 2], times[times.len() * 9 / 10])
 }
 
+/// The 0.12 fixture with Neovim's own entries first, as a session's catalogs are built,
+/// and how many those are.
+fn session_catalog() -> (Catalog, usize) {
+    let mut v: Value = serde_json::from_str(include_str!("../../../tests/data/neovim-0.12-catalog.json")).unwrap();
+    let entries = v["entries"].as_array().unwrap().clone();
+    let (base, rest): (Vec<_>, Vec<_>) = entries
+        .into_iter()
+        .partition(|e| e["kind"] == "setting" || e["id"].as_str().is_some_and(|i| i.starts_with("cmd:")));
+    let len = base.len();
+    v["entries"] = Value::Array(base.into_iter().chain(rest).collect());
+    (Catalog::from_value(&v).unwrap(), len)
+}
+
+fn median_ms(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn session_index(rounds: usize) {
+    let (c, len) = session_catalog();
+    let dir = std::env::temp_dir().join(format!("leash-bench-rank-{}", std::process::id()));
+    let file = dir.join("runtime-index.bin");
+    let part = BaseIndex::new(len, Some(file.clone())).part(c.entries());
+    let (mut whole, mut first, mut later) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = Instant::now();
+        black_box(Index::new(&c));
+        whole.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        black_box(Index::with_base(&c, BaseIndex::new(len, Some(file.clone())).part(c.entries())));
+        first.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        black_box(Index::with_base(&c, part.clone()));
+        later.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let (whole, first, later) = (median_ms(whole), median_ms(first), median_ms(later));
+    println!("index of a session's catalog ({} entries, {len} of them Neovim's own), medians of {rounds}:", c.len());
+    println!("  whole                         {whole:>6.2} ms");
+    println!("  Neovim's part from its file   {first:>6.2} ms   ({:.2} of whole)", first / whole);
+    println!("  Neovim's part in memory       {later:>6.2} ms   ({:.2} of whole)", later / whole);
+}
+
 fn main() {
     // `cargo bench` passes --bench; `cargo test --benches` runs it once, quickly.
     let quick = !std::env::args().any(|a| a == "--bench");
@@ -78,4 +127,5 @@ fn main() {
             build.as_secs_f64() * 1e3
         );
     }
+    session_index(if quick { 1 } else { 21 });
 }

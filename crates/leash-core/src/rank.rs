@@ -467,7 +467,7 @@ impl BaseIndex {
         Arc::clone(self.part.get_or_init(|| {
             let fingerprint = part_file::fingerprint(base);
             let saved = self.file.as_ref().and_then(|f| std::fs::read(f).ok());
-            if let Some(part) = saved.and_then(|bytes| part_file::read(&bytes, fingerprint)) {
+            if let Some(part) = saved.and_then(|bytes| part_file::read(&bytes, fingerprint, base.len())) {
                 return Arc::new(part);
             }
             let part = IndexPart::new(base, None);

@@ -119,14 +119,17 @@ pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
     out.0
 }
 
-/// The part in `bytes`, if they hold the part of the entries of `fingerprint` in this
-/// format, whole.
-pub(super) fn read(bytes: &[u8], fingerprint: u64) -> Option<IndexPart> {
+/// The part in `bytes`, if they hold the part of the `len` entries of `fingerprint` in
+/// this format, whole.
+pub(super) fn read(bytes: &[u8], fingerprint: u64, len: usize) -> Option<IndexPart> {
     let mut r = In(bytes.strip_prefix(MAGIC)?);
     if r.u32()? != FORMAT || r.str()? != env!("CARGO_PKG_VERSION") || r.u64()? != fingerprint {
         return None;
     }
-    let len = r.u32()? as usize;
+    // Every entry number in the part is checked against this: it must be the catalog's.
+    if r.u32()? as usize != len {
+        return None;
+    }
     let entry = |d: u32| ((d as usize) < len).then_some(d);
     let mut part = IndexPart { len, ..IndexPart::default() };
     // Maps are sized by the counts the file gives, bounded by the bytes left.
@@ -259,14 +262,14 @@ mod tests {
         let base = &c.entries()[..len];
         let part = IndexPart::new(base, None);
         let bytes = write(&part, fingerprint(base));
-        assert_eq!(read(&bytes, fingerprint(base)).as_ref(), Some(&part));
+        assert_eq!(read(&bytes, fingerprint(base), base.len()).as_ref(), Some(&part));
         // Not for other entries, another format or version, or bytes cut short or added.
-        assert!(read(&bytes, fingerprint(&base[1..])).is_none());
+        assert!(read(&bytes, fingerprint(&base[1..]), base.len() - 1).is_none());
         let mut other = bytes.clone();
         other[MAGIC.len()] ^= 1;
-        assert!(read(&other, fingerprint(base)).is_none(), "another format");
-        assert!(read(&bytes[..bytes.len() - 1], fingerprint(base)).is_none());
-        assert!(read(&[&bytes[..], b"x"].concat(), fingerprint(base)).is_none());
+        assert!(read(&other, fingerprint(base), base.len()).is_none(), "another format");
+        assert!(read(&bytes[..bytes.len() - 1], fingerprint(base), base.len()).is_none());
+        assert!(read(&[&bytes[..], b"x"].concat(), fingerprint(base), base.len()).is_none());
     }
 
     #[test]
@@ -276,16 +279,21 @@ mod tests {
         let fp = fingerprint(c.entries());
         let bytes = write(&part, fp);
         for cut in (0..bytes.len()).step_by(7) {
-            assert!(read(&bytes[..cut], fp).is_none(), "cut at {cut}");
+            assert!(read(&bytes[..cut], fp, c.len()).is_none(), "cut at {cut}");
         }
-        // A changed byte past the header may still read (a count, a letter), but the
-        // part then names no entry the catalog lacks.
+        // A changed byte past the header may still read (a count, a letter, a length),
+        // but the part then names no entry the catalog lacks, and ranks.
         for at in (MAGIC.len()..bytes.len()).step_by(5) {
             let mut b = bytes.clone();
             b[at] = b[at].wrapping_add(0x5d);
-            if let Some(p) = read(&b, fp) {
+            if let Some(p) = read(&b, fp, c.len()) {
                 assert!(p.postings.iter().all(|x| (x.entry as usize) < c.len()));
                 assert!(p.exact.values().flatten().all(|&(d, _)| (d as usize) < c.len()));
+                // And ranks, whatever numbers it holds.
+                let idx = Index::with_base(&c, Arc::new(p));
+                for q in ["wrap long lines", "show line numbers", "regsiters"] {
+                    assert!(rank(&idx, &c, q, 10, Mode::Any).len() <= 10);
+                }
             }
         }
     }

@@ -436,11 +436,6 @@ impl IndexCell {
             None => Index::new(catalog),
         })
     }
-
-    /// Whether the index has been built.
-    pub fn is_built(&self) -> bool {
-        self.index.get().is_some()
-    }
 }
 
 /// The index part of the entries every catalog of a session is built on first (Neovim's

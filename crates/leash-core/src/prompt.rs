@@ -31,6 +31,8 @@ use crate::rank::Ranked;
 pub const USER_BUDGET: usize = 7 * 1024;
 /// The most help words kept per entry, in bytes.
 const GLOSS_MAX: usize = 72;
+/// How much of an entry's help [`gloss`] reads first (its first sentences are in it).
+const GLOSS_HEAD: usize = 1024;
 /// The most allowed values listed per setting in the message (the schema has them all).
 const VALUES_SHOWN: usize = 16;
 /// A current string value longer than this is described, not quoted.
@@ -381,38 +383,82 @@ fn current_words(v: &Value) -> Option<String> {
 /// first three sentences that brings at least two new words, cut at [`GLOSS_MAX`] bytes.
 fn gloss(entry: &Entry) -> String {
     let title_words: Vec<String> = words(entry.title());
-    let text = help_text(entry.description());
-    for sentence in sentences(&text).take(3) {
-        // Where the title was cut from the help itself, its words come again.
-        let (head, title_head) = (words(sentence), title_words.iter().take(4));
-        if title_words.len() >= 4 && head.iter().take(4).eq(title_head) {
-            continue;
-        }
-        let new = head.into_iter().filter(|w| w.len() > 2 && !title_words.contains(w)).count();
-        if new >= 2 {
-            return cut(sentence, GLOSS_MAX);
+    let description = entry.description();
+    // An option's help runs to kilobytes and only its first sentences count: they are
+    // read from its head, and from the whole help only when they run past it.
+    let head = head_of(description, GLOSS_HEAD);
+    if head.len() < description.len() {
+        if let Some(gloss) = pick_gloss(&title_words, &help_text(head), false) {
+            return gloss;
         }
     }
-    String::new()
+    pick_gloss(&title_words, &help_text(description), true).unwrap_or_default()
+}
+
+/// [`gloss`] of help `text`: `None` when `text` is the head of the help (`whole` false)
+/// and its first three sentences do not all end in it, so the head cannot tell.
+fn pick_gloss(title_words: &[String], text: &str, whole: bool) -> Option<String> {
+    let mut taken = 0;
+    for piece in text.split_inclusive(". ") {
+        let sentence = piece.trim().trim_end_matches('.');
+        if sentence.is_empty() {
+            continue;
+        }
+        // The head's last piece may be cut short: it ends where the head does.
+        if !whole && !piece.ends_with(". ") {
+            return None;
+        }
+        // Where the title was cut from the help itself, its words come again.
+        let (head, title_head) = (words(sentence), title_words.iter().take(4));
+        let repeats_title = title_words.len() >= 4 && head.iter().take(4).eq(title_head);
+        if !repeats_title && head.into_iter().filter(|w| w.len() > 2 && !title_words.contains(w)).count() >= 2 {
+            return Some(cut(sentence, GLOSS_MAX));
+        }
+        taken += 1;
+        if taken == 3 {
+            return Some(String::new());
+        }
+    }
+    whole.then(String::new)
+}
+
+/// The first `max` bytes of `s` or a little fewer, ending before a whitespace (all of
+/// `s` when it is that short).
+fn head_of(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &s[..end];
+    head.rfind(char::is_whitespace).map_or(head, |at| &head[..at])
 }
 
 /// Help text without markup: `*tags*`, backticks and the option's own preamble.
 fn help_text(description: &str) -> String {
-    let flat = one_line(description);
-    let mut out: Vec<&str> = Vec::new();
-    for w in flat.split(' ') {
+    // One pass, one string: this runs for every shortlisted entry of every request.
+    let (mut text, mut first) = (String::with_capacity(description.len()), true);
+    for w in description.split_whitespace() {
         if w.len() > 2 && w.starts_with('*') && w.ends_with('*') {
             continue;
         }
-        out.push(w);
+        if !first {
+            text.push(' ');
+        }
+        first = false;
+        for piece in w.split('`') {
+            text.push_str(piece);
+        }
     }
-    let text = out.join(" ").replace('`', "");
-    let text = text.strip_prefix("This option ").map(str::to_string).unwrap_or(text);
-    text.strip_prefix("When on, ").map(|t| format!("when on, {t}")).unwrap_or(text)
-}
-
-fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    text.split_inclusive(". ").map(|s| s.trim().trim_end_matches('.')).filter(|s| !s.is_empty())
+    if text.starts_with("This option ") {
+        text.drain(.."This option ".len());
+    }
+    if text.starts_with("When on, ") {
+        text.replace_range(..1, "w");
+    }
+    text
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -522,12 +568,20 @@ fn plain(v: &str) -> bool {
 
 /// An object schema whose properties keep the given order, all required, closed.
 fn object(properties: Vec<(&str, Value)>) -> Value {
-    let required: Vec<&str> = properties.iter().map(|(k, _)| *k).collect();
-    let mut props = Map::new();
-    for (k, v) in properties {
-        props.insert(k.to_string(), v);
-    }
-    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+    let required: Vec<Value> = properties.iter().map(|(k, _)| Value::from(*k)).collect();
+    let props: Map<String, Value> = properties.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    members([
+        ("type", "object".into()),
+        ("properties", Value::Object(props)),
+        ("required", Value::Array(required)),
+        ("additionalProperties", false.into()),
+    ])
+}
+
+/// An object of these members, in this order. Unlike `json!`, which copies a value put in
+/// it member by member, it moves them: the schema nests every branch three deep.
+fn members<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 fn scope_schema() -> Value {
@@ -605,7 +659,7 @@ fn schema(entries: &[&Entry], round: Round, offer_scope: bool, shape: Shape) -> 
         ("reply", string_schema()),
         // No maxItems: Anthropic's structured output rejects array bounds; the
         // validator caps plans at ten steps whatever the schema says.
-        ("steps", json!({"type": "array", "items": {"anyOf": variants}})),
+        ("steps", members([("type", "array".into()), ("items", members([("anyOf", Value::Array(variants))]))])),
     ];
     if round == Round::First {
         top.push(("lookup", json!({"type": "array", "items": {"type": "string"}})));
@@ -618,6 +672,66 @@ mod tests {
     use super::*;
     use crate::catalog::Catalog;
     use crate::rank::{rank, Index, Mode};
+
+    /// [`help_text`] as the steps it takes: one line, tags out, backticks out, preamble out.
+    fn help_text_in_steps(description: &str) -> String {
+        let flat = one_line(description);
+        let kept: Vec<&str> =
+            flat.split(' ').filter(|w| !(w.len() > 2 && w.starts_with('*') && w.ends_with('*'))).collect();
+        let text = kept.join(" ").replace('`', "");
+        let text = text.strip_prefix("This option ").map(str::to_string).unwrap_or(text);
+        text.strip_prefix("When on, ").map(|t| format!("when on, {t}")).unwrap_or(text)
+    }
+
+    /// [`gloss`] as it reads the whole help: its first three sentences.
+    fn gloss_of_whole_help(entry: &Entry) -> String {
+        let title_words: Vec<String> = words(entry.title());
+        let text = help_text_in_steps(entry.description());
+        let sentences = text.split_inclusive(". ").map(|s| s.trim().trim_end_matches('.')).filter(|s| !s.is_empty());
+        for sentence in sentences.take(3) {
+            let (head, title_head) = (words(sentence), title_words.iter().take(4));
+            if title_words.len() >= 4 && head.iter().take(4).eq(title_head) {
+                continue;
+            }
+            if head.into_iter().filter(|w| w.len() > 2 && !title_words.contains(w)).count() >= 2 {
+                return cut(sentence, GLOSS_MAX);
+            }
+        }
+        String::new()
+    }
+
+    #[test]
+    fn a_gloss_read_in_one_pass_from_the_help_s_head_is_the_whole_help_s() {
+        let value: Value = serde_json::from_str(include_str!("../../../tests/data/neovim-0.12-catalog.json")).unwrap();
+        let real = Catalog::from_value(&value).unwrap();
+        let long = real.entries().iter().filter(|e| e.description().len() > GLOSS_HEAD).count();
+        assert!(long > 50, "the fixture has long help texts ({long})");
+        for entry in real.entries() {
+            assert_eq!(help_text(entry.description()), help_text_in_steps(entry.description()), "{}", entry.name());
+            assert_eq!(gloss(entry), gloss_of_whole_help(entry), "{}", entry.name());
+        }
+        // Sentences that run past the head, a head that ends inside a word or a
+        // sentence, and one word longer than the head.
+        let sentence = |n: usize| format!("{} ends here. ", "a wordy sentence that repeats".repeat(n));
+        let cases = [
+            sentence(40),
+            format!("Tiny. {}", sentence(35)),
+            format!("{}{}{}", sentence(10), sentence(10), sentence(30)),
+            format!("x. y. {}", "w".repeat(3000)),
+            format!("When on, {} *tag* `code`. Second sentence with new words. Third.", "z ".repeat(600)),
+            "*tag* This option `` is *a* tag-led   help.\n\tWhen on, x".to_string(),
+            "This option When on, does both.".to_string(),
+            String::new(),
+        ];
+        for description in cases {
+            assert_eq!(help_text(&description), help_text_in_steps(&description), "{description:.60}");
+            let entry = crate::entry::parse_entry(
+                &json!({"id": "cmd:x", "kind": "command", "title": "x", "reach": "safe", "description": description}),
+            )
+            .unwrap();
+            assert_eq!(gloss(&entry), gloss_of_whole_help(&entry), "{description:.60}");
+        }
+    }
 
     fn catalog() -> Catalog {
         crate::policy::narrow_catalog(Catalog::from_value(&json!({"version": 1, "editor": "neovim", "entries": [

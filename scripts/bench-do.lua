@@ -7,16 +7,18 @@
 -- LEASH_BENCH_ROOT: the leash checkout to load in --clean (default: the cwd); under
 -- lazy.nvim the config's own `leash.nvim` spec is loaded.
 -- Prints one line: `load MS first MS again MS cached MS first_cpu MS again_cpu MS
--- cached_cpu MS first_done MS again_done MS entries N servers NAMES`:
+-- cached_cpu MS first_done MS again_done MS first_left MS again_left MS entries N
+-- servers NAMES`:
 --   load    loading leash (lazy.nvim's load and setup, the native module)
 --   first   planner.start's local work, first in the session (catalog from the disk caches)
 --   again   the same, median of 9 later requests
 --   cached  catalog.get() with nothing changed, median of 31
 --   *_cpu   the same in the main thread's CPU time
---   *_done  from :Do until the planner's thread was done with the request: the shortlist
---           ranked (the ranker's index built first, for a new catalog), the prompt made
---           and sent (the real config's model server refuses the connection), or the
---           offline plan made (--clean)
+--   *_left  from :Do until the request left: the prompt went to the provider (the real
+--           config's model server refuses the connection), or the offline plan was made
+--           (--clean); the shortlist ranked first (the ranker's index built first, for a
+--           new catalog). The planner's own record of the moment.
+--   *_done  from :Do until the planner's callback ran with the result
 -- LEASH_BENCH_PROFILE=first|again: instead, LuaJIT's profiler (jit.profile) around N
 -- (LEASH_BENCH_N, default 200) planner.start calls, and the time of each catalog source;
 -- `first` drops the catalog and every in-memory cache before each call, as a new session.
@@ -133,12 +135,15 @@ local planner, catalog = require('leash.planner'), require('leash.catalog')
 --- with the request (its callback ran).
 local function local_work()
   local t0, c0 = vim.uv.hrtime(), cpu_ms()
-  local done
-  local started, err = planner.start(request, function() done = ms_since(t0) end)
+  local done, left
+  local started, err = planner.start(request, function(result)
+    done = ms_since(t0)
+    left = result.left_at and (result.left_at - t0) / 1e6
+  end)
   local ms, cpu = ms_since(t0), cpu_ms() - c0
   assert(started, err)
   vim.wait(5000, function() return done ~= nil and not planner.busy() end, 1)
-  return ms, cpu, assert(done, 'the request did not end within 5 s')
+  return ms, cpu, assert(done, 'the request did not end within 5 s'), left
 end
 
 --- Drop what a new session would not have (the disk caches stay).
@@ -150,10 +155,10 @@ end
 
 local mode = vim.env.LEASH_BENCH_PROFILE
 if not mode then
-  local first, first_cpu, first_done = local_work()
-  local again, again_cpu, again_done = {}, {}, {}
+  local first, first_cpu, first_done, first_left = local_work()
+  local again, again_cpu, again_done, again_left = {}, {}, {}, {}
   for i = 1, 9 do
-    again[i], again_cpu[i], again_done[i] = local_work()
+    again[i], again_cpu[i], again_done[i], again_left[i] = local_work()
   end
   local cached, cached_cpu = {}, {}
   for i = 1, 31 do
@@ -162,7 +167,7 @@ if not mode then
     cached[i], cached_cpu[i] = ms_since(t1), cpu_ms() - c1
   end
   io.stdout:write(
-    ('\nload %.3f first %.3f again %.3f cached %.3f first_cpu %.3f again_cpu %.3f cached_cpu %.3f first_done %.3f again_done %.3f entries %d servers %s\n'):format(
+    ('\nload %.3f first %.3f again %.3f cached %.3f first_cpu %.3f again_cpu %.3f cached_cpu %.3f first_done %.3f again_done %.3f%s entries %d servers %s\n'):format(
       load_ms,
       first,
       median(again),
@@ -172,6 +177,7 @@ if not mode then
       median(cached_cpu),
       first_done,
       median(again_done),
+      first_left and (' first_left %.3f again_left %.3f'):format(first_left, median(again_left)) or '',
       catalog.get().handle:len(),
       #servers > 0 and table.concat(servers, ',') or '-'
     )

@@ -34,6 +34,7 @@ local PIPE_KEY = 'leash.planner.pipe'
 ---@field error? string a message the user can act on
 ---@field code? string a stable word for the error kind
 ---@field entries? table[] the catalog snapshot the plan was made from (run exactly these)
+---@field left_at? integer when the request left, or the offline plan was made (`vim.uv.hrtime()`)
 
 --- Start planning `request`. Cancels a plan still in flight first. `on_done` runs on the
 --- main thread with the result.
@@ -234,7 +235,7 @@ function H.drain()
   if not p then return end
   local ok, result = pcall(function() return p.job:take() end)
   if not ok then result = { status = 'error', error = require('leash.native').message(result), code = 'internal' } end
-  if result == nil then return H.progress_news(p) end -- progress, or a cancelled job's byte
+  if result == nil then return H.news(p) end -- progress, or a cancelled job's byte
   H.pending = nil
   H.finish(p, result)
 end
@@ -253,14 +254,32 @@ function H.poll(p)
       if p.job:is_finished() then
         H.drain()
       else
-        H.progress_news(p)
+        H.news(p)
       end
     end)
   )
 end
 
+--- A running job's news: its progress line, and once the request left, the catalog's
+--- entries made now, while the model answers: before, they would compete with the
+--- planner's own work for the CPU.
+function H.news(p)
+  if H.left_at(p) then local _ = p.catalog.entries end
+  H.progress_news(p)
+end
+
+--- When the request of `p` left (`vim.uv.hrtime()`), or nil while it has not.
+function H.left_at(p)
+  if not p.left_at then
+    local ok, ms = pcall(function() return p.job:left_ms() end)
+    if ok and ms then p.left_at = p.started + math.floor(ms * 1e6) end
+  end
+  return p.left_at
+end
+
 function H.finish(p, result)
   H.unmap_cancel_key()
+  result.left_at = H.left_at(p)
   local ms = math.floor((vim.uv.hrtime() - p.started) / 1e6)
   if result.log then require('leash.log').append(result.log) end
   if result.status == 'error' then result.error = H.error_text(result.error, result.code) end

@@ -64,7 +64,14 @@ pub struct PlanRequest {
     pub policy: Policy,
     /// Told about look-ups as they start.
     pub progress: Option<Progress>,
+    /// Told once, when the local work is done: the prompt is made and goes to the
+    /// provider next, or the offline plan is made. The editor does its own deferred work from then on, so
+    /// that it does not compete with the planner's before the request left.
+    pub leaving: Option<Leaving>,
 }
+
+/// See [`PlanRequest::leaving`].
+pub type Leaving = Arc<dyn Fn() + Send + Sync>;
 
 impl std::fmt::Debug for PlanRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -76,6 +83,7 @@ impl std::fmt::Debug for PlanRequest {
             .field("provider", &self.provider)
             .field("policy", &self.policy)
             .field("progress", &self.progress.is_some())
+            .field("leaving", &self.leaving.is_some())
             .finish()
     }
 }
@@ -93,6 +101,7 @@ impl PlanRequest {
             provider: ProviderConfig::default(),
             policy,
             progress: None,
+            leaving: None,
         }
     }
 }
@@ -198,6 +207,7 @@ impl Run<'_> {
             if plan.steps.is_empty() && plan.choices.is_empty() && parsed.reply == offline::NOT_SURE {
                 plan.reply = offline::needs_model_line(catalog).to_string();
             }
+            self.leaving();
             return Ok((plan, String::new(), Vec::new(), entries.len()));
         };
 
@@ -207,6 +217,7 @@ impl Run<'_> {
         let t = std::time::Instant::now();
         let first = prompt::build_round(&req.request, &entries, &req.context, Round::First, &[]);
         self.timings.prompt_ms = ms(t.elapsed());
+        self.leaving();
         let answer = self.ask(&provider, &first, req.progress.as_ref(), cancel).await?;
         let mut model = answer.model.clone();
         let mut parsed = self.read(answer, 1, &[])?;
@@ -228,6 +239,14 @@ impl Run<'_> {
             lookups = found;
         }
         Ok((self.validate(&parsed), model, lookups, entries.len()))
+    }
+
+    /// The local work is done: tells [`PlanRequest::leaving`], and records when.
+    fn leaving(&mut self) {
+        self.timings.local_ms = ms(self.started.elapsed());
+        if let Some(leaving) = &self.req.leaving {
+            leaving();
+        }
     }
 
     async fn ask(
@@ -423,6 +442,8 @@ pub fn with_previous<'a>(catalog: &'a Catalog, context: &Context, shortlist: Vec
 /// Milliseconds spent in each stage (model time summed over the exchanges).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timings {
+    /// From the start until the prompt went to the provider (or the offline plan was made).
+    pub local_ms: f64,
     pub rank_ms: f64,
     pub prompt_ms: f64,
     pub model_ms: f64,

@@ -24,6 +24,9 @@ impl UserData for LuaPlanJob {
         method(methods, "is_finished", |_, this, ()| Ok(this.0.is_finished()));
         // nil while running; then, once, {status = "done"|"error"|"cancelled", …}.
         method(methods, "take", take);
+        // Milliseconds from the start until the request left (or the offline plan was
+        // made), or nil before.
+        method(methods, "left_ms", |_, this, ()| Ok(this.0.left_ms()));
         // The latest progress line since the last call (`looking up …`), or nil.
         method(methods, "progress", |_, this, ()| Ok(this.0.progress()));
     }

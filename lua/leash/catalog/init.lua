@@ -350,7 +350,7 @@ function H.base(parts)
 end
 
 --- The state of a catalog built now: its entries are made from a copy of |H.parts| when
---- first read, which is scheduled for right after the request left.
+--- first read (the planner reads them once the request left: |leash.planner|).
 ---@param handle leash.Catalog
 ---@param c table what |H.collect()| returned
 ---@return leash.CatalogState
@@ -375,7 +375,6 @@ function H.new_state(handle, c)
       return entries
     end,
   })
-  vim.schedule(function() local _ = state.entries end)
   return state
 end
 

@@ -3,7 +3,7 @@
 //! ends in one of three ways the editor shows: a plan, cancelled, or an error with its
 //! code and log record.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::llm::LlmError;
@@ -21,6 +21,8 @@ pub struct PolledJob {
     /// The latest progress line not yet taken.
     progress: Arc<Mutex<Option<String>>>,
     started: Instant,
+    /// When the local work was done (the request left, or the offline plan was made).
+    left: Arc<OnceLock<Instant>>,
 }
 
 /// How a planning job ended, as the editor shows it.
@@ -37,8 +39,16 @@ pub enum Settled {
 impl PolledJob {
     /// Starts `request` on the runtime and returns at once. Its progress lines (a second
     /// look's `looking up …`) are kept for [`PolledJob::progress`] instead of any the
-    /// request had, each waking the editor's loop.
+    /// request had, each waking the editor's loop; so is the moment the request left
+    /// ([`PolledJob::left_ms`]).
     pub fn start(mut request: PlanRequest) -> Result<PolledJob, RuntimeError> {
+        let started = Instant::now();
+        let left = Arc::new(OnceLock::new());
+        let at = Arc::clone(&left);
+        request.leaving = Some(Arc::new(move || {
+            let _ = at.set(Instant::now());
+            runtime::wake();
+        }));
         let progress = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&progress);
         request.progress = Some(Arc::new(move |line: &str| {
@@ -53,7 +63,7 @@ impl PolledJob {
         let kept = request.clone();
         (request.context.current, request.context.current_text) = (current, current_text);
         let job = start(request)?;
-        Ok(PolledJob { job, request: kept, progress, started: Instant::now() })
+        Ok(PolledJob { job, request: kept, progress, started, left })
     }
 
     /// A number unique in this process.
@@ -69,6 +79,12 @@ impl PolledJob {
     /// Whether the job ended (its result may have been taken).
     pub fn is_finished(&self) -> bool {
         self.job.is_finished()
+    }
+
+    /// Milliseconds from the start until the local work was done (the request to the
+    /// model left, or the offline plan was made); `None` until then.
+    pub fn left_ms(&self) -> Option<f64> {
+        self.left.get().map(|at| at.duration_since(self.started).as_secs_f64() * 1000.0)
     }
 
     /// The latest progress line since the last call, if any.
@@ -146,6 +162,37 @@ mod tests {
         assert_eq!(message, "leash: internal error while planning (please report it): boom at x.rs");
         assert_eq!(code, "internal");
         assert!(log.contains("boom at x.rs") && log.contains("\"code\":\"internal\""), "{log}");
+    }
+
+    /// Waits (at most 20 s) until `job` ended.
+    fn wait(job: &PolledJob) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !job.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(job.is_finished(), "the job ended within 20 s");
+    }
+
+    #[test]
+    fn a_job_says_when_its_local_work_was_done() {
+        // Offline: when the plan was made, within the job's time, and in its log line.
+        let job = PolledJob::start(request("turn on word wrap")).unwrap();
+        wait(&job);
+        let left = job.left_ms().expect("the offline plan was made");
+        assert!(left > 0.0 && left <= job.started.elapsed().as_secs_f64() * 1000.0, "{left}");
+        let Some(Settled::Done { log, .. }) = job.take() else { panic!("a plan") };
+        assert!(log.contains("\"local_ms\":"), "{log}");
+        // A model where nothing listens: the request left, then failed.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut req = request("turn on word wrap");
+        req.provider = crate::llm::ProviderConfig::from_json(&serde_json::json!({
+            "name": "ollama", "url": format!("http://127.0.0.1:{port}"), "model": "m", "retries": 0
+        }))
+        .unwrap();
+        let job = PolledJob::start(req).unwrap();
+        wait(&job);
+        assert!(job.left_ms().is_some(), "it left");
+        assert!(matches!(job.take(), Some(Settled::Failed { .. })));
     }
 
     #[test]

@@ -340,6 +340,7 @@ impl Prepared {
             provider: self.provider.clone(),
             policy: self.policy.clone(),
             progress: None,
+            leaving: None,
         }
     }
 

@@ -54,7 +54,7 @@ impl Word {
         if vocabulary == "<to-n>" {
             return self.number.is_some() && self.after_to;
         }
-        match vocabulary_forms().get(vocabulary) {
+        match vocabulary_forms(vocabulary) {
             Some(theirs) => self.forms.iter().any(|f| theirs.contains(f)),
             None => {
                 let theirs = forms(vocabulary);
@@ -64,12 +64,16 @@ impl Word {
     }
 }
 
-/// The forms of every word of the phrases' vocabulary, made once: matching a request
-/// compares its words with thousands of them, and stemming each again was most of an
-/// offline plan's time.
-fn vocabulary_forms() -> &'static HashMap<&'static str, Vec<String>> {
-    static FORMS: OnceLock<HashMap<&'static str, Vec<String>>> = OnceLock::new();
-    FORMS.get_or_init(|| super::phrases::vocabulary_words().into_iter().map(|w| (w, forms(w))).collect())
+/// The forms of a word of the phrases' vocabulary (none for another word), each made
+/// once, when the word is first compared: matching a request compares its words with
+/// thousands of them, and stemming each again was most of an offline plan's time; making
+/// all of them at once cost a session's first request 2.5 ms.
+fn vocabulary_forms(word: &str) -> Option<&'static [String]> {
+    static FORMS: OnceLock<HashMap<&'static str, OnceLock<Vec<String>>>> = OnceLock::new();
+    let all =
+        FORMS.get_or_init(|| super::phrases::vocabulary_words().into_iter().map(|w| (w, OnceLock::new())).collect());
+    let (&word, cell) = all.get_key_value(word)?;
+    Some(cell.get_or_init(|| forms(word)))
 }
 
 /// The meaningful words of one part of the request, in order.

@@ -33,13 +33,17 @@ function M.of_path(path)
   -- Many callbacks come from one file: the answer is kept per path (and per config and
   -- runtime folder, which a session does not change).
   local config, runtime = vim.fn.stdpath('config'), vim.env.VIMRUNTIME
-  if H.paths.config ~= config or H.paths.runtime ~= runtime then
-    H.paths = { owners = {}, config = config, runtime = runtime }
+  local paths = H.paths
+  if paths.config ~= config or paths.runtime ~= runtime then
+    -- Normalized once: each path is compared with both.
+    local function folder(dir) return dir and dir ~= '' and vim.fs.normalize(dir) or nil end
+    paths = { owners = {}, config = config, runtime = runtime, folders = { folder(config), folder(runtime) } }
+    H.paths = paths
   end
-  local owner = H.paths.owners[path]
+  local owner = paths.owners[path]
   if owner == nil then
-    owner = H.owner_of(path, H.paths.config, H.paths.runtime) or false
-    H.paths.owners[path] = owner
+    owner = H.owner_of(path, paths.folders[1], paths.folders[2]) or false
+    paths.owners[path] = owner
   end
   return owner or nil
 end
@@ -138,12 +142,10 @@ H.sources = setmetatable({}, { __mode = 'k' })
 
 -- Helper functionality =======================================================
 
+--- The owner of `path`, given the config and runtime folders (normalized, or nil).
 function H.owner_of(path, config, runtime)
   path = vim.fs.normalize(path)
-  local function under(dir)
-    dir = dir and vim.fs.normalize(dir)
-    return dir and dir ~= '' and (path == dir or vim.startswith(path, dir .. '/'))
-  end
+  local function under(dir) return dir ~= nil and (path == dir or path:sub(1, #dir + 1) == dir .. '/') end
   if under(config) then return 'your config' end
   if under(runtime) then return 'Neovim' end
   for _, part in ipairs(H.code_dirs) do

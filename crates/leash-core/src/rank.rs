@@ -35,6 +35,7 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
@@ -200,9 +201,7 @@ impl Index {
     /// Builds the index of a catalog whose first entries are those `base` was read from
     /// (see [`BaseIndex`]): only the rest are read now.
     pub fn with_base(catalog: &Catalog, base: Arc<IndexPart>) -> Index {
-        let entries = catalog.entries();
-        let split = base.len.min(entries.len());
-        let own = IndexPart::new(&entries[split..], Some(Under { part: &base, entries: &entries[..split] }));
+        let own = own_part(catalog.entries(), &base);
         Index::from_parts(Some(base), own)
     }
 
@@ -432,10 +431,20 @@ impl IndexCell {
     /// yet (or, while another thread builds it, once that thread is done).
     pub fn get(&self, catalog: &Catalog) -> &Index {
         self.index.get_or_init(|| match &self.base {
-            Some(base) => Index::with_base(catalog, base.part(catalog.entries())),
+            Some(base) => {
+                let part = base.part(catalog.entries());
+                let own = base.own_part(catalog.entries(), &part);
+                Index::from_parts(Some(part), own)
+            }
             None => Index::new(catalog),
         })
     }
+}
+
+/// The part of `entries` after those `base` was read from, read on it.
+fn own_part(entries: &[Entry], base: &IndexPart) -> IndexPart {
+    let split = base.len.min(entries.len());
+    IndexPart::new(&entries[split..], Some(Under { part: base, entries: &entries[..split] }))
 }
 
 /// The index part of the entries every catalog of a session is built on first (Neovim's
@@ -446,32 +455,47 @@ pub struct BaseIndex {
     /// How many entries it covers: the first of each catalog built on them.
     len: usize,
     file: Option<PathBuf>,
-    part: OnceLock<Arc<IndexPart>>,
+    /// The part, and the fingerprint of the entries it was read from.
+    part: OnceLock<(Arc<IndexPart>, u64)>,
+    /// Whether a catalog's own part was asked for yet: only the first one is kept.
+    own_asked: AtomicBool,
 }
 
 impl BaseIndex {
     /// The base index of the first `len` entries of the catalogs it serves, kept in `file`.
     pub fn new(len: usize, file: Option<PathBuf>) -> BaseIndex {
-        BaseIndex { len, file, part: OnceLock::new() }
+        BaseIndex { len, file, part: OnceLock::new(), own_asked: AtomicBool::new(false) }
     }
 
     /// The part of `entries`' first entries: read from the file when it holds the part of
     /// these very entries, else read from the entries now (and the file written).
     pub fn part(&self, entries: &[Entry]) -> Arc<IndexPart> {
+        Arc::clone(&self.part_and_fingerprint(entries).0)
+    }
+
+    fn part_and_fingerprint(&self, entries: &[Entry]) -> &(Arc<IndexPart>, u64) {
         let base = &entries[..self.len.min(entries.len())];
-        Arc::clone(self.part.get_or_init(|| {
+        self.part.get_or_init(|| {
             let fingerprint = part_file::fingerprint(base);
-            let saved = self.file.as_ref().and_then(|f| std::fs::read(f).ok());
-            if let Some(part) = saved.and_then(|bytes| part_file::read(&bytes, fingerprint, base.len())) {
-                return Arc::new(part);
-            }
-            let part = IndexPart::new(base, None);
-            if let Some(file) = &self.file {
-                // A file that cannot be written costs the next session this reading, no more.
-                let _ = part_file::save(file, &part, fingerprint);
-            }
-            Arc::new(part)
-        }))
+            let part = part_file::load(self.file.as_deref(), fingerprint, base.len(), || IndexPart::new(base, None));
+            (Arc::new(part), fingerprint)
+        })
+    }
+
+    /// The part of the entries after the base ones (a catalog's mappings, commands,
+    /// scripts…), read on `base` (this index's part). The first catalog of a session
+    /// keeps it in a file beside the base part's, and reads it from there when that file
+    /// holds the part of these very entries on this very base: a session usually starts
+    /// with the entries the last one started with. Later catalogs read theirs from their
+    /// entries.
+    pub fn own_part(&self, entries: &[Entry], base: &IndexPart) -> IndexPart {
+        let first = !self.own_asked.swap(true, Ordering::SeqCst);
+        let file = self.file.as_ref().filter(|_| first).map(|f| f.with_extension("own.bin"));
+        let Some(file) = file else { return own_part(entries, base) };
+        let split = base.len.min(entries.len());
+        let base_fingerprint = self.part_and_fingerprint(entries).1;
+        let fingerprint = part_file::fingerprint_on(&entries[split..], base_fingerprint);
+        part_file::load(Some(&file), fingerprint, entries.len() - split, || own_part(entries, base))
     }
 }
 

@@ -49,6 +49,30 @@ pub(super) fn fingerprint(entries: &[Entry]) -> u64 {
     h.finish()
 }
 
+/// The fingerprint of `entries` read on a part whose entries' fingerprint is `base`: what
+/// a part read on another part depends on (their words, names and titles).
+pub(super) fn fingerprint_on(entries: &[Entry], base: u64) -> u64 {
+    let mut h = WordHasher::default();
+    h.write_u64(base);
+    h.write_u64(fingerprint(entries));
+    h.finish()
+}
+
+/// The part kept in `file` when it holds the part of the `len` entries of `fingerprint`;
+/// else the part `read` reads from the entries, written to `file`.
+pub(super) fn load(file: Option<&Path>, fingerprint: u64, len: usize, read: impl FnOnce() -> IndexPart) -> IndexPart {
+    let saved = file.and_then(|f| std::fs::read(f).ok());
+    if let Some(part) = saved.and_then(|bytes| self::read(&bytes, fingerprint, len)) {
+        return part;
+    }
+    let part = read();
+    if let Some(file) = file {
+        // A file that cannot be written costs the next session this reading, no more.
+        let _ = save(file, &part, fingerprint);
+    }
+    part
+}
+
 /// Writes `part` to `file` (through a file beside it, renamed: a reader never sees half
 /// of it).
 pub(super) fn save(file: &Path, part: &IndexPart, fingerprint: u64) -> std::io::Result<()> {
@@ -235,6 +259,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::Catalog;
+    use crate::rank::part::Under;
     use crate::rank::{rank, BaseIndex, Index, IndexCell, Mode};
 
     /// The 0.12 fixture with Neovim's own commands and options first, as a session builds
@@ -325,6 +350,50 @@ mod tests {
         let again = Index::with_base(&c, BaseIndex::new(len, Some(file.clone())).part(c.entries()));
         assert_eq!(ranked(&again, &c, "turn off line numbers"), ranked(&whole, &c, "turn off line numbers"));
         assert_eq!(std::fs::read(&file).unwrap(), saved);
+    }
+
+    #[test]
+    fn a_session_s_first_catalog_keeps_its_own_part_beside_the_base_part() {
+        let (c, len) = session_catalog();
+        // The same catalog with one more user command: a later catalog, or another
+        // project's.
+        let mut v = c.to_json();
+        v["entries"].as_array_mut().unwrap().push(serde_json::json!({"id": "user:SpecMarker", "kind": "user_command",
+            "title": "open the spec marker panel", "reach": "plugin", "args": "none"}));
+        let more = Catalog::from_value(&v).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("runtime-index.bin");
+        let own_file = dir.path().join("runtime-index.own.bin");
+        let queries = ["make the font bigger and turn on word wrap", "open the spec marker", "git blame", "find files"];
+        let same = |idx: &Index, cat: &Catalog| {
+            let whole = Index::new(cat);
+            queries.iter().all(|q| ranked(idx, cat, q) == ranked(&whole, cat, q))
+        };
+        // A session: its first catalog's own part is written; a later one's is not.
+        let base = Arc::new(BaseIndex::new(len, Some(file.clone())));
+        assert!(same(IndexCell::on_base(Arc::clone(&base)).get(&c), &c));
+        let saved = std::fs::read(&own_file).expect("the first catalog's own part is kept");
+        assert!(same(IndexCell::on_base(Arc::clone(&base)).get(&more), &more));
+        assert_eq!(std::fs::read(&own_file).unwrap(), saved, "a later catalog leaves the file");
+        // The next session's first catalog, of the same entries: read from the file, the
+        // same ranking (a part made with a marker word shows it is the file's).
+        assert!(same(IndexCell::on_base(Arc::new(BaseIndex::new(len, Some(file.clone())))).get(&c), &c));
+        let own = &c.entries()[len..];
+        let base_part = IndexPart::new(&c.entries()[..len], None);
+        let mut fake = IndexPart::new(own, Some(Under { part: &base_part, entries: &c.entries()[..len] }));
+        fake.words.insert("leashfilemarker".into());
+        let on = fingerprint_on(own, fingerprint(&c.entries()[..len]));
+        std::fs::write(&own_file, write(&fake, on)).unwrap();
+        let cell = IndexCell::on_base(Arc::new(BaseIndex::new(len, Some(file.clone()))));
+        assert!(cell.get(&c).own.words.contains("leashfilemarker"), "read from the file");
+        // A session that starts with other entries reads its own and keeps them instead.
+        let cell = IndexCell::on_base(Arc::new(BaseIndex::new(len, Some(file.clone()))));
+        assert!(same(cell.get(&more), &more));
+        assert!(!cell.get(&more).own.words.contains("leashfilemarker"));
+        let kept = std::fs::read(&own_file).unwrap();
+        assert!(kept != saved && read(&kept, on, own.len()).is_none(), "the file is the new entries'");
+        // The same entries on another base part: not used.
+        assert!(read(&saved, fingerprint_on(own, 1), own.len()).is_none());
     }
 
     #[test]

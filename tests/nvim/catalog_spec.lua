@@ -225,24 +225,35 @@ describe('catalog cache files', function()
     end
     -- A session of its own (this one may have read the runtime entries without a cache),
     -- ranking: it writes the index; a second reads it, ranking the same.
+    -- Each session also maps keys, the same ones, in the order LEASH_SPEC_ORDER says.
     local script = vim.fn.tempname() .. '.lua'
     vim.fn.writefile({
       'vim.opt.rtp:prepend(' .. vim.inspect(root) .. ')',
+      'local keys = {}',
+      'for i = 1, 40 do keys[i] = "<leader>k" .. string.char(96 + (i % 26) + 1) .. i end',
+      'if vim.env.LEASH_SPEC_ORDER == "reversed" then keys = vim.fn.reverse(keys) end',
+      'for _, k in ipairs(keys) do vim.keymap.set("n", k, "<Nop>", { desc = "spec mapping " .. k }) end',
       'local hits = assert(require("leash").rank("turn off line numbers and show invisible characters"))',
       'io.stdout:write(vim.json.encode(vim.tbl_map(function(h) return h.id .. " " .. h.score end, hits)))',
     }, script)
-    local function session()
-      local r = vim.system({ vim.v.progpath, '--headless', '--clean', '-l', script }, { text = true }):wait(60000)
+    local function session(order)
+      local r = vim
+        .system({ vim.v.progpath, '--headless', '--clean', '-l', script }, { text = true, env = { LEASH_SPEC_ORDER = order } })
+        :wait(60000)
       eq(0, r.code, r.stderr)
       return vim.json.decode(r.stdout)
     end
-    local first = session()
+    local first = session('defined')
     local files = vim.fn.glob(dir .. '/runtime-*-index-commands+options.bin', false, true)
     eq(1, #files, vim.inspect(files))
     local written = table.concat(vim.fn.readfile(files[1], 'b'), '\n')
     local stamp = vim.uv.fs_stat(files[1]).mtime
-    eq(first, session())
+    -- The first catalog's own entries (the mappings and the rest) are kept beside it.
+    local own = files[1]:gsub('%.bin$', '.own.bin')
+    local own_stamp = assert(vim.uv.fs_stat(own), 'the own entries’ part is kept').mtime
+    eq(first, session('reversed'))
     eq(stamp, vim.uv.fs_stat(files[1]).mtime, 'read, not written again')
+    eq(own_stamp, vim.uv.fs_stat(own).mtime, 'the same entries, whatever order they were mapped in: read')
     -- A damaged index is read again from the entries and written anew.
     vim.fn.writefile({ 'not an index' }, files[1], 'b')
     eq(first, session())

@@ -100,6 +100,9 @@ function M.entries(ctx)
     made[key] = entry
     if entry then out[#out + 1] = entry end
   end
+  -- By id: Neovim lists mappings in an order that changes from one session to the next,
+  -- and the catalog's order is what the ranker's saved part of them is read against.
+  table.sort(out, function(a, b) return a.id < b.id end)
   last.list, last.made = out, made
   return out
 end

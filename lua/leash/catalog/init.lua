@@ -246,9 +246,8 @@ function H.collect()
   local sources = require('leash.sources')
   local changed, counts = false, {}
   for _, name in ipairs(sources.names) do
-    local source = enabled[name] ~= false and sources.get(name) or nil
-    local part = H.parts[name]
-    if source and source.from_runtime then
+    local on, part = enabled[name] ~= false, H.parts[name]
+    if on and sources.from_runtime[name] then
       -- The runtime data changes only with |M.reset()|: its table stands for its entries,
       -- which are not read here (|M.static()|).
       if not (part and rawequal(part.static, static)) then
@@ -258,7 +257,7 @@ function H.collect()
       end
       counts[name] = static.counts[name]
     else
-      local list = source and source.entries(ctx) or H.none
+      local list = on and sources.get(name).entries(ctx) or H.none
       -- The same list as last time is the same entries: a source answers so when nothing
       -- it lists changed. A new list is compared by what the core and the pins see.
       if not (part and rawequal(part.list, list)) then

@@ -33,8 +33,8 @@ local H = {}
 -- Its name and the id prefix of its items (|leash.Source|).
 M.name, M.prefix = 'commands', 'cmd'
 
---- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|).
-M.from_runtime = true
+-- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|;
+-- |leash.sources| lists it as such).
 
 --- Longest description kept per command, in bytes.
 M.description_max = 600

@@ -15,9 +15,6 @@ local H = {}
 ---@field name string the name `setup({ sources = { … } })` enables or disables it by
 ---@field prefix? string the id prefix of its items (`cmd` for `cmd:vsplit`); none for the
 ---  options, whose steps are settings, not items
----@field from_runtime? boolean its entries depend only on the Neovim build and its runtime
----  files: parsed once and cached on disk (the member of its name in the runtime data),
----  handed to the core as that file and not read before the request leaves
 ---@field entries fun(ctx?: leash.SourceContext): table[] its catalog entries now, asked on
 ---  every `:Do`: the very list it gave last time when nothing it lists changed (the
 ---  catalog then compares nothing more); a list once handed out is never changed
@@ -48,6 +45,12 @@ M.names = {
   'terminal',
   'entries',
 }
+
+--- The sources whose entries depend only on the Neovim build and its runtime files:
+--- parsed once and cached on disk (the member of its name in the runtime data), handed to
+--- the core as that file and not read before the request leaves. Listed here, not in
+--- their modules: a `:Do` then needs not load those modules at all.
+M.from_runtime = { commands = true, options = true }
 
 --- The source module called `name`.
 ---@param name string one of |M.names|

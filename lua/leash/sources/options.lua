@@ -32,8 +32,8 @@ local H = {}
 -- Its name (|leash.Source|); no prefix: its steps are settings.
 M.name = 'options'
 
---- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|).
-M.from_runtime = true
+-- Its entries come from the runtime files, parsed once (`static()` of |leash.catalog|;
+-- |leash.sources| lists it as such).
 
 --- Longest description kept per option, in bytes.
 M.description_max = 2000

@@ -20,7 +20,7 @@ use super::{letters, WordHasher};
 use crate::entry::{Entry, ValueType};
 
 /// Bump when the layout below or what the ranker reads of an entry changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const MAGIC: &[u8] = b"leash index part\n";
 
 /// A fingerprint of what the ranker reads of `entries`: names, kinds, aliases, titles,
@@ -120,13 +120,23 @@ pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
     }
     out.u32(part.vocabulary.len() as u32);
     out.u32(part.postings.len() as u32);
+    let wide = wide_entries(part.len);
     for stem in &part.vocabulary {
         out.str(stem);
         let list = part.postings(stem);
         out.u32(list.len() as u32);
+        // Most of the file: 6 bytes a posting where entries fit 16 bits (Neovim's own
+        // do), each count a byte, a count of 255 or more followed by its 16 bits.
         for p in list {
-            out.u32(p.entry);
-            p.counts.iter().for_each(|&c| out.u16(c));
+            if wide {
+                out.u32(p.entry);
+            } else {
+                out.0.extend_from_slice(&(p.entry as u16).to_le_bytes());
+            }
+            out.0.extend(p.counts.map(|c| c.min(255) as u8));
+            for c in p.counts.into_iter().filter(|&c| c >= 255) {
+                out.0.extend_from_slice(&c.to_le_bytes());
+            }
         }
     }
     for l in &part.lengths {
@@ -174,9 +184,10 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64, len: usize) -> Option<IndexPa
         part.words.insert(r.str()?.to_string());
     }
     let stems = r.u32()? as usize;
-    // A posting takes 12 bytes: no more than the bytes left can hold.
+    // A posting takes 6 bytes or more: no more than the bytes left can hold.
     let postings = r.u32()? as usize;
-    part.postings.reserve(postings.min(r.0.len() / 12));
+    part.postings.reserve(postings.min(r.0.len() / 6));
+    let wide = wide_entries(len);
     part.vocabulary.reserve(stems.min(r.0.len() / 8));
     part.spans.reserve(stems.min(r.0.len() / 8));
     for _ in 0..stems {
@@ -187,7 +198,14 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64, len: usize) -> Option<IndexPa
         }
         let start = part.postings.len() as u32;
         for _ in 0..r.u32()? {
-            part.postings.push(Posting { entry: entry(r.u32()?)?, counts: [r.u16()?, r.u16()?, r.u16()?, r.u16()?] });
+            let d = if wide { r.u32()? } else { u16::from_le_bytes(r.array()?).into() };
+            let counts: [u8; 4] = r.array()?;
+            let mut out = [0; 4];
+            for (o, c) in out.iter_mut().zip(counts) {
+                // 255 says the count follows, and is 255 or more.
+                *o = if c == 255 { Some(u16::from_le_bytes(r.array()?)).filter(|&c| c >= 255)? } else { c.into() };
+            }
+            part.postings.push(Posting { entry: entry(d)?, counts: out });
         }
         part.spans.push((start, part.postings.len() as u32));
         part.vocabulary.push(stem);
@@ -201,6 +219,11 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64, len: usize) -> Option<IndexPa
     (r.0.is_empty() && part.postings.len() == postings).then_some(part)
 }
 
+/// Whether a part of `len` entries writes its entry numbers in 32 bits (else 16).
+fn wide_entries(len: usize) -> bool {
+    len > usize::from(u16::MAX) + 1
+}
+
 /// Bytes being written, little-endian.
 struct Out(Vec<u8>);
 
@@ -209,9 +232,6 @@ impl Out {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u16(&mut self, v: u16) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn str(&mut self, s: &str) {
@@ -235,8 +255,8 @@ impl<'a> In<'a> {
     fn byte(&mut self) -> Option<u8> {
         self.take(1).map(|b| b[0])
     }
-    fn u16(&mut self) -> Option<u16> {
-        self.take(2)?.try_into().ok().map(u16::from_le_bytes)
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
     }
     fn u32(&mut self) -> Option<u32> {
         self.take(4)?.try_into().ok().map(u32::from_le_bytes)
@@ -295,6 +315,26 @@ mod tests {
         assert!(read(&other, fingerprint(base), base.len()).is_none(), "another format");
         assert!(read(&bytes[..bytes.len() - 1], fingerprint(base), base.len()).is_none());
         assert!(read(&[&bytes[..], b"x"].concat(), fingerprint(base), base.len()).is_none());
+    }
+
+    #[test]
+    fn counts_of_255_and_more_and_entry_numbers_past_16_bits_read_back() {
+        // A small part, then the same with counts that need their 16 bits, and with as
+        // many entries as need 32-bit numbers.
+        let c = crate::test_catalog::neovim();
+        let mut part = IndexPart::new(c.entries(), None);
+        let last = part.postings.len() - 1;
+        part.postings[0].counts = [254, 255, 256, u16::MAX];
+        part.postings[last].counts[2] = 1000;
+        let bytes = write(&part, 7);
+        assert_eq!(read(&bytes, 7, part.len).as_ref(), Some(&part));
+        let len = usize::from(u16::MAX) + 2;
+        part.len = len;
+        part.lengths.resize(len, [1.0; 4]);
+        part.postings[last].entry = (len - 1) as u32;
+        let bytes = write(&part, 7);
+        assert_eq!(read(&bytes, 7, len).as_ref(), Some(&part));
+        assert!(read(&bytes, 7, len - 1).is_none(), "another entry count");
     }
 
     #[test]

@@ -131,8 +131,9 @@ local load_ms = ms_since(t)
 
 local planner, catalog = require('leash.planner'), require('leash.catalog')
 
---- planner.start's time (wall, CPU), and the time until the planner's thread was done
---- with the request (its callback ran).
+--- planner.start's time (wall, CPU), the time until its callback ran with the result,
+--- and until the request left (the result's `left_at`; nil from a checkout that does not
+--- record it).
 local function local_work()
   local t0, c0 = vim.uv.hrtime(), cpu_ms()
   local done, left

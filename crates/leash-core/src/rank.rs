@@ -449,7 +449,8 @@ fn own_part(entries: &[Entry], base: &IndexPart) -> IndexPart {
 
 /// The index part of the entries every catalog of a session is built on first (Neovim's
 /// own commands and options): read once, by the first catalog ranked, and shared; kept in
-/// a file when one is given, so that a session's first request does not wait for it.
+/// a file when one is given, so that a session's first request does not wait for it, and
+/// the first catalog's own part beside it ([`BaseIndex::own_part`]).
 #[derive(Debug)]
 pub struct BaseIndex {
     /// How many entries it covers: the first of each catalog built on them.

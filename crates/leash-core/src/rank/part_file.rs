@@ -1,9 +1,11 @@
 //! An index part kept in a file, so that a session's first request does not wait for
 //! Neovim's own entries to be read again (a few tens of milliseconds on the planner's
-//! thread, against one to read the file).
+//! thread, against one to read the file), nor for the rest of its first catalog (one or
+//! two milliseconds, against a few tenths).
 //!
 //! The file begins with what it was made from: its format, the leash version and a
-//! fingerprint of every field of every entry the ranker reads. A file that is not the
+//! fingerprint of every field of every entry the ranker reads (for a part read on
+//! another, combined with that part's). A file that is not the
 //! part of these very entries, or that does not read to the end in this format (cut
 //! short, or changed by hand), is not used: the part is read from the entries again.
 //! What it holds only orders the shortlist; every step a model picks from it is checked

@@ -186,8 +186,6 @@ const LONE_SUPPORT: f32 = 3.0;
 pub struct Index {
     base: Option<Arc<IndexPart>>,
     own: IndexPart,
-    /// Number of entries.
-    len: usize,
     /// Per entry, each field's length normalisation.
     norms: Vec<[f32; 4]>,
 }
@@ -207,7 +205,7 @@ impl Index {
 
     fn from_parts(base: Option<Arc<IndexPart>>, own: IndexPart) -> Index {
         let lengths = || base.iter().flat_map(|b| &b.lengths).chain(&own.lengths);
-        let n = base.as_ref().map_or(0, |b| b.len) + own.len;
+        let n = base.as_ref().map_or(0, |b| b.len()) + own.len();
         let mut avg = [0f32; 4];
         for l in lengths() {
             for k in 0..4 {
@@ -227,13 +225,18 @@ impl Index {
                 ]
             })
             .collect();
-        Index { base, own, len: n, norms }
+        Index { base, own, norms }
+    }
+
+    /// Number of entries.
+    fn len(&self) -> usize {
+        self.norms.len()
     }
 
     /// The parts, each with the number of its first entry in the catalog.
     fn parts(&self) -> impl Iterator<Item = (&IndexPart, u32)> {
         let base = self.base.as_deref().map(|b| (b, 0));
-        base.into_iter().chain(std::iter::once((&self.own, self.base.as_ref().map_or(0, |b| b.len as u32))))
+        base.into_iter().chain(std::iter::once((&self.own, self.base.as_ref().map_or(0, |b| b.len() as u32))))
     }
 
     /// The entries named `key` (lower-cased name or alias), with whether by an alias.
@@ -268,7 +271,7 @@ impl Index {
         if df == 0.0 {
             return;
         }
-        let nf = self.len as f32;
+        let nf = self.len() as f32;
         let idf = (1.0 + (nf - df + 0.5) / (df + 0.5)).ln();
         for (part, at) in self.parts() {
             for p in part.postings(stem) {
@@ -443,7 +446,7 @@ impl IndexCell {
 
 /// The part of `entries` after those `base` was read from, read on it.
 fn own_part(entries: &[Entry], base: &IndexPart) -> IndexPart {
-    let split = base.len.min(entries.len());
+    let split = base.len().min(entries.len());
     IndexPart::new(&entries[split..], Some(Under { part: base, entries: &entries[..split] }))
 }
 
@@ -493,7 +496,7 @@ impl BaseIndex {
         let first = !self.own_asked.swap(true, Ordering::SeqCst);
         let file = self.file.as_ref().filter(|_| first).map(|f| f.with_extension("own.bin"));
         let Some(file) = file else { return own_part(entries, base) };
-        let split = base.len.min(entries.len());
+        let split = base.len().min(entries.len());
         let base_fingerprint = self.part_and_fingerprint(entries).1;
         let fingerprint = part_file::fingerprint_on(&entries[split..], base_fingerprint);
         part_file::load(Some(&file), fingerprint, entries.len() - split, || own_part(entries, base))
@@ -760,7 +763,7 @@ fn score_term(idx: &Index, t: &Term, matcher: &mut Matcher, out: &mut Scores, bo
         }
     }
     // Exact names and aliases, added on top: the word as typed or in the singular.
-    let df = idx.df(&t.stem) as f32 / idx.len.max(1) as f32;
+    let df = idx.df(&t.stem) as f32 / idx.len().max(1) as f32;
     let common = |(lo, hi): (f32, f32)| 1.0 - (1.0 - EXACT_COMMON) * ((df - lo) / (hi - lo)).clamp(0.0, 1.0);
     let (name_bonus, alias_bonus) = if WEAK_NAMES.contains(&t.word.as_str()) {
         (EXACT_WEAK, EXACT_WEAK)
@@ -1208,6 +1211,6 @@ mod tests {
         let on_base = cell.get(&c);
         assert!(!weights(on_base, &stem("quux")).iter().any(|&(d, _)| d == 0));
         assert!(weights(on_base, &stem("quux")).iter().any(|&(d, _)| d == 1));
-        assert_eq!(on_base.len, 2);
+        assert_eq!(on_base.len(), 2);
     }
 }

@@ -32,8 +32,6 @@ pub(super) struct Posting {
 /// first entry.
 #[derive(Debug, Default, PartialEq)]
 pub struct IndexPart {
-    /// Number of entries.
-    pub(super) len: usize,
     /// Lower-cased name (without its source prefix) or alias → (entry, is an alias).
     pub(super) exact: HashMap<String, Vec<(u32, bool)>>,
     /// Names and aliases for fuzzy matching, with the set of letters each contains.
@@ -63,6 +61,11 @@ pub(super) struct Under<'a> {
 }
 
 impl IndexPart {
+    /// Number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
     /// Reads `entries`, on the part `under` (whose words and names they are also read
     /// with) if any.
     pub(super) fn new(entries: &[Entry], under: Option<Under<'_>>) -> IndexPart {
@@ -187,7 +190,7 @@ impl IndexPart {
             }
         }
         let described = entries.iter().enumerate().filter_map(|(i, e)| Some((i as u32, described(e)?))).collect();
-        let mut part = IndexPart { len: n, exact, fuzzy, words, lengths, described, ..IndexPart::default() };
+        let mut part = IndexPart { exact, fuzzy, words, lengths, described, ..IndexPart::default() };
         let mut order: Vec<u32> = (0..terms_of.names.len() as u32).collect();
         order.sort_unstable_by(|&a, &b| terms_of.names[a as usize].cmp(&terms_of.names[b as usize]));
         for t in order {

@@ -97,7 +97,7 @@ pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
     out.u32(FORMAT);
     out.str(env!("CARGO_PKG_VERSION"));
     out.u64(fingerprint);
-    out.u32(part.len as u32);
+    out.u32(part.len() as u32);
     let mut exact: Vec<_> = part.exact.iter().collect();
     exact.sort_unstable_by_key(|(name, _)| name.as_str());
     out.u32(exact.len() as u32);
@@ -122,7 +122,7 @@ pub(super) fn write(part: &IndexPart, fingerprint: u64) -> Vec<u8> {
     }
     out.u32(part.vocabulary.len() as u32);
     out.u32(part.postings.len() as u32);
-    let wide = wide_entries(part.len);
+    let wide = wide_entries(part.len());
     for stem in &part.vocabulary {
         out.str(stem);
         let list = part.postings(stem);
@@ -167,7 +167,7 @@ pub(super) fn read(bytes: &[u8], fingerprint: u64, len: usize) -> Option<IndexPa
         return None;
     }
     let entry = |d: u32| ((d as usize) < len).then_some(d);
-    let mut part = IndexPart { len, ..IndexPart::default() };
+    let mut part = IndexPart::default();
     // Maps are sized by the counts the file gives, bounded by the bytes left.
     let names = r.u32()? as usize;
     part.exact.reserve(names.min(r.0.len() / 8));
@@ -329,9 +329,8 @@ mod tests {
         part.postings[0].counts = [254, 255, 256, u16::MAX];
         part.postings[last].counts[2] = 1000;
         let bytes = write(&part, 7);
-        assert_eq!(read(&bytes, 7, part.len).as_ref(), Some(&part));
+        assert_eq!(read(&bytes, 7, part.len()).as_ref(), Some(&part));
         let len = usize::from(u16::MAX) + 2;
-        part.len = len;
         part.lengths.resize(len, [1.0; 4]);
         part.postings[last].entry = (len - 1) as u32;
         let bytes = write(&part, 7);

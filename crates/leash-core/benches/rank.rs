@@ -5,6 +5,9 @@
 //! synthetic entries to 2,000 and 10,000, and prints the median time per call over
 //! many calls. No framework: std::time::Instant, warm-up, median and 90th percentile.
 //!
+//! Then the prompt built over a 40-entry shortlist of each request (what a request
+//! sends after ranking).
+//!
 //! Then a session's index, side by side in one run (medians of alternating builds): the
 //! 0.12 fixture (Neovim's commands and options first, then mappings and user commands)
 //! indexed whole, against its runtime entries' part read from its file plus the rest
@@ -127,5 +130,32 @@ fn main() {
             build.as_secs_f64() * 1e3
         );
     }
+    prompt(if quick { 20 } else { 3000 });
     session_index(if quick { 1 } else { 21 });
+}
+
+/// The prompt a request sends after ranking: the user message over a 40-entry shortlist
+/// (each entry's line and a gloss of its help) and the two schemas.
+fn prompt(iterations: usize) {
+    use leash_core::prompt::{build_round, Context, Round};
+    let c = catalog(None);
+    let index = Index::new(&c);
+    let shortlists: Vec<Vec<_>> = REQUESTS
+        .iter()
+        .map(|q| rank::rank(&index, &c, q, 40, Mode::Any).into_iter().map(|r| r.entry).collect())
+        .collect();
+    let context = Context::default();
+    let mut times = Vec::with_capacity(iterations);
+    for i in 0..iterations {
+        let k = i % REQUESTS.len();
+        let t = Instant::now();
+        black_box(build_round(REQUESTS[k], &shortlists[k], &context, Round::First, &[]));
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "prompt: 40-entry shortlists, {iterations} builds: median {:.1} µs   p90 {:.1} µs",
+        times[times.len() / 2].as_secs_f64() * 1e6,
+        times[times.len() * 9 / 10].as_secs_f64() * 1e6
+    );
 }

@@ -434,11 +434,7 @@ impl IndexCell {
     /// yet (or, while another thread builds it, once that thread is done).
     pub fn get(&self, catalog: &Catalog) -> &Index {
         self.index.get_or_init(|| match &self.base {
-            Some(base) => {
-                let part = base.part(catalog.entries());
-                let own = base.own_part(catalog.entries(), &part);
-                Index::from_parts(Some(part), own)
-            }
+            Some(base) => Index::from_parts(Some(base.part(catalog.entries())), base.own_part(catalog.entries())),
             None => Index::new(catalog),
         })
     }
@@ -487,18 +483,18 @@ impl BaseIndex {
     }
 
     /// The part of the entries after the base ones (a catalog's mappings, commands,
-    /// scripts…), read on `base` (this index's part). The first catalog of a session
+    /// scripts…), read on this index's part. The first catalog of a session
     /// keeps it in a file beside the base part's, and reads it from there when that file
     /// holds the part of these very entries on this very base: a session usually starts
     /// with the entries the last one started with. Later catalogs read theirs from their
     /// entries.
-    pub fn own_part(&self, entries: &[Entry], base: &IndexPart) -> IndexPart {
+    pub fn own_part(&self, entries: &[Entry]) -> IndexPart {
+        let (base, base_fingerprint) = self.part_and_fingerprint(entries);
         let first = !self.own_asked.swap(true, Ordering::SeqCst);
         let file = self.file.as_ref().filter(|_| first).map(|f| f.with_extension("own.bin"));
         let Some(file) = file else { return own_part(entries, base) };
         let split = base.len().min(entries.len());
-        let base_fingerprint = self.part_and_fingerprint(entries).1;
-        let fingerprint = part_file::fingerprint_on(&entries[split..], base_fingerprint);
+        let fingerprint = part_file::fingerprint_on(&entries[split..], *base_fingerprint);
         part_file::load(Some(&file), fingerprint, entries.len() - split, || own_part(entries, base))
     }
 }
